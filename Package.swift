@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "modelc",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "modelc", targets: ["modelc"]),
+        .library(name: "ModelSchema", targets: ["ModelSchema"]),
+        .library(name: "ModelXML", targets: ["ModelXML"]),
+        .library(name: "ModelCompiler", targets: ["ModelCompiler"]),
+        .library(name: "ModelStore", targets: ["ModelStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // The system's libxml2 (Debian: libxml2-dev).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(
+            name: "ModelSchema",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(name: "ModelXML", dependencies: ["ModelSchema", "CLibXML2"]),
+        .target(name: "ModelCompiler", dependencies: ["ModelSchema", "ModelXML"]),
+        .target(
+            name: "ModelStore",
+            dependencies: ["ModelSchema", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .executableTarget(
+            name: "modelc",
+            dependencies: [
+                "ModelCompiler",
+                "ModelStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "_ModelTestSupport", path: "Tests/_ModelTestSupport"),
+        .testTarget(name: "ModelSchemaTests", dependencies: ["ModelSchema", "_ModelTestSupport"]),
+        .testTarget(name: "ModelXMLTests", dependencies: ["ModelXML", "_ModelTestSupport"]),
+        .testTarget(
+            name: "ModelCompilerTests",
+            dependencies: ["ModelCompiler", "ModelStore", "_ModelTestSupport"]
+        ),
+        .testTarget(name: "modelcTests", dependencies: ["modelc", "_ModelTestSupport"]),
+    ]
+)

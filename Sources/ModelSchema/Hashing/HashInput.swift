@@ -1,0 +1,42 @@
+import Crypto
+
+/// The byte string fed to a version hash, built in Core Data's order (little-endian integers).
+struct HashInput {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func append(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+    }
+
+    mutating func append(_ hash: VersionHash) {
+        bytes.append(contentsOf: hash.bytes)
+    }
+
+    mutating func append(byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    mutating func append(uint16 value: UInt16) {
+        bytes.append(UInt8(value & 0xFF))
+        bytes.append(UInt8(value >> 8))
+    }
+
+    mutating func append(uint32 value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) {
+            bytes.append(UInt8((value >> UInt32(shift)) & 0xFF))
+        }
+    }
+
+    var sha256: VersionHash {
+        VersionHash(bytes: Array(SHA256.hash(data: bytes)))
+    }
+
+    var sha512: [UInt8] {
+        Array(SHA512.hash(data: bytes))
+    }
+}
+
+/// Orders names as `-[NSString compare:]` does for the names Core Data allows: by UTF-16 unit.
+func coreDataNameOrder(_ lhs: String, _ rhs: String) -> Bool {
+    lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
+}

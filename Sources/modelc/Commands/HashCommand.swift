@@ -1,0 +1,79 @@
+import ArgumentParser
+import ModelSchema
+import ModelXML
+
+/// `modelc hash`: Core Data's version hashes of each version of a model.
+struct HashCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hash",
+        abstract: "Print the entity version hashes, versionChecksum and hashes digest of a model.",
+        discussion: """
+            The values are the ones Core Data computes: entity hashes as in a store's \
+            NSStoreModelVersionHashes (64 hex digits), the model's versionChecksum (base64, \
+            as in NSStoreModelVersionChecksumKey and VersionInfo.plist) and \
+            NSStoreModelVersionHashesDigest (base64).
+
+            JSON form: {"versions":[{"name":…,"entities":{"Entity":"<hex>"},\
+            "versionChecksum":…,"hashesDigest":…}]}
+            """
+    )
+
+    @Argument(help: "A .xcdatamodeld bundle, a .xcdatamodel folder or a contents file.", completion: .file())
+    var model: String
+
+    @Option(help: "Hash only this version (the folder name without .xcdatamodel).")
+    var version: String?
+
+    @Flag(help: "Print JSON on standard output.")
+    var json = false
+
+    func run() throws {
+        let bundle = try ModelLoading.read(model)
+        var versions = bundle.versions
+        if let name = version {
+            guard let match = bundle.version(named: name) else {
+                DiagnosticPrinter.standardError.print([
+                    Diagnostic(
+                        severity: .error, code: "X015",
+                        message: "no version named '\(name)'; the bundle has \(bundle.versions.map { "'\($0.name)'" }.joined(separator: ", "))",
+                        path: bundle.path)
+                ])
+                throw ExitCode.failure
+            }
+            versions = [match]
+        }
+        let rows = versions.map { version -> VersionHashes in
+            let hasher = VersionHasher(version)
+            let hashes = hasher.entityHashes()
+            return VersionHashes(
+                name: version.name, entities: hashes.mapValues(\.hex),
+                versionChecksum: hasher.versionChecksum(hashes), hashesDigest: hasher.hashesDigest(hashes))
+        }
+        if json {
+            try JSONOutput.print(HashReport(versions: rows))
+        } else {
+            for (index, row) in rows.enumerated() {
+                if index > 0 { print() }
+                let current = row.name == bundle.currentVersionName && bundle.isVersioned ? " (current)" : ""
+                print("\(row.name)\(current)")
+                print("  versionChecksum  \(row.versionChecksum)")
+                print("  hashesDigest     \(row.hashesDigest)")
+                let width = row.entities.keys.map(\.count).max() ?? 0
+                for name in row.entities.keys.sorted() {
+                    print("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(row.entities[name]!)")
+                }
+            }
+        }
+    }
+}
+
+struct HashReport: Encodable {
+    var versions: [VersionHashes]
+}
+
+struct VersionHashes: Encodable {
+    var name: String
+    var entities: [String: String]
+    var versionChecksum: String
+    var hashesDigest: String
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// The `modelc` command: Core Data's model toolchain on any OS.
+@main
+struct Modelc: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "modelc",
+        abstract: "Validate Core Data models and compute their version hashes, on any OS.",
+        discussion: """
+            modelc reads the .xcdatamodeld bundles and .xcdatamodel folders that Xcode writes, \
+            checks them as Xcode's model editor does, and computes the entity version hashes, \
+            versionChecksum and NSStoreModelVersionHashesDigest exactly as Core Data does.
+
+            Diagnostics use the compiler format path:line:column: severity: message [CODE], \
+            which Xcode and editors understand.
+
+            EXIT STATUS
+              0   success
+              1   errors were found in a model
+              64  bad usage
+            """,
+        version: "0.1.0",
+        subcommands: [ValidateCommand.self, HashCommand.self]
+    )
+}
