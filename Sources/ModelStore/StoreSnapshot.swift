@@ -1,0 +1,26 @@
+import Foundation
+import GRDB
+
+/// Read-only access to a store that leaves every byte of it as it was.
+///
+/// A read-write open of a WAL store checkpoints its `-wal` into the main file and creates a
+/// `-shm`; even a read-only open can create the `-shm`. So a store is read from a private copy
+/// of its files (main, `-wal`, `-shm`) in a temporary folder, removed afterwards.
+enum StoreSnapshot {
+    static func withReadOnlyDatabase<T>(at path: String, _ body: (Database) throws -> T) throws -> T {
+        let manager = FileManager.default
+        let folder = manager.temporaryDirectory.appendingPathComponent("modelc-snapshot-\(UUID().uuidString)")
+        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? manager.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("store.sqlite").path
+        try manager.copyItem(atPath: path, toPath: copy)
+        for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
+            try manager.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        }
+        var configuration = Configuration()
+        configuration.readonly = false  // WAL copies need a writable -shm; the copy is ours.
+        let queue = try DatabaseQueue(path: copy, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read(body)
+    }
+}
