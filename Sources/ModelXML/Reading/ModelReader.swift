@@ -59,7 +59,7 @@ public struct ModelReader: Sendable {
         var diagnostics = [Diagnostic]()
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
             .filter { $0.hasSuffix(".xcdatamodel") }
-            .sorted(by: FinderOrder.precedes)
+            .sorted { FinderOrder.precedes(versionName($0), versionName($1)) }
         var versions = [ModelVersion]()
         for folder in folders {
             let (version, found) = readVersionFolder("\(path)/\(folder)")
@@ -133,8 +133,13 @@ public struct ModelReader: Sendable {
 
     private func lastVersionName(in bundlePath: String) -> String {
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: bundlePath)) ?? [])
-            .filter { $0.hasSuffix(".xcdatamodel") }.sorted(by: FinderOrder.precedes)
-        return folders.last.map { String($0.dropLast(".xcdatamodel".count)) } ?? ""
+            .filter { $0.hasSuffix(".xcdatamodel") }.map(versionName).sorted(by: FinderOrder.precedes)
+        return folders.last ?? ""
+    }
+
+    /// A version folder's name without `.xcdatamodel`.
+    private func versionName(_ folder: String) -> String {
+        folder.hasSuffix(".xcdatamodel") ? String(folder.dropLast(".xcdatamodel".count)) : folder
     }
 
     static func diagnostic(for error: XMLParseError) -> Diagnostic {

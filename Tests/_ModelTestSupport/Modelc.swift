@@ -1,0 +1,58 @@
+import Foundation
+
+/// Runs the built `modelc` binary as a user would, capturing its output and exit status.
+public enum Modelc {
+    /// What one run of the command printed and how it ended.
+    public struct Run: Sendable {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
+    }
+
+    /// The `modelc` executable SwiftPM built next to the test bundle.
+    public static var executable: URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+        ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        for folder in candidates {
+            let binary = folder.appendingPathComponent("modelc")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: binary.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return binary
+            }
+        }
+        return Corpus.packageRoot.appendingPathComponent(".build/debug/modelc")
+    }
+
+    /// Runs `modelc` with the arguments, from the package root, and waits for it to end.
+    @discardableResult
+    public static func run(_ arguments: [String], in directory: URL = Corpus.packageRoot) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Read both pipes before waiting, so that a large output cannot block the child.
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh temporary folder, for models written by a test.
+    public static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import ModelStore
+import Testing
+import _ModelTestSupport
+
+/// `modelc hash`, run as a built binary, against values Apple wrote into a real store.
+struct HashCommandTests {
+    static let model = "alemar11__CoreDataPlus/Tests/Resources/SampleModel3/SampleModel3.xcdatamodeld"
+    static let store = "alemar11__CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3_V1.sqlite"
+
+    @Test(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+    func jsonCarriesTheHashesCoreDataStoredForTheVersion() throws {
+        let run = try Modelc.run(["hash", Corpus.path(Self.model), "--version", "SampleModel3", "--json"])
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let versions = try #require(object["versions"] as? [[String: Any]])
+        #expect(versions.count == 1)
+        let version = versions[0]
+        let metadata = try StoreMetadata.read(at: Corpus.path(Self.store))
+        #expect(version["name"] as? String == "SampleModel3")
+        #expect(version["entities"] as? [String: String] == metadata.versionHashes.mapValues(\.hex))
+        #expect(version["versionChecksum"] as? String == metadata.versionChecksum)
+        #expect(version["hashesDigest"] as? String == metadata.hashesDigest)
+    }
+
+    @Test func everyVersionIsHashedByDefault() throws {
+        let run = try Modelc.run(["hash", "Models/Library.xcdatamodeld", "--json"])
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let versions = try #require(object["versions"] as? [[String: Any]])
+        #expect(versions.compactMap { $0["name"] as? String } == ["Library", "Library 2", "Library 3"])
+        for version in versions {
+            let entities = try #require(version["entities"] as? [String: String])
+            #expect(entities.values.allSatisfy { $0.count == 64 })
+        }
+    }
+
+    @Test func textOutputMarksTheCurrentVersion() throws {
+        let run = try Modelc.run(["hash", "Models/Library.xcdatamodeld"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("Library 3 (current)"))
+        #expect(run.standardOutput.contains("versionChecksum"))
+    }
+
+    @Test func anUnknownVersionIsAnError() throws {
+        let run = try Modelc.run(["hash", "Models/Library.xcdatamodeld", "--version", "Library 9"])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("[X015]"))
+    }
+}
