@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "modelc", targets: ["modelc"]),
         .library(name: "ModelSchema", targets: ["ModelSchema"]),
         .library(name: "ModelXML", targets: ["ModelXML"]),
+        .library(name: "ModelArchive", targets: ["ModelArchive"]),
         .library(name: "ModelCompiler", targets: ["ModelCompiler"]),
         .library(name: "ModelStore", targets: ["ModelStore"]),
     ],
@@ -28,7 +29,8 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "ModelXML", dependencies: ["ModelSchema", "CLibXML2"]),
-        .target(name: "ModelCompiler", dependencies: ["ModelSchema", "ModelXML"]),
+        .target(name: "ModelArchive", dependencies: ["ModelSchema"]),
+        .target(name: "ModelCompiler", dependencies: ["ModelSchema", "ModelXML", "ModelArchive"]),
         .target(
             name: "ModelStore",
             dependencies: ["ModelSchema", .product(name: "GRDB", package: "GRDB.swift")]
@@ -44,6 +46,7 @@ let package = Package(
         .target(name: "_ModelTestSupport", path: "Tests/_ModelTestSupport"),
         .testTarget(name: "ModelSchemaTests", dependencies: ["ModelSchema", "_ModelTestSupport"]),
         .testTarget(name: "ModelXMLTests", dependencies: ["ModelXML", "_ModelTestSupport"]),
+        .testTarget(name: "ModelArchiveTests", dependencies: ["ModelArchive", "ModelXML", "_ModelTestSupport"]),
         .testTarget(
             name: "ModelCompilerTests",
             dependencies: ["ModelCompiler", "ModelStore", "_ModelTestSupport"]

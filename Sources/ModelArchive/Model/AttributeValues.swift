@@ -1,0 +1,106 @@
+import Foundation
+import ModelSchema
+
+/// How momc stores an attribute's value class and default value.
+enum AttributeValues {
+    /// `NSAttributeValueClassName` per type; Transformable and Undefined have none.
+    static func valueClassName(_ type: AttributeType) -> String? {
+        switch type {
+        case .integer16, .integer32, .integer64, .double, .float, .boolean: "NSNumber"
+        case .decimal: "NSDecimalNumber"
+        case .string: "NSString"
+        case .date: "NSDate"
+        case .binary: "NSData"
+        case .uuid: "NSUUID"
+        case .uri: "NSURL"
+        case .objectID: "NSManagedObjectID"
+        case .undefined, .transformable, .composite: nil
+        }
+    }
+
+    /// `NSDefaultValue`: the XML default parsed per type, leniently as Core Data parses it.
+    static func defaultValue(_ attribute: Attribute) -> ArchiveValue {
+        if attribute.type == .date {
+            let seconds = attribute.defaultDateTimeInterval.flatMap(Double.init)
+                ?? attribute.defaultValueString.flatMap(dateSeconds)
+            return seconds.map { .object(ArchivedObject(ArchiveClass.date, fields: [("NS.time", .real($0))])) } ?? .null
+        }
+        guard let text = attribute.defaultValueString else { return .null }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            return .number(.integer(Int64(integerValue(text))))
+        case .double:
+            return .number(.real(Double(text) ?? 0))
+        case .float:
+            return .number(.real(Double(Float(text) ?? 0)))
+        case .boolean:
+            return .number(.bool(["YES", "yes", "true", "TRUE", "1"].contains(text)))
+        case .decimal:
+            return .object(decimalNumber(text))
+        case .string:
+            return .string(text)
+        case .uuid:
+            guard let uuid = UUID(uuidString: text) else { return .null }
+            let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+            return .object(ArchivedObject(ArchiveClass.uuid, fields: [("NS.uuidbytes", .data(bytes))]))
+        case .uri:
+            return .object(ArchivedObject(ArchiveClass.url, fields: [("NS.base", .null), ("NS.relative", .string(text))]))
+        default:
+            return .null
+        }
+    }
+
+    /// What `-[NSString integerValue]` makes of the text: leading digits, else 0; `YES` is 0 too.
+    static func integerValue(_ text: String) -> Int {
+        if let value = Int(text) { return value }
+        if let value = Double(text), abs(value) < 9.2e18 { return Int(value) }
+        return 0
+    }
+
+    /// Seconds since 2001-01-01 for the date text Xcode writes (`2013-04-23 12:00:00 +0000`).
+    static func dateSeconds(_ text: String) -> Double? {
+        if let seconds = Double(text) { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        return formatter.date(from: text)?.timeIntervalSinceReferenceDate
+    }
+
+    /// An NSDecimalNumber as NSCoder stores it: exponent, length in 16-bit words, sign,
+    /// compactness and the little-endian mantissa (up to 19 significant digits here).
+    static func decimalNumber(_ text: String) -> ArchivedObject {
+        var digits = text.trimmingCharacters(in: .whitespaces)
+        let isNegative = digits.hasPrefix("-")
+        if isNegative || digits.hasPrefix("+") { digits.removeFirst() }
+        let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        var all = String(parts.first ?? "") + (parts.count > 1 ? String(parts[1]) : "")
+        var exponent = -(parts.count > 1 ? parts[1].count : 0)
+        all = String(all.drop { $0 == "0" })
+        while all.hasSuffix("0") {
+            all.removeLast()
+            exponent += 1
+        }
+        var mantissa = UInt64(all.prefix(19)) ?? 0
+        if all.isEmpty { exponent = 0 }
+        var words = [UInt16]()
+        while mantissa > 0 {
+            words.append(UInt16(mantissa & 0xFFFF))
+            mantissa >>= 16
+        }
+        var bytes = [UInt8]()
+        for index in 0..<8 {
+            let word = index < words.count ? words[index] : 0
+            bytes += [UInt8(word & 0xFF), UInt8(word >> 8)]
+        }
+        return ArchivedObject(
+            ArchiveClass.decimalNumber,
+            fields: [
+                ("NS.exponent", .integer(Int64(exponent))),
+                ("NS.length", .integer(Int64(words.count))),
+                ("NS.negative", .bool(isNegative && !words.isEmpty)),
+                ("NS.compact", .bool(true)),
+                ("NS.mantissa.bo", .integer(1)),
+                ("NS.mantissa", .data(bytes)),
+            ])
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import ModelSchema
+
+/// Turns a model version into the NSKeyedArchiver object graph momc writes as a `.mom`.
+///
+/// Keys, classes and flag words follow Xcode's own `.mom` files (FORMATS.md §4.3): own
+/// properties only in `NSProperties`, both object references and names for destinations and
+/// inverses, the renaming identifier defaulting to the name, `_P` flag words, and
+/// `NSCompoundIndexes` mirroring every fetch index.
+public struct ModelArchiver {
+    public struct Options: Sendable {
+        /// The compiler identity to record; `nil` writes none, as momc before Xcode 15 did.
+        public var compilerVersion: CompilerVersion?
+
+        public init(compilerVersion: CompilerVersion? = .xcode15_4) {
+            self.compilerVersion = compilerVersion
+        }
+    }
+
+    let version: ModelVersion
+    let options: Options
+    private var entityObjects: [String: ArchivedObject] = [:]
+    private var propertyObjects: [String: [String: ArchivedObject]] = [:]
+    /// Foundation's shared empty dictionary: every entity without userInfo refers to this one.
+    private let emptyUserInfo = ArchiveClass.dictionary([], classes: ArchiveClass.dictionary)
+
+    /// The `.mom` bytes of `version`.
+    public static func archive(_ version: ModelVersion, options: Options = Options()) -> [UInt8] {
+        KeyedArchiveWriter.archive(graph(version, options: options))
+    }
+
+    /// The archive's root object (an `NSManagedObjectModel`).
+    public static func graph(_ version: ModelVersion, options: Options = Options()) -> ArchivedObject {
+        var archiver = ModelArchiver(version: version, options: options)
+        return archiver.modelObject()
+    }
+
+    private init(version: ModelVersion, options: Options) {
+        self.version = version
+        self.options = options
+    }
+
+    // MARK: - Model
+
+    private mutating func modelObject() -> ArchivedObject {
+        let model = ArchivedObject(ArchiveClass.model)
+        let entities = uniqueEntities()
+        for entity in entities {
+            entityObjects[entity.name] = ArchivedObject(ArchiveClass.entity)
+        }
+        for entity in entities {
+            fillEntity(entity, model: model)
+        }
+        for entity in entities {
+            resolveRelationships(of: entity)
+        }
+        model["NSEntities"] = .object(
+            ArchiveClass.dictionary(entities.map { ($0.name, .object(entityObjects[$0.name]!)) }))
+        if let compiler = options.compilerVersion {
+            model["CDMCompilerToolVersion"] = .real(compiler.toolVersion)
+            model["CDMCompilerXcodeVersion"] = .integer(Int64(compiler.xcodeVersion))
+        }
+        model["NSFetchRequestTemplates"] =
+            version.fetchRequests.isEmpty
+            ? .null
+            : .object(
+                ArchiveClass.dictionary(version.fetchRequests.map { ($0.name, .object(fetchRequestObject($0))) }))
+        model["NSVersionIdentifiers"] = .object(
+            ArchiveClass.array([.string(version.versionIdentifier)], classes: ArchiveClass.set))
+        if !version.configurations.isEmpty {
+            model["NSConfigurations"] = .object(
+                ArchiveClass.dictionary(
+                    version.configurations.map { configuration in
+                        let members = configuration.memberEntityNames.compactMap { entityObjects[$0] }
+                        return (configuration.name, .object(ArchiveClass.array(members.map { .object($0) }, classes: ArchiveClass.set)))
+                    }))
+        }
+        return model
+    }
+
+    /// Entities by first declaration (duplicates are a validation error and are not compiled).
+    private func uniqueEntities() -> [Entity] {
+        var seen = Set<String>()
+        return version.entities.filter { seen.insert($0.name).inserted }
+    }
+
+    // MARK: - Entities
+
+    private mutating func fillEntity(_ entity: Entity, model: ArchivedObject) {
+        let object = entityObjects[entity.name]!
+        object["NSEntityName"] = .string(entity.name)
+        object["NSClassNameForEntity"] = .string(entity.representedClassName ?? "NSManagedObject")
+        object["NSManagedObjectModel"] = .object(model)
+        object["NSSuperentity"] = entity.parentEntityName.flatMap { entityObjects[$0] }.map { .object($0) } ?? .null
+        let subentities = version.entities.filter { $0.parentEntityName == entity.name }
+            .compactMap { sub in entityObjects[sub.name].map { (sub.name, ArchiveValue.object($0)) } }
+        object["NSSubentities"] = .object(ArchiveClass.dictionary(subentities))
+        object["NSRenamingIdentifier"] = .string(entity.renamingIdentifier ?? entity.name)
+        object["NSVersionHashModifier"] = entity.versionHashModifier.map { .string($0) } ?? .null
+        object["NSUserInfo"] = .object(userInfoObject(entity.userInfo))
+        if entity.isAbstract { object["NSIsAbstract"] = .bool(true) }
+
+        var properties = [(String, ArchiveValue)]()
+        var byName = [String: ArchivedObject]()
+        for attribute in entity.attributes where byName[attribute.name] == nil {
+            let property = attributeObject(attribute, entity: object)
+            byName[attribute.name] = property
+            properties.append((attribute.name, .object(property)))
+        }
+        for relationship in entity.relationships where byName[relationship.name] == nil {
+            let property = ArchivedObject(ArchiveClass.relationship)
+            byName[relationship.name] = property
+            properties.append((relationship.name, .object(property)))
+        }
+        for fetched in entity.fetchedProperties where byName[fetched.name] == nil {
+            let property = fetchedPropertyObject(fetched, entity: object)
+            byName[fetched.name] = property
+            properties.append((fetched.name, .object(property)))
+        }
+        propertyObjects[entity.name] = byName
+        object["NSProperties"] = .object(ArchiveClass.dictionary(properties))
+
+        if !entity.uniquenessConstraints.isEmpty {
+            object["NSUniqueTuples"] = .object(
+                ArchiveClass.array(
+                    entity.uniquenessConstraints.map { .object(ArchiveClass.array($0.map { .string($0) })) }))
+        }
+        if !entity.fetchIndexes.isEmpty {
+            object["NSFetchIndexDescriptions"] = .object(
+                ArchiveClass.array(entity.fetchIndexes.map { .object(fetchIndexObject($0, entity: object)) }))
+        }
+        let compound = entity.compoundIndexes + entity.fetchIndexes.map { $0.elements.compactMap(\.propertyName) }
+        if !compound.isEmpty {
+            object["NSCompoundIndexes"] = .object(
+                ArchiveClass.array(compound.map { .object(ArchiveClass.array($0.map { .string($0) })) }))
+        }
+    }
+
+    private func fetchIndexObject(_ index: FetchIndex, entity: ArchivedObject) -> ArchivedObject {
+        let object = ArchivedObject(ArchiveClass.fetchIndex)
+        object["NSIndexName"] = .string(index.name)
+        object["NSPartialIndexPredicate"] = index.partialIndexPredicate.map { predicateValue($0) } ?? .null
+        object["NSIndexElements"] = .object(
+            ArchiveClass.array(
+                index.elements.map { element in
+                    let item = ArchivedObject(ArchiveClass.fetchIndexElement)
+                    item["NSPropertyName"] = element.propertyName.map { .string($0) } ?? .null
+                    item["NSFetchIndexElementType"] = .integer(element.type == "RTree" ? 1 : 0)
+                    item["NSFetchIndexDescription"] = .object(object)
+                    item["NSAscending"] = .bool(element.isAscending)
+                    return .object(item)
+                }, classes: ArchiveClass.array))
+        object["NSEntity"] = .object(entity)
+        return object
+    }
+
+    // MARK: - Properties
+
+    /// The `_P` flag word of NSPropertyDescription.
+    static func propertyFlags(
+        isOptional: Bool, isTransient: Bool, isReadOnly: Bool = false, hasUserInfo: Bool,
+        hasModifier: Bool, isSpotlightIndexed: Bool = false, isStoredInTruthFile: Bool = false,
+        isOrdered: Bool = false, allowsCloudEncryption: Bool = false, hasValidation: Bool = false
+    ) -> Int64 {
+        var flags: Int64 = 0x1
+        if isOptional { flags |= 0x2 }
+        if isReadOnly { flags |= 0x4 }
+        if isTransient { flags |= 0x8 }
+        if !hasValidation { flags |= 0x10 | 0x20 }
+        if !hasUserInfo { flags |= 0x40 }
+        if !hasModifier { flags |= 0x80 }
+        if isSpotlightIndexed { flags |= 0x100 }
+        if isStoredInTruthFile { flags |= 0x200 }
+        if isOrdered { flags |= 0x400 }
+        if allowsCloudEncryption { flags |= 0x800 }
+        return flags
+    }
+
+    private func fillCommon(
+        _ object: ArchivedObject, name: String, entity: ArchivedObject, renamingIdentifier: String?,
+        isOptional: Bool, isTransient: Bool, userInfo: UserInfo, modifier: String?
+    ) {
+        object["NSPropertyName"] = .string(name)
+        object["NSEntity"] = .object(entity)
+        object["NSRenamingIdentifier"] = .string(renamingIdentifier ?? name)
+        if isOptional { object["NSIsOptional"] = .bool(true) }
+        if isTransient { object["NSIsTransient"] = .bool(true) }
+        if let userInfo, !userInfo.isEmpty { object["NSUserInfo"] = .object(userInfoObject(userInfo)) }
+        if let modifier { object["NSVersionHashModifier"] = .string(modifier) }
+    }
+
+    private func attributeObject(_ attribute: Attribute, entity: ArchivedObject) -> ArchivedObject {
+        let classes = attribute.isDerived
+            ? ArchiveClass.derivedAttribute : attribute.type == .composite ? ArchiveClass.compositeAttribute : ArchiveClass.attribute
+        let object = ArchivedObject(classes)
+        fillCommon(
+            object, name: attribute.name, entity: entity, renamingIdentifier: attribute.renamingIdentifier,
+            isOptional: attribute.isOptional, isTransient: attribute.isTransient, userInfo: attribute.userInfo,
+            modifier: attribute.versionHashModifier)
+        let hasUserInfo = !(attribute.userInfo ?? []).isEmpty
+        object["_P"] = .integer(
+            Self.propertyFlags(
+                isOptional: attribute.isOptional, isTransient: attribute.isTransient, isReadOnly: attribute.isDerived,
+                hasUserInfo: hasUserInfo, hasModifier: attribute.versionHashModifier != nil,
+                isSpotlightIndexed: attribute.isIndexedBySpotlight, isStoredInTruthFile: attribute.isStoredInTruthFile,
+                allowsCloudEncryption: attribute.allowsCloudEncryption))
+        if attribute.isIndexedBySpotlight { object["NSIndexedBySpotlight"] = .bool(true) }
+        if attribute.isStoredInTruthFile { object["NSIsStoredInTruth"] = .bool(true) }
+        if attribute.allowsCloudEncryption { object["NSAllowsCloudEncryption"] = .bool(true) }
+        if attribute.isIndexed { object["NSIsIndexed"] = .bool(true) }
+        object["NSAttributeType"] = .integer(Int64(attribute.type.rawValue))
+        object["NSAttributeValueClassName"] = AttributeValues.valueClassName(attribute.type).map { .string($0) } ?? .null
+        object["NSDefaultValue"] = AttributeValues.defaultValue(attribute)
+        object["NSValueTransformerName"] = attribute.valueTransformerName.map { .string($0) } ?? .null
+        var flags: Int64 = 0
+        if attribute.allowsExternalBinaryDataStorage { flags |= 0x04 }
+        if attribute.preservesValueInHistoryOnDeletion { flags |= 0x10 }
+        object["NSFlagsKey"] = .integer(flags)
+        if attribute.isDerived, let expression = attribute.derivationExpression {
+            object["NSDerivationExpression"] = expressionValue(expression)
+        }
+        return object
+    }
+
+    private mutating func resolveRelationships(of entity: Entity) {
+        guard let entityObject = entityObjects[entity.name], let properties = propertyObjects[entity.name] else { return }
+        for relationship in entity.relationships {
+            guard let object = properties[relationship.name], object.fields.isEmpty else { continue }
+            fillCommon(
+                object, name: relationship.name, entity: entityObject, renamingIdentifier: relationship.renamingIdentifier,
+                isOptional: relationship.isOptional, isTransient: relationship.isTransient,
+                userInfo: relationship.userInfo, modifier: relationship.versionHashModifier)
+            object["_P"] = .integer(
+                Self.propertyFlags(
+                    isOptional: relationship.isOptional, isTransient: relationship.isTransient,
+                    hasUserInfo: !(relationship.userInfo ?? []).isEmpty,
+                    hasModifier: relationship.versionHashModifier != nil, isOrdered: relationship.isOrdered))
+            if relationship.isOrdered { object["NSIsOrdered"] = .bool(true) }
+            if relationship.isIndexed { object["NSIsIndexed"] = .bool(true) }
+            object["NSDestinationEntity"] = entityObjects[relationship.destinationEntityName].map { .object($0) } ?? .null
+            object["_NSDestinationEntityName"] = .string(relationship.destinationEntityName)
+            let inverse = relationship.inverseName.flatMap { name in
+                inheritedProperty(name, of: relationship.destinationEntityName)
+            }
+            object["NSInverseRelationship"] = inverse.map { .object($0) } ?? .null
+            object["_NSInverseRelationshipName"] = relationship.inverseName.map { .string($0) } ?? .null
+            object["NSDeleteRule"] = .integer(Int64(relationship.deleteRule.rawValue))
+            object["NSMinCount"] = .integer(Int64(relationship.effectiveMinCount))
+            object["NSMaxCount"] = .integer(Int64(relationship.effectiveMaxCount))
+        }
+    }
+
+    /// The property object `name` of an entity or of its nearest ancestor that declares it.
+    private func inheritedProperty(_ name: String, of entityName: String) -> ArchivedObject? {
+        var current: String? = entityName
+        var seen = Set<String>()
+        while let entity = current, seen.insert(entity).inserted {
+            if let property = propertyObjects[entity]?[name] { return property }
+            current = version.entity(named: entity)?.parentEntityName
+        }
+        return nil
+    }
+
+    private func fetchedPropertyObject(_ fetched: FetchedProperty, entity: ArchivedObject) -> ArchivedObject {
+        let object = ArchivedObject(ArchiveClass.fetchedProperty)
+        fillCommon(
+            object, name: fetched.name, entity: entity, renamingIdentifier: nil, isOptional: fetched.isOptional,
+            isTransient: false, userInfo: fetched.userInfo, modifier: nil)
+        object["_P"] = .integer(
+            Self.propertyFlags(
+                isOptional: fetched.isOptional, isTransient: false, hasUserInfo: !(fetched.userInfo ?? []).isEmpty,
+                hasModifier: false))
+        object["NSFetchRequest"] = .object(fetchRequestObject(fetched.fetchRequest))
+        object["_NSFetchRequestEntityName"] = .string(fetched.fetchRequest.entityName)
+        return object
+    }
+
+    // MARK: - Values
+
+    private func userInfoObject(_ userInfo: UserInfo) -> ArchivedObject {
+        guard let userInfo, !userInfo.isEmpty else { return emptyUserInfo }
+        return ArchiveClass.dictionary(userInfo.map { ($0.key, .string($0.value)) }, classes: ArchiveClass.dictionary)
+    }
+
+    private func fetchRequestObject(_ request: FetchRequestTemplate) -> ArchivedObject {
+        let object = ArchivedObject(ArchiveClass.fetchRequest)
+        object["NSEntity"] = entityObjects[request.entityName].map { .object($0) } ?? .null
+        object["NSEntityName"] = .string(request.entityName)
+        object["NSPredicate"] = request.predicateString.map { predicateValue($0) } ?? .null
+        object["NSFetchLimit"] = .integer(Int64(request.fetchLimit ?? 0))
+        object["NSBatchSize"] = .integer(Int64(request.fetchBatchSize ?? 0))
+        object["NSResultType"] = .integer(Int64(request.resultType ?? 0))
+        var flags: Int64 = 0
+        if request.includesSubentities { flags |= 0x1 }
+        if request.includesPropertyValues { flags |= 0x2 }
+        if request.returnsObjectsAsFaults { flags |= 0x4 }
+        if request.includesPendingChanges { flags |= 0x8 }
+        if request.returnsDistinctResults { flags |= 0x10 }
+        object["NSFetchRequestFlags"] = .integer(flags)
+        return object
+    }
+
+    /// A predicate kept in its format-string form until the expression module archives it.
+    private func predicateValue(_ format: String) -> ArchiveValue {
+        .object(ArchivedObject(["NSPredicate", "NSObject"], fields: [("NSPredicateFormat", .string(format))]))
+    }
+
+    private func expressionValue(_ format: String) -> ArchiveValue {
+        .object(ArchivedObject(["NSExpression", "NSObject"], fields: [("NSExpressionFormat", .string(format))]))
+    }
+}
