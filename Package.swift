@@ -38,18 +38,23 @@ let package = Package(
         .executableTarget(
             name: "modelc",
             dependencies: [
+                "ModelArchive",
                 "ModelCompiler",
                 "ModelStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "_ModelTestSupport", path: "Tests/_ModelTestSupport"),
+        .target(
+            name: "_ModelTestSupport",
+            dependencies: ["ModelSchema", "ModelXML", "ModelCompiler"],
+            path: "Tests/_ModelTestSupport"
+        ),
         .testTarget(name: "ModelSchemaTests", dependencies: ["ModelSchema", "_ModelTestSupport"]),
         .testTarget(name: "ModelXMLTests", dependencies: ["ModelXML", "_ModelTestSupport"]),
         .testTarget(name: "ModelArchiveTests", dependencies: ["ModelArchive", "ModelXML", "_ModelTestSupport"]),
         .testTarget(
             name: "ModelCompilerTests",
-            dependencies: ["ModelCompiler", "ModelStore", "_ModelTestSupport"]
+            dependencies: ["ModelArchive", "ModelCompiler", "ModelStore", "_ModelTestSupport"]
         ),
         .testTarget(name: "modelcTests", dependencies: ["modelc", "_ModelTestSupport"]),
     ]

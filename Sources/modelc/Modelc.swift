@@ -20,6 +20,8 @@ struct Modelc: ParsableCommand {
               64  bad usage
             """,
         version: "0.1.0",
-        subcommands: [ValidateCommand.self, HashCommand.self]
+        subcommands: [
+            ValidateCommand.self, HashCommand.self, CompileCommand.self, DecompileCommand.self, InspectCommand.self,
+        ]
     )
 }

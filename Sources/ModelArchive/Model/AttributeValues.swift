@@ -104,3 +104,61 @@ enum AttributeValues {
             ])
     }
 }
+
+extension AttributeValues {
+    /// Sets the XML default of `attribute` from an archived `NSDefaultValue`.
+    static func restoreDefault(_ value: ArchiveValue?, into attribute: inout Attribute) {
+        switch value {
+        case .number(.bool(let flag))?:
+            attribute.defaultValueString = flag ? "YES" : "NO"
+        case .number(.integer(let number))?:
+            attribute.defaultValueString = String(number)
+        case .number(.real(let number))?:
+            attribute.defaultValueString = attribute.type == .float ? String(Float(number)) : String(number)
+        case .string(let text)?:
+            attribute.defaultValueString = text
+        case .object(let object)?:
+            switch object.className {
+            case "NSDate":
+                if let seconds = object["NS.time"].flatMap({ if case .real(let s) = $0 { s } else { nil } }) {
+                    attribute.defaultDateTimeInterval = String(seconds)
+                }
+            case "NSUUID":
+                if case .data(let bytes)? = object["NS.uuidbytes"], bytes.count == 16 {
+                    let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+                    attribute.defaultValueString = uuid.uuidString
+                }
+            case "NSURL":
+                attribute.defaultValueString = object["NS.relative"]?.string
+            case "NSDecimalNumber":
+                attribute.defaultValueString = decimalText(object)
+            default:
+                break
+            }
+        default:
+            break
+        }
+    }
+
+    /// The text of an archived NSDecimalNumber (mantissa × 10^exponent).
+    static func decimalText(_ object: ArchivedObject) -> String {
+        guard case .data(let bytes)? = object["NS.mantissa"] else { return "0" }
+        var mantissa: UInt64 = 0
+        let length = Int(object["NS.length"]?.integer ?? 0)
+        for index in stride(from: min(length, 4) - 1, through: 0, by: -1) where index * 2 + 1 < bytes.count {
+            mantissa = mantissa << 16 | UInt64(bytes[index * 2]) | UInt64(bytes[index * 2 + 1]) << 8
+        }
+        var digits = String(mantissa)
+        let exponent = Int(object["NS.exponent"]?.integer ?? 0)
+        if mantissa == 0 { return "0" }
+        if exponent > 0 {
+            digits += String(repeating: "0", count: exponent)
+        } else if exponent < 0 {
+            let places = -exponent
+            if digits.count <= places { digits = String(repeating: "0", count: places - digits.count + 1) + digits }
+            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -places))
+        }
+        return (object["NS.negative"]?.bool == true ? "-" : "") + digits
+    }
+}

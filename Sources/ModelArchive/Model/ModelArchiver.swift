@@ -64,24 +64,30 @@ public struct ModelArchiver {
             version.fetchRequests.isEmpty
             ? .null
             : .object(
-                ArchiveClass.dictionary(version.fetchRequests.map { ($0.name, .object(fetchRequestObject($0))) }))
+                ArchiveClass.dictionary(version.fetchRequests.sorted(by: { Self.precedes($0.name, $1.name) }).map { ($0.name, .object(fetchRequestObject($0))) }))
         model["NSVersionIdentifiers"] = .object(
             ArchiveClass.array([.string(version.versionIdentifier)], classes: ArchiveClass.set))
         if !version.configurations.isEmpty {
             model["NSConfigurations"] = .object(
                 ArchiveClass.dictionary(
-                    version.configurations.map { configuration in
-                        let members = configuration.memberEntityNames.compactMap { entityObjects[$0] }
+                    version.configurations.sorted(by: { Self.precedes($0.name, $1.name) }).map { configuration in
+                        let members = configuration.memberEntityNames.sorted(by: Self.precedes).compactMap { entityObjects[$0] }
                         return (configuration.name, .object(ArchiveClass.array(members.map { .object($0) }, classes: ArchiveClass.set)))
                     }))
         }
         return model
     }
 
+    /// The order archives list entities, properties and keys in: by name, so that the bytes
+    /// depend on the model and not on the order of its XML.
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
+    }
+
     /// Entities by first declaration (duplicates are a validation error and are not compiled).
     private func uniqueEntities() -> [Entity] {
         var seen = Set<String>()
-        return version.entities.filter { seen.insert($0.name).inserted }
+        return version.entities.filter { seen.insert($0.name).inserted }.sorted { Self.precedes($0.name, $1.name) }
     }
 
     // MARK: - Entities
@@ -92,7 +98,7 @@ public struct ModelArchiver {
         object["NSClassNameForEntity"] = .string(entity.representedClassName ?? "NSManagedObject")
         object["NSManagedObjectModel"] = .object(model)
         object["NSSuperentity"] = entity.parentEntityName.flatMap { entityObjects[$0] }.map { .object($0) } ?? .null
-        let subentities = version.entities.filter { $0.parentEntityName == entity.name }
+        let subentities = uniqueEntities().filter { $0.parentEntityName == entity.name }
             .compactMap { sub in entityObjects[sub.name].map { (sub.name, ArchiveValue.object($0)) } }
         object["NSSubentities"] = .object(ArchiveClass.dictionary(subentities))
         object["NSRenamingIdentifier"] = .string(entity.renamingIdentifier ?? entity.name)
@@ -102,17 +108,19 @@ public struct ModelArchiver {
 
         var properties = [(String, ArchiveValue)]()
         var byName = [String: ArchivedObject]()
-        for attribute in entity.attributes where byName[attribute.name] == nil {
+        for attribute in entity.attributes.sorted(by: { Self.precedes($0.name, $1.name) }) where byName[attribute.name] == nil {
             let property = attributeObject(attribute, entity: object)
             byName[attribute.name] = property
             properties.append((attribute.name, .object(property)))
         }
-        for relationship in entity.relationships where byName[relationship.name] == nil {
+        for relationship in entity.relationships.sorted(by: { Self.precedes($0.name, $1.name) })
+        where byName[relationship.name] == nil {
             let property = ArchivedObject(ArchiveClass.relationship)
             byName[relationship.name] = property
             properties.append((relationship.name, .object(property)))
         }
-        for fetched in entity.fetchedProperties where byName[fetched.name] == nil {
+        for fetched in entity.fetchedProperties.sorted(by: { Self.precedes($0.name, $1.name) })
+        where byName[fetched.name] == nil {
             let property = fetchedPropertyObject(fetched, entity: object)
             byName[fetched.name] = property
             properties.append((fetched.name, .object(property)))
@@ -279,7 +287,7 @@ public struct ModelArchiver {
 
     private func userInfoObject(_ userInfo: UserInfo) -> ArchivedObject {
         guard let userInfo, !userInfo.isEmpty else { return emptyUserInfo }
-        return ArchiveClass.dictionary(userInfo.map { ($0.key, .string($0.value)) }, classes: ArchiveClass.dictionary)
+        return ArchiveClass.dictionary(userInfo.sorted(by: { Self.precedes($0.key, $1.key) }).map { ($0.key, .string($0.value)) }, classes: ArchiveClass.dictionary)
     }
 
     private func fetchRequestObject(_ request: FetchRequestTemplate) -> ArchivedObject {

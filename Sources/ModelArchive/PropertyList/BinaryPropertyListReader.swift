@@ -44,15 +44,15 @@ public enum BinaryPropertyListReader {
             case 0x1:
                 let size = 1 << low
                 guard size <= 8 else { throw FormatError(description: "integer too large") }
-                let raw = UInt64(try integer(bytes, at: offset + 1, size: size, allowNegative: true))
+                let raw = UInt64(bitPattern: Int64(try integer(bytes, at: offset + 1, size: size, allowNegative: true)))
                 return .integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
             case 0x2:
                 if low == 2 {
                     return .real(Double(Float(bitPattern: UInt32(try integer(bytes, at: offset + 1, size: 4)))))
                 }
-                return .real(Double(bitPattern: UInt64(try integer(bytes, at: offset + 1, size: 8, allowNegative: true))))
+                return .real(Double(bitPattern: UInt64(bitPattern: Int64(try integer(bytes, at: offset + 1, size: 8, allowNegative: true)))))
             case 0x3:
-                return .date(Double(bitPattern: UInt64(try integer(bytes, at: offset + 1, size: 8, allowNegative: true))))
+                return .date(Double(bitPattern: UInt64(bitPattern: Int64(try integer(bytes, at: offset + 1, size: 8, allowNegative: true)))))
             case 0x4:
                 let (length, start) = try lengthAndStart(offset, low)
                 return .data(Array(try slice(start, length)))

@@ -1,7 +1,7 @@
 /// Orders names as Finder and Xcode list them: case-insensitively, with digit runs compared as
 /// numbers (`Model 2` before `Model 10`).
-enum FinderOrder {
-    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+public enum FinderOrder {
+    public static func precedes(_ lhs: String, _ rhs: String) -> Bool {
         let a = chunks(lhs), b = chunks(rhs)
         for (x, y) in zip(a, b) where x != y {
             switch (x, y) {

@@ -1,0 +1,35 @@
+import ArgumentParser
+import ModelArchive
+import ModelCompiler
+
+/// `modelc compile`: Xcode's momc on any OS.
+struct CompileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compile",
+        abstract: "Compile a model into the .momd (or .mom) Core Data loads.",
+        discussion: """
+            A .xcdatamodeld bundle becomes DIR/Name.momd/ with one .mom per version and a \
+            VersionInfo.plist (current version, entity hashes, checksums); a lone \
+            .xcdatamodel becomes DIR/Name.mom. The model is validated first: errors stop the \
+            compile and nothing is written; warnings are printed and do not. Output is \
+            deterministic. No .omo is written: Core Data falls back to the .mom without it.
+            """
+    )
+
+    @Argument(help: "A .xcdatamodeld bundle or a .xcdatamodel folder.", completion: .file())
+    var model: String
+
+    @Option(name: [.short, .customLong("output")], help: "The folder to write the compiled model into.")
+    var output: String
+
+    @Flag(help: "Write .mom files as momc did before Xcode 15: no compiler identity, no checksums in VersionInfo.plist.")
+    var legacyFormat = false
+
+    func run() throws {
+        let options = ModelCompilation.Options(compilerVersion: legacyFormat ? nil : .xcode15_4)
+        let result = try ModelCompilation.compile(modelAt: model, into: output, options: options)
+        DiagnosticPrinter.standardError.print(result.diagnostics)
+        guard let path = result.outputPath else { throw ExitCode.failure }
+        print("compiled \(path)")
+    }
+}
