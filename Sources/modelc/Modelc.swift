@@ -5,10 +5,11 @@ import ArgumentParser
 struct Modelc: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modelc",
-        abstract: "Validate Core Data models and compute their version hashes, on any OS.",
+        abstract: "Validate, compile and decompile Core Data models and compute their version hashes, on any OS.",
         discussion: """
             modelc reads the .xcdatamodeld bundles and .xcdatamodel folders that Xcode writes, \
-            checks them as Xcode's model editor does, and computes the entity version hashes, \
+            checks them as Xcode's model editor does, compiles them into the .momd bundles \
+            Core Data loads, and computes the entity version hashes, \
             versionChecksum and NSStoreModelVersionHashesDigest exactly as Core Data does.
 
             Diagnostics use the compiler format path:line:column: severity: message [CODE], \

@@ -27,7 +27,10 @@ struct DecompileCommand: ParsableCommand {
         do {
             bundle = try CompiledModelReader.read(at: compiled)
         } catch {
-            throw ValidationError("cannot read '\(compiled)': \(error)")
+            DiagnosticPrinter.standardError.print([
+                Diagnostic(severity: .error, code: "X001", message: "cannot read compiled model: \(error)", path: compiled)
+            ])
+            throw ExitCode.failure
         }
         let path = try ModelBundleWriter.write(bundle, into: output)
         print("decompiled \(path)")

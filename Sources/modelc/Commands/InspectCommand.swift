@@ -28,7 +28,10 @@ struct InspectCommand: ParsableCommand {
             do {
                 bundle = try CompiledModelReader.read(at: path)
             } catch {
-                throw ValidationError("cannot read '\(path)': \(error)")
+                DiagnosticPrinter.standardError.print([
+                Diagnostic(severity: .error, code: "X001", message: "cannot read compiled model: \(error)", path: path)
+            ])
+            throw ExitCode.failure
             }
         } else {
             bundle = try ModelLoading.read(path)
