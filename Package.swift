@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "modelc", targets: ["modelc"]),
         .library(name: "ModelSchema", targets: ["ModelSchema"]),
         .library(name: "ModelXML", targets: ["ModelXML"]),
+        .library(name: "ModelExpression", targets: ["ModelExpression"]),
         .library(name: "ModelArchive", targets: ["ModelArchive"]),
         .library(name: "ModelCompiler", targets: ["ModelCompiler"]),
         .library(name: "ModelStore", targets: ["ModelStore"]),
@@ -29,11 +30,14 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "ModelXML", dependencies: ["ModelSchema", "CLibXML2"]),
-        .target(name: "ModelArchive", dependencies: ["ModelSchema"]),
-        .target(name: "ModelCompiler", dependencies: ["ModelSchema", "ModelXML", "ModelArchive"]),
+        // The system's zlib, for the raw DEFLATE of a store's model cache.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "ModelExpression", dependencies: ["ModelSchema"]),
+        .target(name: "ModelArchive", dependencies: ["ModelSchema", "ModelExpression", "CZlib"]),
+        .target(name: "ModelCompiler", dependencies: ["ModelSchema", "ModelXML", "ModelExpression", "ModelArchive"]),
         .target(
             name: "ModelStore",
-            dependencies: ["ModelSchema", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ModelSchema", "ModelArchive", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .executableTarget(
             name: "modelc",
@@ -51,6 +55,7 @@ let package = Package(
         ),
         .testTarget(name: "ModelSchemaTests", dependencies: ["ModelSchema", "_ModelTestSupport"]),
         .testTarget(name: "ModelXMLTests", dependencies: ["ModelXML", "_ModelTestSupport"]),
+        .testTarget(name: "ModelExpressionTests", dependencies: ["ModelExpression"]),
         .testTarget(name: "ModelArchiveTests", dependencies: ["ModelArchive", "ModelXML", "_ModelTestSupport"]),
         .testTarget(
             name: "ModelCompilerTests",

@@ -1,4 +1,5 @@
 import Foundation
+import ModelExpression
 import ModelSchema
 
 /// Turns a model version into the NSKeyedArchiver object graph momc writes as a `.mom`.
@@ -206,12 +207,18 @@ public struct ModelArchiver {
             isOptional: attribute.isOptional, isTransient: attribute.isTransient, userInfo: attribute.userInfo,
             modifier: attribute.versionHashModifier)
         let hasUserInfo = !(attribute.userInfo ?? []).isEmpty
+        let validation = ValidationPredicates.of(attribute)
         object["_P"] = .integer(
             Self.propertyFlags(
                 isOptional: attribute.isOptional, isTransient: attribute.isTransient, isReadOnly: attribute.isDerived,
                 hasUserInfo: hasUserInfo, hasModifier: attribute.versionHashModifier != nil,
                 isSpotlightIndexed: attribute.isIndexedBySpotlight, isStoredInTruthFile: attribute.isStoredInTruthFile,
-                allowsCloudEncryption: attribute.allowsCloudEncryption))
+                allowsCloudEncryption: attribute.allowsCloudEncryption, hasValidation: !validation.isEmpty))
+        if !validation.isEmpty {
+            object["NSValidationPredicates"] = .object(
+                ArchiveClass.array(validation.map { .object(PredicateArchiver.archive($0.predicate)) }))
+            object["NSValidationWarnings"] = .object(ArchiveClass.array(validation.map { .number(.integer($0.warning)) }))
+        }
         if attribute.isIndexedBySpotlight { object["NSIndexedBySpotlight"] = .bool(true) }
         if attribute.isStoredInTruthFile { object["NSIsStoredInTruth"] = .bool(true) }
         if attribute.allowsCloudEncryption { object["NSAllowsCloudEncryption"] = .bool(true) }
@@ -225,7 +232,9 @@ public struct ModelArchiver {
         if attribute.preservesValueInHistoryOnDeletion { flags |= 0x10 }
         object["NSFlagsKey"] = .integer(flags)
         if attribute.isDerived, let expression = attribute.derivationExpression {
-            object["NSDerivationExpression"] = expressionValue(expression)
+            object["NSIsReadOnly"] = .bool(true)
+            object["NSDerivationExpression"] = derivationValue(expression)
+            object["NSFilteringPredicate"] = .null
         }
         return object
     }
@@ -271,13 +280,15 @@ public struct ModelArchiver {
 
     private func fetchedPropertyObject(_ fetched: FetchedProperty, entity: ArchivedObject) -> ArchivedObject {
         let object = ArchivedObject(ArchiveClass.fetchedProperty)
+        // A fetched property is always transient and read-only, as Core Data's own archives show.
         fillCommon(
             object, name: fetched.name, entity: entity, renamingIdentifier: nil, isOptional: fetched.isOptional,
-            isTransient: false, userInfo: fetched.userInfo, modifier: nil)
+            isTransient: true, userInfo: fetched.userInfo, modifier: nil)
+        object["NSIsReadOnly"] = .bool(true)
         object["_P"] = .integer(
             Self.propertyFlags(
-                isOptional: fetched.isOptional, isTransient: false, hasUserInfo: !(fetched.userInfo ?? []).isEmpty,
-                hasModifier: false))
+                isOptional: fetched.isOptional, isTransient: true, isReadOnly: true,
+                hasUserInfo: !(fetched.userInfo ?? []).isEmpty, hasModifier: false))
         object["NSFetchRequest"] = .object(fetchRequestObject(fetched.fetchRequest))
         object["_NSFetchRequestEntityName"] = .string(fetched.fetchRequest.entityName)
         return object
@@ -293,11 +304,18 @@ public struct ModelArchiver {
     private func fetchRequestObject(_ request: FetchRequestTemplate) -> ArchivedObject {
         let object = ArchivedObject(ArchiveClass.fetchRequest)
         object["NSEntity"] = entityObjects[request.entityName].map { .object($0) } ?? .null
-        object["NSEntityName"] = .string(request.entityName)
         object["NSPredicate"] = request.predicateString.map { predicateValue($0) } ?? .null
+        object["NSSortDescriptors"] = .null
+        object["NSValuesToFetch"] = .null
+        object["NSValuesToGroupBy"] = .null
+        object["NSHavingPredicate"] = .null
+        object["NSRelationshipKeyPathsForPrefetching"] = .null
+        object["NSFetchOffset"] = .integer(0)
+        object["NSAllocationType"] = .integer(0)
         object["NSFetchLimit"] = .integer(Int64(request.fetchLimit ?? 0))
         object["NSBatchSize"] = .integer(Int64(request.fetchBatchSize ?? 0))
         object["NSResultType"] = .integer(Int64(request.resultType ?? 0))
+        object["NSHasFetchRequestFlags"] = .bool(true)
         var flags: Int64 = 0
         if request.includesSubentities { flags |= 0x1 }
         if request.includesPropertyValues { flags |= 0x2 }
@@ -308,12 +326,14 @@ public struct ModelArchiver {
         return object
     }
 
-    /// A predicate kept in its format-string form until the expression module archives it.
+    /// An archived NSPredicate; text that does not parse (the validator reports it) archives as nil.
     private func predicateValue(_ format: String) -> ArchiveValue {
-        .object(ArchivedObject(["NSPredicate", "NSObject"], fields: [("NSPredicateFormat", .string(format))]))
+        guard let predicate = try? PredicateParser.predicate(format) else { return .null }
+        return .object(PredicateArchiver.archive(predicate))
     }
 
-    private func expressionValue(_ format: String) -> ArchiveValue {
-        .object(ArchivedObject(["NSExpression", "NSObject"], fields: [("NSExpressionFormat", .string(format))]))
+    private func derivationValue(_ format: String) -> ArchiveValue {
+        guard let expression = try? PredicateParser.expression(format) else { return .null }
+        return .object(PredicateArchiver.archive(PredicateArchiver.derivation(expression)))
     }
 }

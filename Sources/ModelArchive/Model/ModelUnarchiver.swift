@@ -1,4 +1,5 @@
 import Foundation
+import ModelExpression
 import ModelSchema
 
 /// Turns a `.mom` archive back into a model version: the way back to a source model when only
@@ -75,7 +76,7 @@ public enum ModelUnarchiver {
     private static func fetchIndex(_ object: ArchivedObject) -> FetchIndex {
         FetchIndex(
             name: object["NSIndexName"]?.string ?? "",
-            partialIndexPredicate: object["NSPartialIndexPredicate"]?.object?["NSPredicateFormat"]?.string,
+            partialIndexPredicate: predicateText(object["NSPartialIndexPredicate"]),
             elements: (object["NSIndexElements"]?.object.map(items) ?? []).compactMap(\.object).map { element in
                 FetchIndexElement(
                     propertyName: element["NSPropertyName"]?.string,
@@ -102,8 +103,13 @@ public enum ModelUnarchiver {
             userInfo: userInfo(object["NSUserInfo"]))
         if object.className == "NSDerivedAttributeDescription" {
             attribute.isDerived = true
-            attribute.derivationExpression = object["NSDerivationExpression"]?.object?["NSExpressionFormat"]?.string
+            attribute.derivationExpression = object["NSDerivationExpression"]?.object
+                .flatMap(PredicateUnarchiver.expression).map(PredicateUnarchiver.derivationText)
         }
+        let validation = (object["NSValidationPredicates"]?.object.map(items) ?? []).compactMap {
+            $0.object.flatMap(PredicateUnarchiver.predicate)
+        }
+        ValidationPredicates.restore(validation, into: &attribute)
         AttributeValues.restoreDefault(object["NSDefaultValue"], into: &attribute)
         return attribute
     }
@@ -144,11 +150,15 @@ public enum ModelUnarchiver {
         return FetchRequestTemplate(
             name: name,
             entityName: object["NSEntityName"]?.string ?? object["NSEntity"]?.object?["NSEntityName"]?.string ?? "",
-            predicateString: object["NSPredicate"]?.object?["NSPredicateFormat"]?.string,
+            predicateString: predicateText(object["NSPredicate"]),
             fetchLimit: positive("NSFetchLimit"), fetchBatchSize: positive("NSBatchSize"),
             resultType: positive("NSResultType"), includesSubentities: flags & 0x1 != 0,
             includesPropertyValues: flags & 0x2 != 0, includesPendingChanges: flags & 0x8 != 0,
             returnsObjectsAsFaults: flags & 0x4 != 0, returnsDistinctResults: flags & 0x10 != 0)
+    }
+
+    private static func predicateText(_ value: ArchiveValue?) -> String? {
+        value?.object.flatMap(PredicateUnarchiver.predicate).map(PredicateFormatter.format)
     }
 
     // MARK: - Collections

@@ -102,6 +102,10 @@ extension Diagnostic {
         .error("S125", "composite attribute '\(attribute)' names unknown composite '\(name)'", at: location)
     }
 
+    static func invalidExpression(_ text: String, _ owner: String, _ reason: String, at location: SourceLocation) -> Self {
+        .error("S127", "\(owner) has a predicate or expression that does not parse: '\(text)' (\(reason))", at: location)
+    }
+
     static func undefinedPersistentAttribute(_ attribute: String, at location: SourceLocation) -> Self {
         .error("S126", "attribute '\(attribute)' has no type; only transient attributes may be Undefined", at: location)
     }
@@ -136,5 +140,6 @@ public enum SchemaDiagnostics {
         .init("S124", .error, "a configuration, fetch request or fetched property names an unknown entity"),
         .init("S125", .error, "a composite attribute names an unknown composite"),
         .init("S126", .error, "a persistent attribute has the Undefined type"),
+        .init("S127", .error, "a predicate or expression written as text does not parse"),
     ]
 }

@@ -1,0 +1,62 @@
+/// Prints syntax trees back as `predicateFormat` text, the way NSPredicate and NSExpression do,
+/// except that boolean constants print as `YES`/`NO` (NSPredicate prints 1/0) so text round-trips.
+public enum PredicateFormatter {
+    public static func format(_ predicate: PredicateNode) -> String {
+        switch predicate {
+        case .truePredicate: return "TRUEPREDICATE"
+        case .falsePredicate: return "FALSEPREDICATE"
+        case .comparison(let left, let op, let right, let options, let modifier):
+            let prefix = modifier == .any ? "ANY " : modifier == .all ? "ALL " : ""
+            var flags = ""
+            if options.contains(.caseInsensitive) { flags += "c" }
+            if options.contains(.diacriticInsensitive) { flags += "d" }
+            if options.contains(.normalized) { flags += "n" }
+            return "\(prefix)\(format(left)) \(op.symbol)\(flags.isEmpty ? "" : "[\(flags)]") \(format(right))"
+        case .and(let terms): return terms.map { grouped($0) }.joined(separator: " AND ")
+        case .or(let terms): return terms.map { grouped($0) }.joined(separator: " OR ")
+        case .not(let inner): return "NOT \(grouped(inner))"
+        }
+    }
+
+    private static func grouped(_ predicate: PredicateNode) -> String {
+        switch predicate {
+        case .and, .or: "(\(format(predicate)))"
+        default: format(predicate)
+        }
+    }
+
+    /// A string constant in double quotes, with `\\` and `"` escaped.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            if character == "\\" || character == "\"" { out.append("\\") }
+            out.append(character)
+        }
+        return out + "\""
+    }
+
+    public static func format(_ expression: ExpressionNode) -> String {
+        switch expression {
+        case .evaluatedObject: return "SELF"
+        case .constant(let value):
+            switch value {
+            case .integer(let number): return String(number)
+            case .real(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+            case .string(let text): return quoted(text)
+            case .bool(let flag): return flag ? "YES" : "NO"
+            case .null: return "nil"
+            }
+        case .variable(let name): return "$\(name)"
+        case .keyPath(let operand, let path):
+            if case .evaluatedObject = operand { return path }
+            return "\(format(operand)).\(path)"
+        case .function(let operand, let selector, let arguments):
+            let list = arguments.map(format).joined(separator: ", ")
+            if let operand {
+                return "FUNCTION(\(format(operand)), \"\(selector)\"\(arguments.isEmpty ? "" : ", " + list))"
+            }
+            return selector.hasSuffix(":") ? "\(selector)(\(list))" : "\(selector)(\(list))"
+        case .aggregate(let items): return "{" + items.map(format).joined(separator: ", ") + "}"
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import ModelCompiler
+import ModelSchema
+import ModelXML
+import Testing
+import _ModelTestSupport
+
+/// The diagnostic codes are API: unique, well-formed and documented, each with its severity, in
+/// `Documentation/Diagnostics.md`.
+struct DiagnosticCatalogTests {
+    static let catalog = ReadingDiagnostics.catalog + SchemaDiagnostics.catalog
+
+    @Test func everyCodeIsUnique() {
+        let codes = Self.catalog.map(\.code)
+        let repeated = Dictionary(grouping: codes) { $0 }.filter { $0.value.count > 1 }.keys.sorted()
+        #expect(repeated == [])
+    }
+
+    @Test func codesAreXForReadingAndSForSchemaRules() {
+        #expect(ReadingDiagnostics.catalog.map(\.code) == (1...15).map { String(format: "X%03d", $0) })
+        #expect(SchemaDiagnostics.catalog.map(\.code) == (101...127).map { "S\($0)" })
+    }
+
+    @Test func everyCodeIsDocumentedWithItsSeverity() throws {
+        let url = Corpus.packageRoot.appendingPathComponent("Documentation/Diagnostics.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        // Table rows: | `S101` | error | meaning |
+        var documented = [String: String]()
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 3 else { continue }
+            let code = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            #expect(documented[code] == nil, "\(code) is documented twice")
+            documented[code] = cells[1]
+        }
+        for descriptor in Self.catalog {
+            #expect(documented[descriptor.code] == descriptor.severity.rawValue, "\(descriptor.code)")
+        }
+        #expect(Set(documented.keys) == Set(Self.catalog.map(\.code)))
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import ModelArchive
+import ModelCompiler
+import ModelSchema
+import ModelStore
+import ModelXML
+import Testing
+import _ModelTestSupport
+
+/// Validation predicates against the ones Core Data archived in real stores' model caches
+/// (the only Apple-written archives in the corpus that hold predicates).
+@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+struct ModelCacheGoldenTests {
+    static let stores = [
+        ("LoopKit__LoopKit/LoopKitHostedTests/TestCoreData/Model.sqlite.v1.original",
+         "LoopKit__LoopKit/LoopKit/Persistence/Model.xcdatamodeld", "Model"),
+        ("larromba__EasyLife/EasyLifeTests/EasyLife 1.5.0.sqlite",
+         "larromba__EasyLife/EasyLife/EasyLife.xcdatamodeld", "EasyLife 1.5.0"),
+    ]
+
+    @Test(arguments: stores)
+    func validationPredicatesEqualCoreDatas(_ store: String, _ model: String, _ versionName: String) throws {
+        let cache = try #require(try StoreModelCache.archive(at: Corpus.path(store)))
+        let apple = try KeyedArchiveReader.unarchive(cache)
+        let version = try #require(ModelReader().read(at: Corpus.path(model)).bundle?.version(named: versionName))
+        let ours = try KeyedArchiveReader.unarchive(ModelArchiver.archive(version))
+        var compared = 0
+        for (entityName, appleEntity) in Self.entries(apple["NSEntities"]) {
+            let ourEntity = try #require(Self.entries(ours["NSEntities"]).first { $0.0 == entityName }?.1)
+            for (propertyName, appleProperty) in Self.entries(appleEntity.object?["NSProperties"]) {
+                guard let applePredicates = appleProperty.object?["NSValidationPredicates"]?.object else { continue }
+                let ourProperty = try #require(Self.entries(ourEntity.object?["NSProperties"]).first { $0.0 == propertyName }?.1.object)
+                let ourPredicates = try #require(ourProperty["NSValidationPredicates"]?.object)
+                #expect(ArchiveComparison.differences(applePredicates, ourPredicates) == [], "\(entityName).\(propertyName)")
+                let warnings = try #require(ourProperty["NSValidationWarnings"]?.object)
+                #expect(ArchiveComparison.differences(try #require(appleProperty.object?["NSValidationWarnings"]?.object), warnings) == [])
+                #expect(ourProperty["_P"]?.integer == appleProperty.object?["_P"]?.integer)
+                compared += 1
+            }
+        }
+        #expect(compared >= 1)
+    }
+
+    static func entries(_ value: ArchiveValue?) -> [(String, ArchiveValue)] {
+        guard let object = value?.object else { return [] }
+        // Model caches use NSKnownKeysDictionary1 (keys in a mapping strategy) for NSEntities.
+        if let keys = object["NS.keys"]?.references, let values = object["NS.objects"]?.references {
+            return zip(keys, values).compactMap { key, value in key.string.map { ($0, value) } }
+        }
+        let keys = object["searchMapping"]?.object?["keys"]?.object?["NS.objects"]?.references ?? []
+        let values = object["values"]?.object?["NS.objects"]?.references ?? []
+        return zip(keys, values).compactMap { key, value in key.string.map { ($0, value) } }
+    }
+}
