@@ -22,6 +22,10 @@ public struct ModelArchiver {
     let options: Options
     private var entityObjects: [String: ArchivedObject] = [:]
     private var propertyObjects: [String: [String: ArchivedObject]] = [:]
+    /// The entities in archive order, and each entity's subentities, computed once.
+    private var entities: [Entity] = []
+    private var subentityNames: [String: [String]] = [:]
+    private var parentNames: [String: String] = [:]
     /// Foundation's shared empty dictionary: every entity without userInfo refers to this one.
     private let emptyUserInfo = ArchiveClass.dictionary([], classes: ArchiveClass.dictionary)
 
@@ -45,9 +49,13 @@ public struct ModelArchiver {
 
     private mutating func modelObject() -> ArchivedObject {
         let model = ArchivedObject(ArchiveClass.model)
-        let entities = uniqueEntities()
+        entities = uniqueEntities()
         for entity in entities {
             entityObjects[entity.name] = ArchivedObject(ArchiveClass.entity)
+            if let parent = entity.parentEntityName {
+                subentityNames[parent, default: []].append(entity.name)
+                parentNames[entity.name] = parent
+            }
         }
         for entity in entities {
             fillEntity(entity, model: model)
@@ -99,8 +107,8 @@ public struct ModelArchiver {
         object["NSClassNameForEntity"] = .string(entity.representedClassName ?? "NSManagedObject")
         object["NSManagedObjectModel"] = .object(model)
         object["NSSuperentity"] = entity.parentEntityName.flatMap { entityObjects[$0] }.map { .object($0) } ?? .null
-        let subentities = uniqueEntities().filter { $0.parentEntityName == entity.name }
-            .compactMap { sub in entityObjects[sub.name].map { (sub.name, ArchiveValue.object($0)) } }
+        let subentities = (subentityNames[entity.name] ?? [])
+            .compactMap { name in entityObjects[name].map { (name, ArchiveValue.object($0)) } }
         object["NSSubentities"] = .object(ArchiveClass.dictionary(subentities))
         object["NSRenamingIdentifier"] = .string(entity.renamingIdentifier ?? entity.name)
         object["NSVersionHashModifier"] = entity.versionHashModifier.map { .string($0) } ?? .null
@@ -273,7 +281,7 @@ public struct ModelArchiver {
         var seen = Set<String>()
         while let entity = current, seen.insert(entity).inserted {
             if let property = propertyObjects[entity]?[name] { return property }
-            current = version.entity(named: entity)?.parentEntityName
+            current = parentNames[entity]
         }
         return nil
     }

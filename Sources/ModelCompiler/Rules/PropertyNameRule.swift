@@ -15,29 +15,35 @@ struct PropertyNameRule: ValidationRule {
             if !Self.isIdentifier(entity.name) {
                 diagnostics.emit(.invalidIdentifier(entity.name, "entity", at: entity.location))
             }
-            var own = [String: SourceLocation]()
-            let inherited = inheritedNames(of: entity, context)
-            for property in ValidationContext.ownProperties(entity) {
-                let name = property.name
+            let ancestors = context.ancestors(of: entity)
+            let inherited = ancestors.isEmpty ? [:] : inheritedNames(of: entity, context)
+            var own = [String: SourceLocation](
+                minimumCapacity: entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count)
+            func visit(_ name: String, _ location: SourceLocation) {
                 if let first = own[name] {
                     diagnostics.emit(
-                        Diagnostic.duplicateProperty(name, entity.name, at: property.location)
+                        Diagnostic.duplicateProperty(name, entity.name, at: location)
                             .noting("'\(name)' is first declared here", at: first))
-                    continue
+                    return
                 }
-                own[name] = property.location
+                own[name] = location
                 if let ancestor = inherited[name] {
                     diagnostics.emit(
-                        Diagnostic.inheritedClash(name, entity.name, ancestor.entity, at: property.location)
+                        Diagnostic.inheritedClash(name, entity.name, ancestor.entity, at: location)
                             .noting("'\(name)' is declared in '\(ancestor.entity)' here", at: ancestor.location))
                 }
                 if Self.reservedNames.contains(name) {
-                    diagnostics.emit(.reservedName(name, "property", at: property.location))
+                    diagnostics.emit(.reservedName(name, "property", at: location))
                 } else if !Self.isIdentifier(name) {
-                    diagnostics.emit(.invalidIdentifier(name, "property", at: property.location))
+                    diagnostics.emit(.invalidIdentifier(name, "property", at: location))
                 }
             }
-            let count = context.visibleProperties(of: entity).count
+            for attribute in entity.attributes { visit(attribute.name, attribute.location) }
+            for relationship in entity.relationships { visit(relationship.name, relationship.location) }
+            for fetched in entity.fetchedProperties { visit(fetched.name, fetched.location) }
+            let count = ([entity] + ancestors).reduce(0) {
+                $0 + $1.attributes.count + $1.relationships.count + $1.fetchedProperties.count
+            }
             if count > 100 {
                 diagnostics.emit(.tooManyProperties(entity.name, count, at: entity.location))
             }

@@ -39,11 +39,6 @@ struct ValidationContext: Sendable {
         return ancestors(of: other).contains { $0.name == entity.name }
     }
 
-    /// The properties an entity sees: its ancestors' (farthest first) then its own.
-    func visibleProperties(of entity: Entity) -> [Property] {
-        (ancestors(of: entity).reversed() + [entity]).flatMap(Self.ownProperties)
-    }
-
     /// The property named `name` that the entity sees; its own declaration wins.
     func visibleProperty(named name: String, of entity: Entity) -> Property? {
         for candidate in [entity] + ancestors(of: entity) {

@@ -59,6 +59,16 @@ private final class ParserState {
     var root: XMLElementNode?
     var failure: XMLParseError?
     private var lines = LineCounter()
+    /// Element and attribute names by libxml2's interned (dictionary) pointer: one String each.
+    private var names: [UnsafePointer<xmlChar>: String] = [:]
+
+    func name(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        if let known = names[pointer] { return known }
+        let made = String(cString: pointer)
+        names[pointer] = made
+        return made
+    }
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -68,8 +78,10 @@ private final class ParserState {
     func startTagLocation() -> SourceLocation {
         guard let context else { return .unknown }
         var offset = min(Int(xmlByteConsumed(context)), bytes.count - 1)
-        while offset > 0 && bytes[offset] != UInt8(ascii: "<") { offset -= 1 }
-        return lines.location(ofOffset: offset, in: bytes)
+        return bytes.withUnsafeBufferPointer { buffer in
+            while offset > 0 && buffer[offset] != UInt8(ascii: "<") { offset -= 1 }
+            return lines.location(ofOffset: offset, in: buffer)
+        }
     }
 
     func fail(_ kind: XMLParseError.Kind, _ message: String, at location: SourceLocation) {
@@ -86,7 +98,7 @@ private struct LineCounter {
     private var line = 1
     private var lineStart = 0
 
-    mutating func location(ofOffset target: Int, in bytes: [UInt8]) -> SourceLocation {
+    mutating func location(ofOffset target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceLocation {
         if target < offset {
             offset = 0
             line = 1
@@ -123,13 +135,13 @@ private let startElement: startElementNsSAX2Func = {
         // Five pointers per attribute: local name, prefix, URI, value start, value end.
         for index in 0..<Int(attributeCount) {
             let base = index * 5
-            let name = string(attributes[base])
+            let name = parser.name(attributes[base])
             guard let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
             let buffer = UnsafeBufferPointer(start: start, count: end - start)
             pairs.append((name, decodeAttributeValue(buffer)))
         }
     }
-    let node = XMLElementNode(name: string(localName), attributes: pairs, location: parser.startTagLocation())
+    let node = XMLElementNode(name: parser.name(localName), attributes: pairs, location: parser.startTagLocation())
     parser.stack.append(node)
 }
 
@@ -147,6 +159,8 @@ private let characters: charactersSAXFunc = { context, text, length in
     let parser = state(context)
     guard !parser.stack.isEmpty, let text else { return }
     let buffer = UnsafeBufferPointer(start: text, count: Int(length))
+    // Indentation between elements is never read: skip whitespace-only runs.
+    if buffer.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) { return }
     parser.stack[parser.stack.count - 1].text += String(decoding: buffer, as: UTF8.self)
 }
 

@@ -11,7 +11,8 @@ struct XMLElementNode: Sendable {
 
     /// The value of the named attribute, or `nil` when absent.
     subscript(attribute: String) -> String? {
-        for pair in attributes where pair.name == attribute { return pair.value }
+        let length = attribute.utf8.count
+        for pair in attributes where pair.name.utf8.count == length && pair.name == attribute { return pair.value }
         return nil
     }
 

@@ -73,32 +73,49 @@ struct ModelDocumentReader {
     // MARK: - Properties
 
     private mutating func attribute(_ element: XMLElementNode) -> Attribute {
-        var type = AttributeType.undefined
-        if let typeName = element["attributeType"] {
-            if let known = AttributeType(xmlName: typeName) {
-                type = known
-            } else {
-                diagnostics.emit(.unknownAttributeType(typeName, at: element.location))
+        // One pass over the XML attributes instead of one linear search per property.
+        var a = Attribute(name: "", type: .undefined, location: element.location)
+        var hasName = false
+        for (key, value) in element.attributes {
+            let yes = value == "YES"
+            switch key {
+            case "name": a.name = value; hasName = true
+            case "attributeType":
+                if let known = AttributeType(xmlName: value) {
+                    a.type = known
+                } else {
+                    diagnostics.emit(.unknownAttributeType(value, at: element.location))
+                }
+            case "optional": a.isOptional = yes
+            case "transient": a.isTransient = yes
+            case "defaultValueString": a.defaultValueString = value
+            case "defaultDateTimeInterval": a.defaultDateTimeInterval = value
+            case "minValueString": a.minValueString = value
+            case "maxValueString": a.maxValueString = value
+            case "minDateTimeInterval": a.minDateTimeInterval = value
+            case "maxDateTimeInterval": a.maxDateTimeInterval = value
+            case "regularExpressionString": a.regularExpressionString = value
+            case "usesScalarValueType": a.usesScalarValueType = yes
+            case "customClassName": a.customClassName = value
+            case "valueTransformerName": a.valueTransformerName = value
+            case "allowsExternalBinaryDataStorage": a.allowsExternalBinaryDataStorage = yes
+            case "indexed": a.isIndexed = yes
+            case "spotlightIndexingEnabled": a.isIndexedBySpotlight = yes
+            case "storedInTruthFile": a.isStoredInTruthFile = yes
+            case "allowsCloudEncryption": a.allowsCloudEncryption = yes
+            case "preserveAfterDeletion": a.preservesValueInHistoryOnDeletion = yes
+            case "syncable": a.isSyncable = yes
+            case "versionHashModifier": a.versionHashModifier = value
+            case "elementID": a.renamingIdentifier = value
+            case "derived": a.isDerived = yes
+            case "derivationExpression": a.derivationExpression = value
+            case "composite": a.compositeName = value
+            default: break
             }
         }
-        return Attribute(
-            name: required("name", of: element), type: type, isOptional: element.flag("optional"),
-            isTransient: element.flag("transient"), defaultValueString: element["defaultValueString"],
-            defaultDateTimeInterval: element["defaultDateTimeInterval"], minValueString: element["minValueString"],
-            maxValueString: element["maxValueString"], minDateTimeInterval: element["minDateTimeInterval"],
-            maxDateTimeInterval: element["maxDateTimeInterval"],
-            regularExpressionString: element["regularExpressionString"],
-            usesScalarValueType: element["usesScalarValueType"].map { $0 == "YES" },
-            customClassName: element["customClassName"], valueTransformerName: element["valueTransformerName"],
-            allowsExternalBinaryDataStorage: element.flag("allowsExternalBinaryDataStorage"),
-            isIndexed: element.flag("indexed"), isIndexedBySpotlight: element.flag("spotlightIndexingEnabled"),
-            isStoredInTruthFile: element.flag("storedInTruthFile"),
-            allowsCloudEncryption: element.flag("allowsCloudEncryption"),
-            preservesValueInHistoryOnDeletion: element.flag("preserveAfterDeletion"),
-            isSyncable: element.flag("syncable"), versionHashModifier: element["versionHashModifier"],
-            renamingIdentifier: element["elementID"], isDerived: element.flag("derived"),
-            derivationExpression: element["derivationExpression"], compositeName: element["composite"],
-            userInfo: element.firstChild(named: "userInfo").map(userInfo), location: element.location)
+        if !hasName { diagnostics.emit(.missingAttribute("name", on: element.name, at: element.location)) }
+        if !element.children.isEmpty { a.userInfo = element.firstChild(named: "userInfo").map(userInfo) }
+        return a
     }
 
     private mutating func relationship(_ element: XMLElementNode) -> Relationship {
