@@ -14,7 +14,7 @@ Name 2.xcdatamodel, ...); version v adds one attribute, `addedInVersion<v>`, to 
 entity (offset by v), on top of what the earlier versions added. .xccurrentversion names the last
 version. The output depends only on the options, byte for byte.
 
-    Benchmarks/generate-model.py --entities 2000 --attributes 12 --out Benchmarks/work
+    Benchmarks/generate-model.py --entities 2000 --attributes 12 --out Benchmarks/output
 
 prints the path of the bundle it wrote (--out DIR/Name.xcdatamodeld; or --out itself when it
 ends in .xcdatamodeld). An existing bundle at that path is replaced.

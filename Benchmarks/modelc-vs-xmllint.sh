@@ -8,7 +8,7 @@
 #            [--runs R] [--warmup W] [--no-build] [--enforce] [--python]
 #   --enforce   exit 2 when the ratio is above the goal (for CI); otherwise exit 0 once measured.
 #   --python    time with the Python loop even when hyperfine is available.
-# Works from any current directory. Output goes to Benchmarks/work/ (git-ignored).
+# Works from any current directory. Output goes to Benchmarks/output/ (git-ignored).
 set -euo pipefail
 
 entities=2000
@@ -45,7 +45,7 @@ done
 # The package root, from this script's own path.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-work="Benchmarks/work"
+work="Benchmarks/output"
 mkdir -p "$work"
 
 # --- Tools ----------------------------------------------------------------------------------
