@@ -43,9 +43,4 @@ public enum Corpus {
         }
         return found.sorted()
     }
-
-    /// The SHA-256 of a file, to prove a command left a fixture untouched.
-    public static func fileDigest(_ path: String) -> Data? {
-        FileManager.default.contents(atPath: path)
-    }
 }

@@ -23,7 +23,6 @@ public enum ModelUnarchiver {
         }
         var version = ModelVersion(name: name, path: path)
         version.versionIdentifier = model["NSVersionIdentifiers"]?.object.map(items)?.compactMap(\.string).sorted().first ?? ""
-        version.document.systemVersion = nil
         version.entities = try entries(model["NSEntities"]).map { try entity($0.value) }
             .sorted { $0.name < $1.name }
         version.fetchRequests = entries(model["NSFetchRequestTemplates"]).compactMap { entry in

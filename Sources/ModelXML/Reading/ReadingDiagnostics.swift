@@ -60,7 +60,8 @@ extension Diagnostic {
         .error("X014", "version '\(version)' has no contents file")
     }
 
-    static func unknownVersion(_ name: String, available: [String]) -> Self {
+    /// A `--version` that names no version of the bundle.
+    public static func unknownVersion(_ name: String, available: [String]) -> Self {
         .error("X015", "no version named '\(name)'; the bundle has \(available.map { "'\($0)'" }.joined(separator: ", "))")
     }
 }

@@ -33,10 +33,7 @@ struct HashCommand: ParsableCommand {
         if let name = version {
             guard let match = bundle.version(named: name) else {
                 DiagnosticPrinter.standardError.print([
-                    Diagnostic(
-                        severity: .error, code: "X015",
-                        message: "no version named '\(name)'; the bundle has \(bundle.versions.map { "'\($0.name)'" }.joined(separator: ", "))",
-                        path: bundle.path)
+                    Diagnostic.unknownVersion(name, available: bundle.versions.map(\.name)).inFile(bundle.path)
                 ])
                 throw ExitCode.failure
             }
