@@ -61,6 +61,7 @@ let package = Package(
             name: "ModelCompilerTests",
             dependencies: ["ModelArchive", "ModelCompiler", "ModelStore", "_ModelTestSupport"]
         ),
+        .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "ModelXML", "_ModelTestSupport"]),
         .testTarget(name: "modelcTests", dependencies: ["modelc", "_ModelTestSupport"]),
     ]
 )

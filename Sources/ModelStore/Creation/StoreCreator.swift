@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import ModelArchive
+import ModelSchema
+
+/// Creates an empty store exactly as Core Data does for a model version: its schema, entity
+/// rows, metadata and model cache, with Core Data's pragmas.
+public enum StoreCreator {
+    /// How the new store journals; Core Data uses WAL unless the app asks otherwise.
+    public enum JournalMode: String, Sendable, CaseIterable {
+        case wal, delete
+    }
+
+    /// Writes the store at `path`, which must not exist: modelc never replaces a store. The store
+    /// is built under a temporary name beside `path` and moved into place when complete, so a
+    /// failure leaves nothing behind.
+    @discardableResult
+    public static func create(
+        at path: String, version: ModelVersion, framework: FrameworkVersion = .current,
+        journalMode: JournalMode = .wal, uuid: UUID = UUID()
+    ) throws -> StoreLayout {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) { throw StoreError.alreadyExists(path: path) }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard manager.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+            throw StoreError.permissionDenied(path: path, writing: true)
+        }
+        let staging = "\(path).modelc-\(UUID().uuidString)"
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? manager.removeItem(atPath: staging + suffix) }
+        }
+        let layout = StoreLayout(version, framework: framework)
+        let queue = try DatabaseQueue(path: staging)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            try db.execute(sql: "PRAGMA auto_vacuum = 2")
+            try db.inTransaction {
+                try populate(db, layout: layout, version: version, framework: framework, uuid: uuid)
+                return .commit
+            }
+            if journalMode == .wal { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        }
+        try queue.close()
+        try manager.moveItem(atPath: staging, toPath: path)
+        return layout
+    }
+
+    private static func populate(
+        _ db: Database, layout: StoreLayout, version: ModelVersion, framework: FrameworkVersion, uuid: UUID
+    ) throws {
+        for statement in layout.schema.statements { try db.execute(sql: statement) }
+        for entity in layout.schema.entities {
+            try db.execute(
+                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                arguments: [entity.number, entity.name, entity.superNumber])
+        }
+        let plist = try MetadataPlist.encode(MetadataPlist.make(for: version, framework: framework))
+        try db.execute(
+            sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+            arguments: [uuid.uuidString, plist])
+        if framework.writesModelCache {
+            let cache = ModelCache.deflate(ModelArchiver.archive(version))
+            try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [Data(cache)])
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import ModelSchema
+
+/// Builds the single table that holds a root entity and all its subentities, with its indexes.
+struct EntityTableBuilder {
+    let root: Entity
+    let numbering: EntityNumbering
+    let framework: FrameworkVersion
+
+    private(set) var table = StoreTable(name: "", columns: [], primaryKey: [], sql: "")
+    private(set) var indexes: [StoreIndex] = []
+    private(set) var layouts: [EntityLayout] = []
+
+    private var tableName: String { "Z" + root.name.uppercased() }
+    private var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+    /// Columns in the order Core Data lists them before sorting by type.
+    private var pending: [(name: String, type: ColumnType)] = []
+    private var foreignKeys: [String] = []
+
+    init(root: Entity, numbering: EntityNumbering, framework: FrameworkVersion) {
+        self.root = root
+        self.numbering = numbering
+        self.framework = framework
+    }
+
+    mutating func build() {
+        var byEntity = [String: EntityColumns]()
+        for entity in numbering.hierarchy(of: root) {
+            var columns = numbering.parent(of: entity).flatMap { byEntity[$0.name] } ?? EntityColumns()
+            addColumns(of: entity, to: &columns)
+            byEntity[entity.name] = columns
+        }
+        addOrderColumns(to: &byEntity)
+        for entity in numbering.hierarchy(of: root) {
+            let columns = byEntity[entity.name] ?? EntityColumns()
+            layouts.append(
+                EntityLayout(
+                    name: entity.name, number: numbering.numbers[entity.name] ?? 0,
+                    superNumber: numbering.parent(of: entity).flatMap { numbering.numbers[$0.name] } ?? 0,
+                    table: tableName, columns: columns.values, entityColumns: columns.entityColumns,
+                    orderColumns: columns.orderColumns))
+        }
+        let sorted = pending.enumerated().sorted { ($0.element.type.rank, $0.offset) < ($1.element.type.rank, $1.offset) }
+            .map(\.element)
+        let columns =
+            [StoreColumn(name: "Z_PK", type: "INTEGER"), StoreColumn(name: "Z_ENT", type: "INTEGER"),
+             StoreColumn(name: "Z_OPT", type: "INTEGER")]
+            + sorted.map { StoreColumn(name: $0.name, type: $0.type.declaredType) }
+        let definitions = ["Z_PK INTEGER PRIMARY KEY"] + columns.dropFirst().map { "\($0.name) \($0.type)" }
+        table = StoreTable(
+            name: tableName, columns: columns, primaryKey: ["Z_PK"],
+            sql: "CREATE TABLE \(tableName) ( \(definitions.joined(separator: ", ")) )")
+        buildIndexes(byEntity)
+    }
+
+    /// Adds the entity's own attribute columns (by name), then its to-one foreign keys (by
+    /// name, each with its `Z<n>_` entity column), then their order columns.
+    private mutating func addColumns(of entity: Entity, to columns: inout EntityColumns) {
+        for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) where !attribute.isTransient {
+            guard let type = ColumnType(attribute.type) else { continue }
+            let name = unique("Z" + attribute.name.uppercased())
+            pending.append((name, type))
+            columns.values[attribute.name] = name
+        }
+        let toOnes = entity.relationships.filter { !$0.isTransient && !$0.isToMany }.sorted { $0.name < $1.name }
+        for relationship in toOnes {
+            let name = unique("Z" + relationship.name.uppercased())
+            pending.append((name, .integer))
+            foreignKeys.append(name)
+            columns.values[relationship.name] = name
+            if numbering.hasSubentities(relationship.destinationEntityName),
+                let number = numbering.numbers[relationship.destinationEntityName]
+            {
+                let entityColumn = unique("Z\(number)_" + relationship.name.uppercased())
+                pending.append((entityColumn, .integer))
+                columns.entityColumns[relationship.name] = entityColumn
+            }
+        }
+    }
+
+    /// Adds the order columns (`Z_FOK_<TO-ONE>`) after all others: one per ordered to-many
+    /// relationship whose inverse to-one is stored in this table, by the to-many's entity number
+    /// and then by descending relationship name. Wire's stores fit this; within one entity the
+    /// order likely follows Core Data's hash order, which one observation cannot pin down.
+    private mutating func addOrderColumns(to byEntity: inout [String: EntityColumns]) {
+        let members = Set(numbering.hierarchy(of: root).map(\.name))
+        for entity in numbering.ordered {
+            for relationship in entity.relationships.sorted(by: { $0.name > $1.name })
+            where relationship.isToMany && relationship.isOrdered && !relationship.isTransient {
+                guard let inverseName = relationship.inverseName,
+                    let owner = numbering.declaringEntity(of: inverseName, in: relationship.destinationEntityName),
+                    members.contains(owner.name),
+                    let inverse = owner.relationships.first(where: { $0.name == inverseName }),
+                    !inverse.isToMany, !inverse.isTransient
+                else { continue }
+                let name = unique("Z_FOK_" + inverseName.uppercased())
+                pending.append((name, .integer))
+                for member in numbering.hierarchy(of: owner) {
+                    byEntity[member.name]?.orderColumns[inverseName] = name
+                }
+            }
+        }
+    }
+
+    /// A column name not used yet in this table: clashing names get 1, 2, ... appended.
+    private mutating func unique(_ base: String) -> String {
+        var name = base
+        var suffix = 1
+        while used.contains(name) {
+            name = base + String(suffix)
+            suffix += 1
+        }
+        used.insert(name)
+        return name
+    }
+
+    private mutating func buildIndexes(_ byEntity: [String: EntityColumns]) {
+        var names = Set<String>()
+        func add(_ name: String, unique: Bool = false, _ columnList: [String]) {
+            guard names.insert(name).inserted else { return }
+            let create = unique ? "CREATE UNIQUE INDEX" : "CREATE INDEX"
+            indexes.append(
+                StoreIndex(
+                    name: name, table: tableName,
+                    sql: "\(create) \(name) ON \(tableName) (\(columnList.joined(separator: ", ")))"))
+        }
+        for column in foreignKeys { add("\(tableName)_\(column)_INDEX", [column]) }
+        if numbering.hasSubentities(root.name) { add("\(tableName)_Z_ENT_INDEX", ["Z_ENT"]) }
+        for entity in numbering.hierarchy(of: root) {
+            let columns = byEntity[entity.name]?.values ?? [:]
+            func collated(_ property: String, ascending: Bool = true) -> String? {
+                columns[property].map { "\($0) COLLATE BINARY \(ascending ? "ASC" : "DESC")" }
+            }
+            for constraint in entity.uniquenessConstraints {
+                let list = constraint.compactMap { collated($0) }
+                guard list.count == constraint.count, !list.isEmpty else { continue }
+                add("Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_"))", unique: true, list)
+            }
+            for index in entity.fetchIndexes where index.partialIndexPredicate == nil && framework.namesIndexesByEntity {
+                let list = index.elements.compactMap { element in
+                    element.propertyName.flatMap { collated($0, ascending: element.isAscending) }
+                }
+                guard list.count == index.elements.count, !list.isEmpty else { continue }
+                add("Z_\(entity.name)_\(index.name)", list)
+            }
+            for compound in compoundIndexes(of: entity) {
+                if framework.namesIndexesByEntity {
+                    let list = compound.compactMap { collated($0) }
+                    guard list.count == compound.count, !list.isEmpty else { continue }
+                    add("Z_\(entity.name)_\(compound.joined(separator: "_"))", list)
+                } else {
+                    let list = compound.compactMap { columns[$0] }
+                    guard list.count == compound.count, !list.isEmpty else { continue }
+                    add("\(tableName)_\(list.joined(separator: "_"))", list)
+                }
+            }
+            for property in indexedAttributes(of: entity) {
+                guard let column = columns[property] else { continue }
+                if framework.namesIndexesByEntity {
+                    add("Z_\(entity.name)_\(property)", [collated(property)!])
+                } else {
+                    add("\(tableName)_\(column)_INDEX", [column])
+                }
+            }
+        }
+    }
+
+    /// The entity's compound indexes; for builds before fetch indexes existed, also its
+    /// multi-property fetch indexes, which is how Xcode rewrites the compound indexes of old
+    /// models.
+    private func compoundIndexes(of entity: Entity) -> [[String]] {
+        guard !framework.namesIndexesByEntity else { return entity.compoundIndexes }
+        let fromFetchIndexes = entity.fetchIndexes.filter { $0.elements.count > 1 }.compactMap { index in
+            let names = index.elements.compactMap(\.propertyName)
+            return names.count == index.elements.count ? names : nil
+        }
+        return entity.compoundIndexes + fromFetchIndexes
+    }
+
+    /// Attributes Core Data indexes on their own: those marked `indexed`, and those that are the
+    /// only element of an ascending fetch index (Core Data marks them indexed when it loads the
+    /// model, as the model caches of real stores show).
+    private func indexedAttributes(of entity: Entity) -> [String] {
+        var names = entity.attributes.filter { $0.isIndexed && !$0.isTransient }.map(\.name)
+        for index in entity.fetchIndexes where index.elements.count == 1 && index.partialIndexPredicate == nil {
+            if let element = index.elements.first, element.isAscending, let name = element.propertyName,
+                entity.attributes.contains(where: { $0.name == name }), !names.contains(name)
+            {
+                names.append(name)
+            }
+        }
+        return names
+    }
+}
+
+/// The columns an entity's properties map to, inherited ones included.
+private struct EntityColumns {
+    var values: [String: String] = [:]
+    var entityColumns: [String: String] = [:]
+    var orderColumns: [String: String] = [:]
+}

@@ -1,0 +1,105 @@
+/// One way a store's schema differs from the schema Core Data creates for a model version.
+public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
+    case missingTable(String)
+    case extraTable(String)
+    /// Same columns, not in the same order or not with the same declared types.
+    case columnsDiffer(table: String, expected: [String], actual: [String])
+    case missingColumn(table: String, column: String)
+    case extraColumn(table: String, column: String)
+    case primaryKeyDiffers(table: String, expected: [String], actual: [String])
+    case missingIndex(String)
+    case extraIndex(String)
+    case indexDiffers(name: String, expected: String, actual: String)
+    case entityRowsDiffer(expected: [String], actual: [String])
+
+    public var description: String {
+        switch self {
+        case .missingTable(let table): "missing table \(table)"
+        case .extraTable(let table): "extra table \(table)"
+        case .columnsDiffer(let table, let expected, let actual):
+            "columns of \(table) differ: expected \(expected.joined(separator: ", ")); found \(actual.joined(separator: ", "))"
+        case .missingColumn(let table, let column): "missing column \(table).\(column)"
+        case .extraColumn(let table, let column): "extra column \(table).\(column)"
+        case .primaryKeyDiffers(let table, let expected, let actual):
+            "primary key of \(table) differs: expected (\(expected.joined(separator: ", "))); found (\(actual.joined(separator: ", ")))"
+        case .missingIndex(let name): "missing index \(name)"
+        case .extraIndex(let name): "extra index \(name)"
+        case .indexDiffers(let name, let expected, let actual): "index \(name) differs: expected '\(expected)'; found '\(actual)'"
+        case .entityRowsDiffer(let expected, let actual):
+            "Z_PRIMARYKEY differs: expected \(expected.joined(separator: " ")); found \(actual.joined(separator: " "))"
+        }
+    }
+
+    /// Whether a store with this difference can still be read and written by Core Data with the
+    /// expected version: extra tables, columns and indexes are harmless, missing ones are not.
+    public var isCompatible: Bool {
+        switch self {
+        case .extraTable, .extraColumn, .extraIndex, .indexDiffers, .columnsDiffer: true
+        case .missingTable, .missingColumn, .primaryKeyDiffers, .missingIndex, .entityRowsDiffer: false
+        }
+    }
+}
+
+extension StoreSchema {
+    /// How `actual` differs from this (expected) schema; empty when they are the same.
+    public func differences(from actual: StoreSchema) -> [SchemaDifference] {
+        var result = [SchemaDifference]()
+        let actualTables = Dictionary(actual.tables.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let expectedNames = Set(tables.map(\.name))
+        for table in tables {
+            guard let found = actualTables[table.name] else {
+                result.append(.missingTable(table.name))
+                continue
+            }
+            result += Self.columnDifferences(table, found)
+        }
+        for table in actual.tables where !expectedNames.contains(table.name) {
+            result.append(.extraTable(table.name))
+        }
+        let actualIndexes = Dictionary(actual.indexes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let expectedIndexNames = Set(indexes.map(\.name))
+        for index in indexes {
+            guard let found = actualIndexes[index.name] else {
+                result.append(.missingIndex(index.name))
+                continue
+            }
+            if found.normalizedSQL != index.normalizedSQL {
+                result.append(.indexDiffers(name: index.name, expected: index.normalizedSQL, actual: found.normalizedSQL))
+            }
+        }
+        for index in actual.indexes where !expectedIndexNames.contains(index.name) {
+            result.append(.extraIndex(index.name))
+        }
+        if entities != actual.entities {
+            let describe = { (rows: [StoreEntityRow]) in rows.map { "(\($0.number),\($0.name),\($0.superNumber))" } }
+            result.append(.entityRowsDiffer(expected: describe(entities), actual: describe(actual.entities)))
+        }
+        return result
+    }
+
+    private static func columnDifferences(_ expected: StoreTable, _ actual: StoreTable) -> [SchemaDifference] {
+        var result = [SchemaDifference]()
+        let actualNames = Set(actual.columns.map(\.name))
+        let expectedNames = Set(expected.columns.map(\.name))
+        for column in expected.columns where !actualNames.contains(column.name) {
+            result.append(.missingColumn(table: expected.name, column: column.name))
+        }
+        for column in actual.columns where !expectedNames.contains(column.name) {
+            result.append(.extraColumn(table: expected.name, column: column.name))
+        }
+        let describe = { (columns: [StoreColumn]) in columns.map { "\($0.name) \($0.type)" } }
+        let common = { (columns: [StoreColumn]) in
+            columns.filter { expectedNames.contains($0.name) && actualNames.contains($0.name) }
+        }
+        if common(expected.columns) != common(actual.columns) {
+            result.append(
+                .columnsDiffer(
+                    table: expected.name, expected: describe(common(expected.columns)),
+                    actual: describe(common(actual.columns))))
+        }
+        if expected.primaryKey != actual.primaryKey {
+            result.append(.primaryKeyDiffers(table: expected.name, expected: expected.primaryKey, actual: actual.primaryKey))
+        }
+        return result
+    }
+}
