@@ -5,7 +5,7 @@ import ArgumentParser
 struct Modelc: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modelc",
-        abstract: "Validate, compile and decompile Core Data models and compute their version hashes, on any OS.",
+        abstract: "Validate, compile and decompile Core Data models, compute their version hashes and work with their stores, on any OS.",
         discussion: """
             modelc reads the .xcdatamodeld bundles and .xcdatamodel folders that Xcode writes, \
             checks them as Xcode's model editor does, compiles them into the .momd bundles \
@@ -17,12 +17,14 @@ struct Modelc: ParsableCommand {
 
             EXIT STATUS
               0   success
-              1   errors were found in a model
+              1   errors were found in a model, or a command failed
+              2   store check: the store does not open with the current version
               64  bad usage
             """,
         version: "0.1.0",
         subcommands: [
             ValidateCommand.self, HashCommand.self, CompileCommand.self, DecompileCommand.self, InspectCommand.self,
+            StoreCommand.self,
         ]
     )
 }

@@ -125,7 +125,7 @@ struct CorpusSchemaTests {
             return changes.joinTablesNamedByOtherSide.values.contains(name)
         case .indexDiffers(_, let expected, let actual):
             return changes.joinTablesNamedByOtherSide.contains { expected.replacingOccurrences(of: " ON \($0.key) ", with: " ON \($0.value) ") == actual }
-        case .entityRowsDiffer:
+        case .entityNamesDiffer:
             let renamed = ours.entities.map { row in
                 StoreEntityRow(number: row.number, name: changes.renamedEntityRows[row.name] ?? row.name, superNumber: row.superNumber)
             }

@@ -39,27 +39,22 @@ public struct StoreMetadata: Sendable {
     /// Reads the metadata of the store at `path` without modifying the store or its `-wal`/`-shm`.
     public static func read(at path: String) throws -> StoreMetadata {
         try StoreSnapshot.withReadOnlyDatabase(at: path) { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA") else {
-                throw StoreMetadataError.noMetadata(path)
+            guard let metadata = try read(from: db) else {
+                throw StoreError(.notACoreDataStore, path: path, message: "the database has no Core Data metadata (Z_METADATA)")
             }
-            let uuid: String? = row["Z_UUID"]
-            let blob: Data? = row["Z_PLIST"]
-            guard let blob,
-                let plist = try PropertyListSerialization.propertyList(from: blob, format: nil) as? [String: Any]
-            else { throw StoreMetadataError.noMetadata(path) }
-            return StoreMetadata(uuid: uuid, plist: plist)
+            return metadata
         }
     }
-}
 
-/// Why a store's metadata could not be read.
-public enum StoreMetadataError: Error, CustomStringConvertible {
-    case noMetadata(String)
-
-    public var description: String {
-        switch self {
-        case .noMetadata(let path): "'\(path)' has no Core Data metadata (Z_METADATA)"
-        }
+    /// The metadata of an open store; `nil` when `Z_METADATA` has no readable row.
+    static func read(from db: Database) throws -> StoreMetadata? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA") else { return nil }
+        let uuid: String? = row["Z_UUID"]
+        let blob: Data? = row["Z_PLIST"]
+        guard let blob,
+            let plist = try? PropertyListSerialization.propertyList(from: blob, format: nil) as? [String: Any]
+        else { return nil }
+        return StoreMetadata(uuid: uuid, plist: plist)
     }
 }
 

@@ -11,6 +11,8 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     case extraIndex(String)
     case indexDiffers(name: String, expected: String, actual: String)
     case entityRowsDiffer(expected: [String], actual: [String])
+    /// Same entity numbers and parents under other names: an entity renamed by a migration.
+    case entityNamesDiffer(expected: [String], actual: [String])
 
     public var description: String {
         switch self {
@@ -27,15 +29,18 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
         case .indexDiffers(let name, let expected, let actual): "index \(name) differs: expected '\(expected)'; found '\(actual)'"
         case .entityRowsDiffer(let expected, let actual):
             "Z_PRIMARYKEY differs: expected \(expected.joined(separator: " ")); found \(actual.joined(separator: " "))"
+        case .entityNamesDiffer(let expected, let actual):
+            "entity names in Z_PRIMARYKEY differ: expected \(expected.joined(separator: " ")); found \(actual.joined(separator: " "))"
         }
     }
 
     /// Whether a store with this difference can still be read and written by Core Data with the
-    /// expected version: extra tables, columns and indexes are harmless, missing ones are not.
+    /// expected version: missing tables or columns and other entity numbers break it; extra
+    /// ones, column order, indexes and entity names (Core Data goes by number) do not.
     public var isCompatible: Bool {
         switch self {
-        case .extraTable, .extraColumn, .extraIndex, .indexDiffers, .columnsDiffer: true
-        case .missingTable, .missingColumn, .primaryKeyDiffers, .missingIndex, .entityRowsDiffer: false
+        case .extraTable, .extraColumn, .extraIndex, .indexDiffers, .columnsDiffer, .missingIndex, .entityNamesDiffer: true
+        case .missingTable, .missingColumn, .primaryKeyDiffers, .entityRowsDiffer: false
         }
     }
 }
@@ -72,7 +77,11 @@ extension StoreSchema {
         }
         if entities != actual.entities {
             let describe = { (rows: [StoreEntityRow]) in rows.map { "(\($0.number),\($0.name),\($0.superNumber))" } }
-            result.append(.entityRowsDiffer(expected: describe(entities), actual: describe(actual.entities)))
+            let numbers = { (rows: [StoreEntityRow]) in rows.map { [$0.number, $0.superNumber] } }
+            result.append(
+                numbers(entities) == numbers(actual.entities)
+                    ? .entityNamesDiffer(expected: describe(entities), actual: describe(actual.entities))
+                    : .entityRowsDiffer(expected: describe(entities), actual: describe(actual.entities)))
         }
         return result
     }

@@ -13,4 +13,20 @@ enum ModelLoading {
         }
         return bundle
     }
+
+    /// The version named `name`, or the current version when `name` is nil; an unknown name
+    /// is reported with the available ones and exits 1.
+    static func version(_ name: String?, of bundle: ModelBundle) throws -> ModelVersion {
+        if let name {
+            guard let version = bundle.version(named: name) else {
+                DiagnosticPrinter.standardError.print([
+                    Diagnostic.unknownVersion(name, available: bundle.versions.map(\.name)).inFile(bundle.path)
+                ])
+                throw ExitCode.failure
+            }
+            return version
+        }
+        guard let current = bundle.currentVersion else { throw ExitCode.failure }
+        return current
+    }
 }

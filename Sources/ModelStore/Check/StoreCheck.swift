@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import ModelSchema
+
+/// Whether a store opens with the current version of a model, and if not, why, by class: the
+/// checks Core Data makes when it loads a store, in the same order, without changing a byte of
+/// the store or its sidecar files.
+public struct StoreCheck: Sendable {
+    public var path: String
+    /// The model's current version, which the store must have been made by to open as is.
+    public var currentVersion: String?
+    /// The version the store's hashes identify, when the store could be read that far.
+    public var match: VersionMatch?
+    /// Why the store does not open with the current version; `nil` when it does.
+    public var error: StoreError?
+
+    /// Checks the store at `path` against `bundle`.
+    public static func run(storeAt path: String, bundle: ModelBundle) -> StoreCheck {
+        var check = StoreCheck(path: path, currentVersion: bundle.currentVersion?.name)
+        do {
+            try check.inspect(bundle)
+        } catch let error as StoreError {
+            check.error = error
+        } catch let error as DatabaseError {
+            check.error = StoreError(sqlite: error, path: path)
+        } catch {
+            check.error = StoreError(.corrupt, path: path, message: "cannot read the store: \(error)")
+        }
+        return check
+    }
+
+    private mutating func inspect(_ bundle: ModelBundle) throws {
+        try Self.checkFile(path)
+        if LockProbe.isWriteLocked(path) {
+            throw StoreError(.locked, path: path, message: "another process holds a write lock on the store", sqliteCode: 5)
+        }
+        let (metadata, schema) = try Self.read(path)
+        guard let current = bundle.currentVersion else {
+            throw StoreError(.missingSourceModel, path: path, message: "the model has no versions")
+        }
+        let match = VersionMatch(storeHashes: metadata.versionHashes, bundle: bundle)
+        self.match = match
+        let order = VersionOrder.sorted(bundle.versions).map(\.name)
+        if let matched = match.matched {
+            if matched.name != current.name {
+                let isNewer = (order.firstIndex(of: matched.name) ?? 0) > (order.firstIndex(of: current.name) ?? 0)
+                if isNewer {
+                    throw StoreError(
+                        .newerModel, path: path,
+                        message: "the store was made by '\(matched.name)', which is newer than the current version '\(current.name)'")
+                }
+                throw StoreError(
+                    .incompatibleVersionHash, path: path,
+                    message: "the store was made by '\(matched.name)', not by the current version '\(current.name)'")
+            }
+            let framework = FrameworkVersion(metadata.frameworkVersion ?? FrameworkVersion.current.number)
+            let missing = StoreLayout(current, framework: framework).schema.differences(from: schema).filter { !$0.isCompatible }
+            if let first = missing.first {
+                throw StoreError(
+                    .incompatibleSchema, path: path,
+                    message: "the store's hashes are those of '\(current.name)' but its tables are not: \(first)"
+                        + (missing.count > 1 ? " (and \(missing.count - 1) more)" : ""))
+            }
+            return
+        }
+        if Self.isNewer(identifiers: metadata.versionIdentifiers, than: bundle.versions) {
+            throw StoreError(
+                .newerModel, path: path,
+                message: "no version of the model made the store; its version identifier '\(metadata.versionIdentifiers.joined(separator: ", "))' is newer than any version's")
+        }
+        let nearest = match.nearest.map { " (nearest: '\($0.name)', \(match.differences.count) entities differ)" } ?? ""
+        throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store\(nearest)")
+    }
+
+    /// The checks made on the file itself: it exists, can be read and starts like a database.
+    static func checkFile(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw StoreError.notFound(path: path)
+        }
+        if isDirectory.boolValue {
+            throw StoreError(.corrupt, path: path, message: "the path is a folder, not a store file", sqliteCode: 26)
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.permissionDenied(path: path, writing: false)
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard header == Data("SQLite format 3\0".utf8) else {
+            let what = header.isEmpty ? "the file is empty" : "the file is not a SQLite database"
+            throw StoreError(.corrupt, path: path, message: what, sqliteCode: 26)
+        }
+    }
+
+    /// Reads metadata and schema from a private copy, after SQLite's own consistency check.
+    static func read(_ path: String) throws -> (StoreMetadata, StoreSchema) {
+        try StoreSnapshot.withReadOnlyDatabase(at: path) { db in
+            let result = try String.fetchAll(db, sql: "PRAGMA quick_check")
+            guard result == ["ok"] else {
+                throw StoreError(
+                    .corrupt, path: path, message: "the database is damaged: \(result.prefix(3).joined(separator: "; "))",
+                    sqliteCode: 11)
+            }
+            guard try db.tableExists("Z_METADATA"), let metadata = try StoreMetadata.read(from: db) else {
+                throw StoreError(.notACoreDataStore, path: path, message: "the database has no Core Data metadata (Z_METADATA)")
+            }
+            return (metadata, try StoreSchema.read(from: db))
+        }
+    }
+
+    /// Whether every version identifier of the store sorts after all of the model's.
+    static func isNewer(identifiers: [String], than versions: [ModelVersion]) -> Bool {
+        let store = identifiers.filter { !$0.isEmpty }
+        let model = versions.map(\.versionIdentifier).filter { !$0.isEmpty }
+        guard !store.isEmpty, !model.isEmpty else { return false }
+        return store.allSatisfy { identifier in model.allSatisfy { VersionOrder.precedes($0, identifier) } }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+import ModelSchema
+
+/// What a store holds: its metadata, its tables with their row counts and, given a model, which
+/// version made it.
+public struct StoreInfo: Sendable {
+    /// A table and how many rows it has.
+    public struct Table: Sendable, Hashable, Codable {
+        public var name: String
+        public var rows: Int
+    }
+
+    public var path: String
+    public var metadata: StoreMetadata
+    public var tables: [Table]
+    /// `PRAGMA journal_mode` as stored in the file header: `wal` or `delete`.
+    public var journalMode: String
+
+    /// Reads the store at `path` from a private copy; the store is left untouched.
+    public static func read(at path: String) throws -> StoreInfo {
+        try StoreCheck.checkFile(path)
+        do {
+            return try StoreSnapshot.withReadOnlyDatabase(at: path) { db in
+                guard try db.tableExists("Z_METADATA"), let metadata = try StoreMetadata.read(from: db) else {
+                    throw StoreError(.notACoreDataStore, path: path, message: "the database has no Core Data metadata (Z_METADATA)")
+                }
+                let names = try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                let tables = try names.map { name in
+                    Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
+                }
+                let header = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped).prefix(20)
+                let journalMode = header.count == 20 && header[header.startIndex + 18] == 2 ? "wal" : "delete"
+                return StoreInfo(path: path, metadata: metadata, tables: tables, journalMode: journalMode)
+            }
+        } catch let error as DatabaseError {
+            throw StoreError(sqlite: error, path: path)
+        }
+    }
+}

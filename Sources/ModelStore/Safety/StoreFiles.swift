@@ -1,0 +1,28 @@
+import Foundation
+
+/// The files that make up one store: the database, its `-wal`, `-shm` and `-journal`, and the
+/// hidden folder of externally stored binary data (`.<Name>_SUPPORT`, FORMATS §6.8). Whatever
+/// moves or copies a store moves or copies all of them.
+struct StoreFiles {
+    let path: String
+
+    static let sidecarSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// `.<store name without extension>_SUPPORT` beside the store.
+    var supportFolder: String {
+        let url = URL(fileURLWithPath: path)
+        let stem = url.deletingPathExtension().lastPathComponent
+        return url.deletingLastPathComponent().appendingPathComponent(".\(stem)_SUPPORT").path
+    }
+
+    /// The sidecar files that exist, in the order they must move: `-wal` and `-shm` before the
+    /// database, so a crash half-way never leaves a stale log beside a store it does not belong to.
+    var existingSidecars: [String] {
+        Self.sidecarSuffixes.map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    var hasSupportFolder: Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: supportFolder, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import ModelArchive
+import ModelSchema
+import ModelStore
+import ModelXML
+
+/// `modelc store info`: what a store holds and which model version made it.
+struct StoreInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show a store's metadata, tables and row counts, and which model version made it.",
+        discussion: """
+            With --model, the store's entity version hashes are compared with every version of \
+            the model: the version whose hashes are all equal made the store. When none is, the \
+            nearest version (most equal hashes) is shown with the entities that differ.
+
+            --dump-model DIR writes the model the store carries in Z_MODELCACHE as DIR/NAME.xcdatamodeld \
+            (NAME is the store's file name without extension): the way back to a model version \
+            whose source was lost.
+
+            JSON form: {"path", "uuid", "frameworkVersion", "journalMode", "versionIdentifiers", \
+            "entities": {"Entity": "<hex>"}, "tables": [{"name", "rows"}], "matchedVersion": name or null, \
+            "nearestVersion": name or null, "differences": [{"entity", "change"}]}.
+            """
+    )
+
+    @Argument(help: "The store file.", completion: .file())
+    var store: String
+
+    @Option(help: "A model whose versions are matched against the store.", completion: .file())
+    var model: String?
+
+    @Option(help: "Write the store's own model (from Z_MODELCACHE) into this folder.", completion: .directory)
+    var dumpModel: String?
+
+    @Flag(help: "Print JSON on standard output.")
+    var json = false
+
+    func run() throws {
+        let info: StoreInfo
+        do {
+            info = try StoreInfo.read(at: store)
+        } catch let error as StoreError {
+            StoreErrorPrinter.print(error)
+            throw ExitCode.failure
+        }
+        let match = try model.map { VersionMatch(storeHashes: info.metadata.versionHashes, bundle: try ModelLoading.read($0)) }
+        let report = StoreInfoReport(info: info, match: match)
+        if json {
+            try JSONOutput.print(report)
+        } else {
+            report.printText()
+        }
+        if let dumpModel { try dump(into: dumpModel) }
+    }
+
+    private func dump(into folder: String) throws {
+        let name = URL(fileURLWithPath: store).deletingPathExtension().lastPathComponent
+        let target = "\(folder)/\(name).xcdatamodeld"
+        guard !FileManager.default.fileExists(atPath: target) else {
+            StoreErrorPrinter.print(StoreError(.alreadyExists, path: target, message: "a file already exists at this path"))
+            throw ExitCode.failure
+        }
+        guard let archive = try StoreModelCache.archive(at: store) else {
+            FileHandle.standardError.write(Data("\(store): error: the store has no model cache (Z_MODELCACHE)\n".utf8))
+            throw ExitCode.failure
+        }
+        let version = try ModelUnarchiver.version(from: archive, name: name, path: target)
+        let bundle = ModelBundle(name: name, path: target, isVersioned: true, currentVersionName: name, versions: [version])
+        let written = try ModelBundleWriter.write(bundle, into: folder)
+        FileHandle.standardError.write(Data("wrote the store's model to \(written)\n".utf8))
+    }
+}
+
+/// `store info` output, text or JSON.
+struct StoreInfoReport: Encodable {
+    var path: String
+    var uuid: String?
+    var frameworkVersion: Int?
+    var journalMode: String
+    var versionIdentifiers: [String]
+    var entities: [String: String]
+    var tables: [StoreInfo.Table]
+    var modelGiven: Bool
+    var matchedVersion: String?
+    var nearestVersion: String?
+    var differences: [EntityDifference]
+
+    init(info: StoreInfo, match: VersionMatch?) {
+        path = info.path
+        uuid = info.metadata.uuid
+        frameworkVersion = info.metadata.frameworkVersion
+        journalMode = info.journalMode
+        versionIdentifiers = info.metadata.versionIdentifiers
+        entities = info.metadata.versionHashes.mapValues(\.hex)
+        tables = info.tables
+        modelGiven = match != nil
+        matchedVersion = match?.matched?.name
+        nearestVersion = match?.matched == nil ? match?.nearest?.name : nil
+        differences = match?.differences ?? []
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case path, uuid, frameworkVersion, journalMode, versionIdentifiers, entities, tables
+        case matchedVersion, nearestVersion, differences
+    }
+
+    /// Writes every key, `null` included, so that scripts can rely on `matchedVersion`.
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(uuid, forKey: .uuid)
+        try container.encode(frameworkVersion, forKey: .frameworkVersion)
+        try container.encode(journalMode, forKey: .journalMode)
+        try container.encode(versionIdentifiers, forKey: .versionIdentifiers)
+        try container.encode(entities, forKey: .entities)
+        try container.encode(tables, forKey: .tables)
+        try container.encode(matchedVersion, forKey: .matchedVersion)
+        try container.encode(nearestVersion, forKey: .nearestVersion)
+        try container.encode(differences, forKey: .differences)
+    }
+
+    func printText() {
+        print("store        \(path)")
+        print("uuid         \(uuid ?? "-")")
+        print("core data    \(frameworkVersion.map(String.init) ?? "-") (NSPersistenceFrameworkVersion)")
+        print("journal      \(journalMode)")
+        print("identifiers  \(versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
+        print("entities     \(entities.count)")
+        print("tables")
+        let width = tables.map(\.name.count).max() ?? 0
+        for table in tables {
+            print("  \(table.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(table.rows) rows")
+        }
+        guard modelGiven else { return }
+        if let matchedVersion {
+            print("version      '\(matchedVersion)' (all \(entities.count) entity hashes equal)")
+            return
+        }
+        print("version      none of the model's versions made this store")
+        if let nearestVersion {
+            print("nearest      '\(nearestVersion)'; these entities differ:")
+            let width = differences.map(\.entity.count).max() ?? 0
+            for difference in differences {
+                let what =
+                    switch difference.change {
+                    case .onlyInStore: "only in the store"
+                    case .onlyInModel: "only in the model version"
+                    case .hashDiffers: "hash differs"
+                    }
+                print("  \(difference.entity.padding(toLength: width, withPad: " ", startingAt: 0))  \(what)")
+            }
+        }
+    }
+}
