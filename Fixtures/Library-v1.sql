@@ -1,0 +1,22 @@
+-- Sample rows for a store of version "Library": authors, books and magazines (one hierarchy
+-- table, Z_ENT 3 and 4), tags and the many-to-many join table. Dates are seconds since
+-- 2001-01-01 UTC, as Core Data stores them.
+BEGIN;
+INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT, ZBORN, ZNAME) VALUES
+    (1, 1, 1, -2247609600, 'Ursula K. Le Guin'),
+    (2, 1, 1, -2429740800, 'Italo Calvino'),
+    (3, 1, 1, NULL, 'Anonymous');
+INSERT INTO ZPUBLICATION (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZPAGECOUNT, ZISSUE, Z_FOK_AUTHOR, ZPUBLISHEDAT, ZTITLE, ZISBN) VALUES
+    (1, 3, 1, 1, 304, NULL, 1024, -1009843200, 'The Left Hand of Darkness', '978-0-441-47812-5'),
+    (2, 3, 1, 1, 387, NULL, 2048, -851990400, 'The Dispossessed', '978-0-06-051275-4'),
+    (3, 3, 1, 2, 165, NULL, 1024, -883612800, 'Invisible Cities', '978-0-15-645380-6'),
+    (4, 4, 1, 3, NULL, 12, 1024, 700000000, 'Quarterly Review of Fiction', NULL),
+    (5, 4, 1, NULL, NULL, 13, NULL, 707776000, 'Quarterly Review of Fiction', NULL);
+INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES
+    (1, 5, 1, 'science fiction'), (2, 5, 1, 'fantasy'), (3, 5, 1, 'classic'), (4, 5, 1, 'periodical');
+INSERT INTO Z_2TAGS (Z_2PUBLICATIONS, Z_5TAGS) VALUES
+    (1, 1), (1, 3), (2, 1), (3, 2), (3, 3), (4, 4), (5, 4);
+UPDATE Z_PRIMARYKEY SET Z_MAX = 3 WHERE Z_NAME = 'Author';
+UPDATE Z_PRIMARYKEY SET Z_MAX = 5 WHERE Z_NAME = 'Publication';
+UPDATE Z_PRIMARYKEY SET Z_MAX = 4 WHERE Z_NAME = 'Tag';
+COMMIT;
