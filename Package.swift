@@ -62,6 +62,6 @@ let package = Package(
             dependencies: ["ModelArchive", "ModelCompiler", "ModelStore", "_ModelTestSupport"]
         ),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "ModelXML", "_ModelTestSupport"]),
-        .testTarget(name: "modelcTests", dependencies: ["modelc", "_ModelTestSupport"]),
+        .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "_ModelTestSupport"]),
     ]
 )

@@ -27,11 +27,18 @@ public enum Modelc {
     }
 
     /// Runs `modelc` with the arguments, from the package root, and waits for it to end.
+    /// `wrapper` is a command that runs `modelc` for the test, such as `setpriv` to run it as
+    /// another user.
     @discardableResult
-    public static func run(_ arguments: [String], in directory: URL = Corpus.packageRoot) throws -> Run {
+    public static func run(_ arguments: [String], in directory: URL = Corpus.packageRoot, wrapper: [String] = []) throws -> Run {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let tool = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = Array(wrapper.dropFirst()) + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"

@@ -51,6 +51,8 @@ public enum ModelUnarchiver {
         for (propertyName, property) in entries(object["NSProperties"]) {
             guard let property = property.object else { continue }
             switch property.className {
+            case "_NSPropertyDescriptionProxy":
+                continue  // An inherited property, as older model caches list them in subentities.
             case "NSRelationshipDescription": entity.relationships.append(relationship(property, name: propertyName))
             case "NSFetchedPropertyDescription": entity.fetchedProperties.append(fetchedProperty(property, name: propertyName))
             default: entity.attributes.append(attribute(property, name: propertyName))
@@ -172,8 +174,16 @@ public enum ModelUnarchiver {
     }
 
     static func entries(_ value: ArchiveValue?) -> [(key: String, value: ArchiveValue)] {
-        guard let object = value?.object, let keys = object["NS.keys"]?.references else { return [] }
-        return zip(keys, items(object)).compactMap { key, value in key.string.map { ($0, value) } }
+        guard let object = value?.object else { return [] }
+        if let keys = object["NS.keys"]?.references {
+            return zip(keys, items(object)).compactMap { key, value in key.string.map { ($0, value) } }
+        }
+        // An NSKnownKeysDictionary1, as Core Data archives the entities of a store's model cache:
+        // the keys are in its search mapping, the values in an array.
+        guard let keys = object["searchMapping"]?.object?["keys"]?.object, let values = object["values"]?.object else {
+            return []
+        }
+        return zip(items(keys), items(values)).compactMap { key, value in key.string.map { ($0, value) } }
     }
 
     private static func nameLists(_ value: ArchiveValue?) -> [[String]] {

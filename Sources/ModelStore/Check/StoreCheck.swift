@@ -38,9 +38,9 @@ public struct StoreCheck: Sendable {
         guard let current = bundle.currentVersion else {
             throw StoreError(.missingSourceModel, path: path, message: "the model has no versions")
         }
-        let match = VersionMatch(storeHashes: metadata.versionHashes, bundle: bundle)
+        let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
         self.match = match
-        let order = VersionOrder.sorted(bundle.versions).map(\.name)
+        let order = bundle.versions.map(\.name)
         if let matched = match.matched {
             if matched.name != current.name {
                 let isNewer = (order.firstIndex(of: matched.name) ?? 0) > (order.firstIndex(of: current.name) ?? 0)
@@ -113,6 +113,6 @@ public struct StoreCheck: Sendable {
         let store = identifiers.filter { !$0.isEmpty }
         let model = versions.map(\.versionIdentifier).filter { !$0.isEmpty }
         guard !store.isEmpty, !model.isEmpty else { return false }
-        return store.allSatisfy { identifier in model.allSatisfy { VersionOrder.precedes($0, identifier) } }
+        return store.allSatisfy { identifier in model.allSatisfy { FinderOrder.precedes($0, identifier) } }
     }
 }

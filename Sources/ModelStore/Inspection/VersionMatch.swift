@@ -11,13 +11,18 @@ public struct VersionMatch: Sendable {
     /// How the store's entities differ from the nearest version's.
     public var differences: [EntityDifference]
 
-    public init(storeHashes: [String: VersionHash], bundle: ModelBundle) {
+    /// Matches a store's hashes against every version of `bundle`. When several versions have
+    /// the same hashes (a version that changed nothing Core Data hashes), the one whose version
+    /// identifier the store records wins, else the latest.
+    public init(storeHashes: [String: VersionHash], identifiers: [String] = [], bundle: ModelBundle) {
         var best: (version: ModelVersion, common: Int, differences: [EntityDifference])?
         matched = nil
-        for version in VersionOrder.sorted(bundle.versions) {
+        for version in bundle.versions {
             let hashes = VersionHasher(version).entityHashes()
             let differences = Self.differences(store: storeHashes, model: hashes)
-            if differences.isEmpty { matched = version }
+            if differences.isEmpty, matched.map({ !identifiers.contains($0.versionIdentifier) }) ?? true {
+                matched = version
+            }
             let common = storeHashes.filter { hashes[$0.key] == $0.value }.count
             if best == nil || (common, -differences.count) >= (best!.common, -best!.differences.count) {
                 best = (version, common, differences)

@@ -45,7 +45,9 @@ struct StoreInfoCommand: ParsableCommand {
             StoreErrorPrinter.print(error)
             throw ExitCode.failure
         }
-        let match = try model.map { VersionMatch(storeHashes: info.metadata.versionHashes, bundle: try ModelLoading.read($0)) }
+        let match = try model.map { VersionMatch(
+                storeHashes: info.metadata.versionHashes, identifiers: info.metadata.versionIdentifiers,
+                bundle: try ModelLoading.read($0)) }
         let report = StoreInfoReport(info: info, match: match)
         if json {
             try JSONOutput.print(report)
