@@ -61,7 +61,7 @@ let package = Package(
             name: "ModelCompilerTests",
             dependencies: ["ModelArchive", "ModelCompiler", "ModelStore", "_ModelTestSupport"]
         ),
-        .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "ModelXML", "_ModelTestSupport"]),
+        .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "_ModelTestSupport"]),
     ]
 )
