@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ModelArchive", targets: ["ModelArchive"]),
         .library(name: "ModelCompiler", targets: ["ModelCompiler"]),
         .library(name: "ModelStore", targets: ["ModelStore"]),
+        .library(name: "ModelMigration", targets: ["ModelMigration"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,10 +40,15 @@ let package = Package(
             name: "ModelStore",
             dependencies: ["ModelSchema", "ModelArchive", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "ModelMigration",
+            dependencies: ["ModelSchema", "ModelArchive", "ModelStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "modelc",
             dependencies: [
                 "ModelArchive",
+                "ModelMigration",
                 "ModelCompiler",
                 "ModelStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

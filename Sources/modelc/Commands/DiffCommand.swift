@@ -1,0 +1,57 @@
+import ArgumentParser
+import ModelMigration
+import ModelSchema
+
+/// `modelc diff`: the lightweight migration Core Data would infer between two versions.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Show the migration Core Data would infer between two versions of a model.",
+        discussion: """
+            Entities and properties are matched by renaming identifier (elementID), else by \
+            name, as Core Data's inference does. Each destination entity is a copy (same \
+            version hash), a transform or an add; each source entity without a match is a \
+            remove. Property mappings say what changes and which drop data.
+
+            When the migration cannot be inferred, every reason is reported with its place in \
+            the model (M201–M205), not only the first. A removed and an added property or \
+            entity that look alike are reported as a possible rename (M210) with the \
+            renaming-identifier fix-it.
+
+            JSON form: {"from", "to", "possible", "dropsData", "entities": [{"kind", "source", \
+            "destination", "properties": [{"kind", "source", "destination", "relationship", \
+            "change", "dropsData"}]}], "diagnostics": [...], "errorCount", "warningCount"}.
+
+            EXIT STATUS
+              0   the migration can be inferred
+              2   it cannot
+              1   the model could not be read
+            """
+    )
+
+    @Argument(help: "A .xcdatamodeld bundle.", completion: .file())
+    var model: String
+
+    @Option(help: "The source version.")
+    var from: String
+
+    @Option(help: "The destination version (default: the current version).")
+    var to: String?
+
+    @Flag(help: "Print JSON on standard output.")
+    var json = false
+
+    func run() throws {
+        let bundle = try ModelLoading.read(model)
+        let source = try ModelLoading.version(from, of: bundle)
+        let destination = try ModelLoading.version(to, of: bundle)
+        let mapping = MappingInference.infer(from: source, to: destination)
+        if json {
+            try JSONOutput.print(MappingReport(mapping))
+        } else {
+            DiagnosticPrinter.standardError.print(mapping.diagnostics)
+            MappingReport(mapping).printText()
+        }
+        if !mapping.isPossible { throw ExitCode(2) }
+    }
+}
