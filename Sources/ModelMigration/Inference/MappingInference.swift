@@ -1,7 +1,8 @@
 import ModelSchema
 
 /// Infers the lightweight migration between two versions as Core Data does (FORMATS §8): entities
-/// and properties match by renaming identifier, else by name; what cannot be inferred is reported
+/// and properties match the source element named by their renaming identifier, else the one
+/// with their own name (so a chain keeps matching once the rename is done); what cannot be inferred is reported
 /// with every reason, each at its place in the model, not only the first.
 public enum MappingInference {
     public static func infer(from source: ModelVersion, to destination: ModelVersion) -> InferredMapping {
@@ -39,8 +40,9 @@ private struct Inference {
 
     mutating func run() {
         for entity in destination.version.entities {
-            let key = entity.renamingIdentifier ?? entity.name
-            if source.entity(key) != nil { matched[entity.name] = key }
+            if let key = [entity.renamingIdentifier, entity.name].compactMap({ $0 }).first(where: { source.entity($0) != nil }) {
+                matched[entity.name] = key
+            }
         }
         let sourceHashes = VersionHasher(source.version).entityHashes()
         let destinationHashes = VersionHasher(destination.version).entityHashes()
@@ -79,8 +81,8 @@ private struct Inference {
         var sourceRelationships = Dictionary(source.relationships(of: sourceEntity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var addedAttributes = [Attribute](), addedRelationships = [Relationship]()
         for attribute in destination.attributes(of: entity) {
-            let key = attribute.renamingIdentifier ?? attribute.name
-            guard let old = sourceAttributes.removeValue(forKey: key) else {
+            let key = [attribute.renamingIdentifier, attribute.name].compactMap { $0 }.first { sourceAttributes[$0] != nil }
+            guard let key, let old = sourceAttributes.removeValue(forKey: key) else {
                 result.append(attributeAdded(attribute, entity, hasRows: true))
                 if attribute.renamingIdentifier == nil { addedAttributes.append(attribute) }
                 continue
@@ -88,8 +90,8 @@ private struct Inference {
             result.append(attributeMapping(old, attribute, entity))
         }
         for relationship in destination.relationships(of: entity) {
-            let key = relationship.renamingIdentifier ?? relationship.name
-            guard let old = sourceRelationships.removeValue(forKey: key) else {
+            let key = [relationship.renamingIdentifier, relationship.name].compactMap { $0 }.first { sourceRelationships[$0] != nil }
+            guard let key, let old = sourceRelationships.removeValue(forKey: key) else {
                 if !relationship.isOptional && !relationship.isToMany {
                     diagnostics.append(
                         MigrationDiagnostics.requiredRelationshipAdded(entity.name, relationship.name, at: relationship.location)

@@ -73,7 +73,7 @@ public struct StoreCheck: Sendable {
     }
 
     /// The checks made on the file itself: it exists, can be read and starts like a database.
-    static func checkFile(_ path: String) throws {
+    public static func checkFile(_ path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw StoreError.notFound(path: path)

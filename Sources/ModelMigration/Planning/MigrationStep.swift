@@ -1,0 +1,49 @@
+import ModelSchema
+
+/// One statement of a migration step, with what it is for.
+public struct MigrationStatement: Sendable, Hashable, Codable {
+    public var sql: String
+    public var purpose: String
+}
+
+/// Stored values a step drops, counted in the store's data before the step runs.
+public struct DroppedValues: Sendable, Hashable, Codable {
+    /// The source entity the values belong to.
+    public var entity: String
+    /// The property whose values are dropped; `nil` when whole rows are (a removed entity).
+    public var property: String?
+    public var count: Int
+}
+
+/// How risky a step is: it loses nothing, it drops stored values, or it cannot be inferred.
+public enum MigrationRisk: String, Sendable, Codable, Comparable {
+    case safe, dropsData, impossible
+
+    private var rank: Int {
+        switch self {
+        case .safe: 0
+        case .dropsData: 1
+        case .impossible: 2
+        }
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One step of a migration chain (one version to the next) as planned and, when run, as done.
+public struct MigrationStep: Sendable {
+    public var source: String
+    public var destination: String
+    public var mapping: InferredMapping
+    public var statements: [MigrationStatement] = []
+    /// Rows the statements write (copied, updated or inserted), counted before they run.
+    public var rowsTouched = 0
+    /// Every table the step rewrites rather than changes in place.
+    public var rewrittenTables: [String] = []
+    public var dropped: [DroppedValues] = []
+
+    public var risk: MigrationRisk {
+        if !mapping.isPossible { return .impossible }
+        return dropped.contains { $0.count > 0 } ? .dropsData : .safe
+    }
+}

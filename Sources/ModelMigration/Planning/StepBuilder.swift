@@ -1,0 +1,498 @@
+import Foundation
+import GRDB
+import ModelSchema
+import ModelStore
+
+/// Turns one inferred mapping into the SQL that migrates a store in place, reading the store's
+/// actual schema and counting, before anything runs, the rows the statements touch and the
+/// values they drop.
+///
+/// A table whose rows keep their entity numbers and columns is changed in place (`RENAME
+/// COLUMN`, `ADD COLUMN`, `UPDATE` for defaults), so a purely additive change never rewrites it.
+/// Any other table is rebuilt: the old one is renamed aside, the destination table is created
+/// with Core Data's DDL and filled with one `INSERT … SELECT`, and the old one is dropped. Join
+/// tables follow their relationships. Indexes, `Z_PRIMARYKEY`, metadata and model cache end as
+/// `store create` would make them for the destination.
+struct StepBuilder {
+    let db: Database
+    let source: ModelVersion
+    let destination: ModelVersion
+    let mapping: InferredMapping
+    let framework: FrameworkVersion
+
+    private let sourceLayout: StoreLayout
+    private let destinationLayout: StoreLayout
+    private let sourceEntities: EntityLookup
+    private let destinationEntities: EntityLookup
+    private let actual: StoreSchema
+
+    private(set) var step: MigrationStep
+    private var renamePhase: [MigrationStatement] = []
+    private var buildPhase: [MigrationStatement] = []
+    private var dropPhase: [MigrationStatement] = []
+    /// Source tables renamed aside: original name → temporary name.
+    private var asideNames: [String: String] = [:]
+    /// Source join tables whose rows went somewhere.
+    private var consumedJoinTables: Set<String> = []
+
+    init(db: Database, source: ModelVersion, destination: ModelVersion, mapping: InferredMapping, framework: FrameworkVersion) throws {
+        self.db = db
+        self.source = source
+        self.destination = destination
+        self.mapping = mapping
+        self.framework = framework
+        sourceLayout = StoreLayout(source, framework: framework)
+        destinationLayout = StoreLayout(destination, framework: framework)
+        sourceEntities = EntityLookup(source)
+        destinationEntities = EntityLookup(destination)
+        actual = try StoreSchema.read(from: db)
+        step = MigrationStep(source: source.name, destination: destination.name, mapping: mapping)
+    }
+
+    /// Plans the whole step: statements in the order they run, with the counts.
+    mutating func build() throws {
+        let plans = try destinationTablePlans()
+        for plan in plans where plan.rewrite {
+            if let table = plan.sourceTable { setAside(table) }
+        }
+        for table in Set(sourceLayout.entities.map(\.table)).sorted() where !plans.contains(where: { $0.sourceTable == table }) {
+            try countRemovedTable(table)
+            setAside(table)
+        }
+        for plan in plans { try apply(plan) }
+        try buildJoinTables()
+        for join in sourceLayout.joinTables {
+            guard let name = actualJoinTableName(join), !consumedJoinTables.contains(name) else { continue }
+            let rows = try count("SELECT COUNT(*) FROM \(quoted(name))")
+            step.dropped.append(DroppedValues(entity: join.entity, property: join.relationship, count: rows))
+            dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(name))", purpose: "remove relationship '\(join.relationship)' of '\(join.entity)'"))
+        }
+        for (original, aside) in asideNames.sorted(by: { $0.key < $1.key }) {
+            dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(aside))", purpose: "drop the old \(original)"))
+        }
+        step.statements = renamePhase + buildPhase + dropPhase + indexStatements(plans) + bookkeepingStatements()
+    }
+
+    // MARK: Entity tables
+
+    /// How one destination entity table is made.
+    private struct TablePlan {
+        var table: StoreTable
+        var sourceTable: String?
+        var rewrite: Bool
+        /// Destination column → SQL expression over the source table's row.
+        var values: [String: String]
+        /// Source entity numbers whose rows the table keeps.
+        var sourceNumbers: [Int]
+        var entityNumbers: [Int: Int]
+    }
+
+    private func destinationTablePlans() throws -> [TablePlan] {
+        var plans = [TablePlan]()
+        for table in destinationLayout.schema.tables where destinationLayout.entities.contains(where: { $0.table == table.name }) {
+            let members = destinationLayout.entities.filter { $0.table == table.name }
+            let pairs = members.compactMap { member -> (EntityLayout, EntityLayout)? in
+                guard let name = mapping.mapping(forDestination: member.name)?.source, let old = sourceLayout.entity(named: name) else { return nil }
+                return (member, old)
+            }
+            guard let sourceTable = pairs.first?.1.table else {
+                plans.append(TablePlan(table: table, sourceTable: nil, rewrite: false, values: [:], sourceNumbers: [], entityNumbers: [:]))
+                continue
+            }
+            guard pairs.allSatisfy({ $0.1.table == sourceTable }) else {
+                throw MigrationError.unsupported("'\(table.name)' would take rows from several tables")
+            }
+            guard actual.table(named: sourceTable) != nil else {
+                throw MigrationError.schemaMismatch("the store has no table \(sourceTable)")
+            }
+            var numbers = [Int: Int]()
+            for (new, old) in pairs { numbers[old.number] = new.number }
+            var values = [String: String]()
+            for column in table.columns.dropFirst(3) {
+                values[column.name] = try value(of: column.name, members: members, pairs: pairs, sourceTable: sourceTable)
+            }
+            let sourceMembers = sourceLayout.entities.filter { $0.table == sourceTable }
+            let keepsNumbers = numbers.allSatisfy { $0.key == $0.value } && sourceMembers.count == pairs.count
+            let consumed = Set(values.values.flatMap(referencedColumns))
+            let sourceColumns = actual.table(named: sourceTable)!.columns.dropFirst(3).map(\.name)
+            let inPlace =
+                sourceTable == table.name && keepsNumbers && sourceColumns.allSatisfy(consumed.contains)
+                && values.allSatisfy { column, value in isInPlace(column: column, value: value, table: table, sourceTable: sourceTable) }
+            plans.append(
+                TablePlan(
+                    table: table, sourceTable: sourceTable, rewrite: !inPlace, values: values,
+                    sourceNumbers: pairs.map(\.1.number).sorted(), entityNumbers: numbers))
+        }
+        return plans
+    }
+
+    /// Whether a column can get its value without rewriting the table: kept or renamed as is,
+    /// new, or filled by an `UPDATE` of itself.
+    private func isInPlace(column: String, value: String, table: StoreTable, sourceTable: String) -> Bool {
+        let existing = actual.table(named: sourceTable)!
+        if value == "NULL" || isLiteral(value) { return existing.column(named: column) == nil }
+        if let old = existing.column(named: value) {
+            let type = table.column(named: column)?.type
+            return old.type == type && (value == column || existing.column(named: column) == nil)
+        }
+        if value.hasPrefix("COALESCE(\(column), ") { return existing.column(named: column) != nil }
+        return false
+    }
+
+    private mutating func apply(_ plan: TablePlan) throws {
+        guard let sourceTable = plan.sourceTable else {
+            buildPhase.append(MigrationStatement(sql: plan.table.sql, purpose: "create \(plan.table.name)"))
+            return
+        }
+        try countDroppedColumns(plan, sourceTable: sourceTable)
+        if plan.rewrite {
+            let from = asideNames[sourceTable] ?? sourceTable
+            let rows = try count("SELECT COUNT(*) FROM \(quoted(sourceTable)) WHERE Z_ENT IN (\(list(plan.sourceNumbers)))")
+            step.rowsTouched += rows
+            step.rewrittenTables.append(plan.table.name)
+            let columns = plan.table.columns.map(\.name)
+            let entity =
+                plan.entityNumbers.allSatisfy({ $0.key == $0.value })
+                ? "Z_ENT" : "CASE Z_ENT " + plan.entityNumbers.sorted(by: { $0.key < $1.key }).map { "WHEN \($0.key) THEN \($0.value)" }.joined(separator: " ") + " END"
+            let expressions = ["Z_PK", entity, "Z_OPT"] + columns.dropFirst(3).map { plan.values[$0] ?? "NULL" }
+            buildPhase.append(MigrationStatement(sql: plan.table.sql, purpose: "create \(plan.table.name) as the destination defines it"))
+            buildPhase.append(
+                MigrationStatement(
+                    sql: "INSERT INTO \(plan.table.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(quoted(from)) WHERE Z_ENT IN (\(list(plan.sourceNumbers)))",
+                    purpose: "copy \(rows) rows into \(plan.table.name)"))
+            return
+        }
+        let existing = actual.table(named: sourceTable)!
+        for column in plan.table.columns.dropFirst(3) {
+            guard let value = plan.values[column.name], value != column.name else { continue }
+            if existing.column(named: value) != nil {
+                buildPhase.append(
+                    MigrationStatement(sql: "ALTER TABLE \(plan.table.name) RENAME COLUMN \(value) TO \(column.name)", purpose: "rename \(value)"))
+            } else if existing.column(named: column.name) == nil {
+                buildPhase.append(
+                    MigrationStatement(sql: "ALTER TABLE \(plan.table.name) ADD COLUMN \(column.name) \(column.type)", purpose: "add \(column.name)"))
+            }
+        }
+        for column in plan.table.columns.dropFirst(3) {
+            guard let value = plan.values[column.name], isLiteral(value) || value.hasPrefix("COALESCE(") else { continue }
+            let condition = value.hasPrefix("COALESCE(") ? " WHERE \(column.name) IS NULL" : ""
+            let rows = try count("SELECT COUNT(*) FROM \(plan.table.name)\(condition)")
+            step.rowsTouched += rows
+            buildPhase.append(
+                MigrationStatement(sql: "UPDATE \(plan.table.name) SET \(column.name) = \(value)\(condition)", purpose: "set \(column.name) in \(rows) rows"))
+        }
+    }
+
+    /// The SQL value of a destination column for each kind of row, over the source table.
+    private func value(of column: String, members: [EntityLayout], pairs: [(EntityLayout, EntityLayout)], sourceTable: String) throws -> String {
+        var byNumber = [(Int, String)]()
+        for (new, old) in pairs {
+            guard let expression = try expression(for: column, in: new, from: old) else { continue }
+            byNumber.append((old.number, expression))
+        }
+        guard let first = byNumber.first?.1 else { return "NULL" }
+        // A plain source column is empty in rows of entities that lack it; anything else (a
+        // default, a computed value) must be limited to the rows of entities that have it.
+        let isPlainColumn = actual.table(named: sourceTable)?.column(named: first) != nil
+        if Set(byNumber.map(\.1)).count == 1 && (byNumber.count == pairs.count || isPlainColumn) { return first }
+        return "CASE Z_ENT " + byNumber.map { "WHEN \($0.0) THEN \($0.1)" }.joined(separator: " ") + " END"
+    }
+
+    /// The value of `column` for rows of the source entity `old`, now `new`; `nil` when `new` does
+    /// not have the column.
+    private func expression(for column: String, in new: EntityLayout, from old: EntityLayout) throws -> String? {
+        if let property = new.columns.first(where: { $0.value == column })?.key {
+            guard let entity = destinationEntities.entity(new.name) else { return "NULL" }
+            if let attribute = destinationEntities.attributes(of: entity).first(where: { $0.name == property }) {
+                return attributeValue(attribute, in: new, from: old)
+            }
+            return try foreignKeyValue(property, in: new, from: old)
+        }
+        if let property = new.entityColumns.first(where: { $0.value == column })?.key {
+            return try entityColumnValue(property, in: new, from: old)
+        }
+        if let property = new.orderColumns.first(where: { $0.value == column })?.key {
+            guard let name = sourceName(of: property, in: new.name) else { return "Z_PK" }
+            return old.orderColumns[name] ?? "Z_PK"
+        }
+        return nil
+    }
+
+    private func attributeValue(_ attribute: Attribute, in new: EntityLayout, from old: EntityLayout) -> String {
+        let defaultValue = SQLLiteral.defaultValue(of: attribute)
+        guard let name = sourceName(of: attribute.name, in: new.name), let column = old.columns[name] else {
+            return defaultValue ?? "NULL"
+        }
+        let becameRequired = !attribute.isOptional && (sourceAttribute(name, of: old.name)?.isOptional ?? false)
+        if becameRequired, let defaultValue { return "COALESCE(\(column), \(defaultValue))" }
+        return column
+    }
+
+    private func foreignKeyValue(_ relationship: String, in new: EntityLayout, from old: EntityLayout) throws -> String {
+        guard let name = sourceName(of: relationship, in: new.name), let oldRelationship = sourceRelationship(name, of: old.name) else {
+            return "NULL"
+        }
+        if !oldRelationship.isToMany, let column = old.columns[name] { return column }
+        if oldRelationship.isToMany, let (table, own, other) = sourceJoin(entity: old.name, relationship: name) {
+            return "(SELECT MIN(j.\(other)) FROM \(quoted(table)) j WHERE j.\(own) = Z_PK)"
+        }
+        throw MigrationError.unsupported("relationship '\(relationship)' of '\(new.name)' changes how it is stored")
+    }
+
+    private func entityColumnValue(_ relationship: String, in new: EntityLayout, from old: EntityLayout) throws -> String {
+        let key = try foreignKeyValue(relationship, in: new, from: old)
+        guard let name = sourceName(of: relationship, in: new.name) else { return "NULL" }
+        if let column = old.entityColumns[name] {
+            let cases = entityNumberMap().sorted { $0.key < $1.key }.map { "WHEN \($0.key) THEN \($0.value)" }
+            return "CASE \(column) \(cases.joined(separator: " ")) END"
+        }
+        guard let relationship = sourceRelationship(name, of: old.name),
+            let target = mapping.entities.first(where: { $0.source == relationship.destinationEntityName })?.destination,
+            let number = destinationLayout.entity(named: target)?.number
+        else { return "NULL" }
+        return "CASE WHEN \(key) IS NOT NULL THEN \(number) END"
+    }
+
+    // MARK: Join tables
+
+    private mutating func buildJoinTables() throws {
+        for join in destinationLayout.joinTables {
+            guard let sourceA = mapping.mapping(forDestination: join.entity)?.source,
+                let relationshipA = sourceName(of: join.relationship, in: join.entity),
+                let oldRelationship = sourceRelationship(relationshipA, of: sourceA)
+            else {
+                buildPhase.append(MigrationStatement(sql: join.table.sql, purpose: "create \(join.table.name)"))
+                continue
+            }
+            if oldRelationship.isToMany, let (table, own, other) = sourceJoin(entity: sourceA, relationship: relationshipA) {
+                let existing = actual.table(named: table)
+                let sameShape =
+                    table == join.table.name && own == join.sourceColumn && other == join.destinationColumn
+                    && existing?.columns.map(\.name) == join.table.columns.map(\.name)
+                consumedJoinTables.insert(table)
+                if sameShape { continue }
+                let from = table == join.table.name ? setAsideJoin(table) : table
+                if from != table { consumedJoinTables.insert(from) }
+                let rows = try count("SELECT COUNT(*) FROM \(quoted(table))")
+                step.rowsTouched += rows
+                step.rewrittenTables.append(join.table.name)
+                var columns = [join.sourceColumn, join.destinationColumn]
+                var values = [own, other]
+                for extra in join.table.columns.map(\.name).dropFirst(2) {
+                    columns.append(extra)
+                    values.append(existing?.column(named: extra) != nil ? extra : "rowid")
+                }
+                buildPhase.append(MigrationStatement(sql: join.table.sql, purpose: "create \(join.table.name)"))
+                buildPhase.append(
+                    MigrationStatement(
+                        sql: "INSERT INTO \(join.table.name) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoted(from))",
+                        purpose: "copy \(rows) links into \(join.table.name)"))
+                if from == table { dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(table))", purpose: "drop the old \(table)")) }
+                continue
+            }
+            guard !oldRelationship.isToMany, let old = sourceLayout.entity(named: sourceA), let key = old.columns[relationshipA] else {
+                throw MigrationError.unsupported("relationship '\(join.relationship)' of '\(join.entity)' changes how it is stored")
+            }
+            let from = asideNames[old.table] ?? old.table
+            let numbers = sourceLayout.entities.filter { isKind(source: $0.name, of: sourceA) }.map(\.number)
+            let rows = try count("SELECT COUNT(*) FROM \(quoted(old.table)) WHERE \(key) IS NOT NULL AND Z_ENT IN (\(list(numbers)))")
+            step.rowsTouched += rows
+            buildPhase.append(MigrationStatement(sql: join.table.sql, purpose: "create \(join.table.name)"))
+            buildPhase.append(
+                MigrationStatement(
+                    sql: "INSERT INTO \(join.table.name) (\(join.sourceColumn), \(join.destinationColumn)) SELECT Z_PK, \(key) FROM \(quoted(from)) WHERE \(key) IS NOT NULL AND Z_ENT IN (\(list(numbers)))",
+                    purpose: "move \(rows) links of '\(join.relationship)' into \(join.table.name)"))
+        }
+    }
+
+    /// The actual join table of a source to-many relationship and its columns: the one holding
+    /// the relationship's owners and the one holding its destinations.
+    private func sourceJoin(entity: String, relationship: String) -> (table: String, own: String, other: String)? {
+        let owner = sourceDeclaringEntity(relationship, of: entity) ?? entity
+        for join in sourceLayout.joinTables {
+            guard let name = actualJoinTableName(join) else { continue }
+            if join.entity == owner && join.relationship == relationship {
+                return (name, join.sourceColumn, join.destinationColumn)
+            }
+            if join.inverseRelationship == relationship,
+                let inverseOwner = sourceDeclaringEntity(join.inverseRelationship, of: join.inverseEntity), inverseOwner == owner
+            {
+                return (name, join.destinationColumn, join.sourceColumn)
+            }
+        }
+        return nil
+    }
+
+    /// The store's name for a source join table: the expected one, or the table with the same
+    /// columns (Core Data's hash order may have named it after the other side).
+    private func actualJoinTableName(_ join: JoinTableLayout) -> String? {
+        if actual.table(named: join.table.name) != nil { return join.table.name }
+        let columns = Set(join.table.columns.map(\.name))
+        return actual.tables.first { Set($0.columns.map(\.name)) == columns }?.name
+    }
+
+    // MARK: Counting what is dropped
+
+    private mutating func countDroppedColumns(_ plan: TablePlan, sourceTable: String) throws {
+        let consumed = Set(plan.values.values.flatMap(referencedColumns))
+        for column in actual.table(named: sourceTable)!.columns.dropFirst(3) where !consumed.contains(column.name) {
+            // Order and entity-number columns hold no values of their own.
+            if column.name.hasPrefix("Z_FOK_") || column.name.range(of: #"^Z\d+_"#, options: .regularExpression) != nil { continue }
+            let owner = sourceLayout.entities.first { $0.table == sourceTable && $0.columns.values.contains(column.name) }
+            let property = owner?.columns.first { $0.value == column.name }?.key
+            let values = try count("SELECT COUNT(\(column.name)) FROM \(quoted(sourceTable)) WHERE Z_ENT IN (\(list(plan.sourceNumbers)))")
+            step.dropped.append(DroppedValues(entity: owner?.name ?? sourceTable, property: property ?? column.name, count: values))
+        }
+        let removed = sourceLayout.entities.filter { $0.table == sourceTable && !plan.sourceNumbers.contains($0.number) }
+        for entity in removed {
+            let rows = try count("SELECT COUNT(*) FROM \(quoted(sourceTable)) WHERE Z_ENT = \(entity.number)")
+            step.dropped.append(DroppedValues(entity: entity.name, property: nil, count: rows))
+        }
+    }
+
+    private mutating func countRemovedTable(_ table: String) throws {
+        guard actual.table(named: table) != nil else { return }
+        for entity in sourceLayout.entities where entity.table == table {
+            let rows = try count("SELECT COUNT(*) FROM \(quoted(table)) WHERE Z_ENT = \(entity.number)")
+            step.dropped.append(DroppedValues(entity: entity.name, property: nil, count: rows))
+        }
+    }
+
+    // MARK: Indexes and bookkeeping
+
+    private func indexStatements(_ plans: [TablePlan]) -> [MigrationStatement] {
+        var statements = [MigrationStatement]()
+        let kept = Set(plans.filter { !$0.rewrite && $0.sourceTable != nil }.map(\.table.name))
+            .union(destinationLayout.joinTables.map(\.table.name).filter { name in actual.table(named: name) != nil && !step.rewrittenTables.contains(name) })
+        let wanted = Dictionary(destinationLayout.schema.indexes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for index in actual.indexes where kept.contains(index.table) && wanted[index.name]?.normalizedSQL != index.normalizedSQL {
+            statements.append(MigrationStatement(sql: "DROP INDEX \(quoted(index.name))", purpose: "drop index \(index.name)"))
+        }
+        for index in destinationLayout.schema.indexes {
+            let present = kept.contains(index.table) && actual.index(named: index.name)?.normalizedSQL == index.normalizedSQL
+            if !present { statements.append(MigrationStatement(sql: index.sql, purpose: "create index \(index.name)")) }
+        }
+        return statements
+    }
+
+    private func bookkeepingStatements() -> [MigrationStatement] {
+        var statements = [MigrationStatement(sql: "DELETE FROM Z_PRIMARYKEY", purpose: "renumber entities")]
+        for entity in destinationLayout.entities {
+            let maximum: String
+            if entity.superNumber == 0 {
+                let old = mapping.mapping(forDestination: entity.name)?.source
+                    .flatMap { sourceLayout.entity(named: $0) }
+                    .map { sourceRoot($0) }
+                let previous = old.map { "(SELECT Z_MAX FROM Z_MODELC_OLD_PRIMARYKEY WHERE Z_NAME = '\($0.replacingOccurrences(of: "'", with: "''"))')" } ?? "0"
+                maximum = "MAX(IFNULL(\(previous), 0), IFNULL((SELECT MAX(Z_PK) FROM \(entity.table)), 0))"
+            } else {
+                maximum = "0"
+            }
+            statements.append(
+                MigrationStatement(
+                    sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(entity.number), '\(entity.name.replacingOccurrences(of: "'", with: "''"))', \(entity.superNumber), \(maximum))",
+                    purpose: "entity \(entity.name)"))
+        }
+        return [MigrationStatement(sql: "CREATE TEMP TABLE Z_MODELC_OLD_PRIMARYKEY AS SELECT * FROM Z_PRIMARYKEY", purpose: "keep the old primary key counters")]
+            + statements + [MigrationStatement(sql: "DROP TABLE temp.Z_MODELC_OLD_PRIMARYKEY", purpose: "done with the old counters")]
+    }
+
+    /// The name `Z_PRIMARYKEY` has for the root of a source entity's hierarchy.
+    private func sourceRoot(_ entity: EntityLayout) -> String {
+        var current = entity
+        while current.superNumber != 0, let parent = sourceLayout.entities.first(where: { $0.number == current.superNumber }) {
+            current = parent
+        }
+        return actual.entities.first { $0.number == current.number }?.name ?? current.name
+    }
+
+    // MARK: Helpers
+
+    private mutating func setAside(_ table: String) {
+        guard asideNames[table] == nil, actual.table(named: table) != nil else { return }
+        let aside = "Z_MODELC_OLD_\(table)"
+        asideNames[table] = aside
+        renamePhase.append(MigrationStatement(sql: "ALTER TABLE \(quoted(table)) RENAME TO \(aside)", purpose: "set \(table) aside"))
+    }
+
+    private mutating func setAsideJoin(_ table: String) -> String {
+        let aside = "Z_MODELC_OLD_\(table)"
+        renamePhase.append(MigrationStatement(sql: "ALTER TABLE \(quoted(table)) RENAME TO \(aside)", purpose: "set \(table) aside"))
+        dropPhase.append(MigrationStatement(sql: "DROP TABLE \(aside)", purpose: "drop the old \(table)"))
+        return aside
+    }
+
+    private func entityNumberMap() -> [Int: Int] {
+        var result = [Int: Int]()
+        for entity in mapping.entities {
+            guard let from = entity.source.flatMap({ sourceLayout.entity(named: $0) }),
+                let to = entity.destination.flatMap({ destinationLayout.entity(named: $0) })
+            else { continue }
+            result[from.number] = to.number
+        }
+        return result
+    }
+
+    private func sourceName(of property: String, in destinationEntity: String) -> String? {
+        mapping.mapping(forDestination: destinationEntity)?.properties.first { $0.destination == property }?.source
+    }
+
+    private func sourceAttribute(_ name: String, of entity: String) -> Attribute? {
+        sourceEntities.entity(entity).flatMap { sourceEntities.attributes(of: $0).first { $0.name == name } }
+    }
+
+    private func sourceRelationship(_ name: String, of entity: String) -> Relationship? {
+        sourceEntities.entity(entity).flatMap { sourceEntities.relationships(of: $0).first { $0.name == name } }
+    }
+
+    private func sourceDeclaringEntity(_ relationship: String, of entity: String) -> String? {
+        guard let start = sourceEntities.entity(entity) else { return nil }
+        return sourceEntities.lineage(of: start).first { $0.relationships.contains { $0.name == relationship } }?.name
+    }
+
+    private func isKind(source name: String, of ancestor: String) -> Bool {
+        guard let entity = sourceEntities.entity(name) else { return false }
+        return sourceEntities.lineage(of: entity).contains { $0.name == ancestor }
+    }
+
+    private func count(_ sql: String) throws -> Int {
+        try Int.fetchOne(db, sql: sql) ?? 0
+    }
+
+    private func list(_ numbers: [Int]) -> String {
+        numbers.isEmpty ? "NULL" : numbers.map(String.init).joined(separator: ", ")
+    }
+
+    private func quoted(_ name: String) -> String { name.quotedDatabaseIdentifier }
+
+    private func isLiteral(_ value: String) -> Bool { SQLLiteral.isLiteral(value) }
+
+    /// The source columns an expression reads.
+    private func referencedColumns(_ value: String) -> [String] {
+        var names = [String]()
+        var current = ""
+        for character in value {
+            if character.isLetter || character.isNumber || character == "_" {
+                current.append(character)
+            } else {
+                if current.hasPrefix("Z") { names.append(current) }
+                current = ""
+            }
+        }
+        if current.hasPrefix("Z") { names.append(current) }
+        return names
+    }
+}
+
+/// Why a migration step cannot be planned or run.
+public enum MigrationError: Error, Sendable, CustomStringConvertible {
+    case unsupported(String)
+    case schemaMismatch(String)
+
+    public var description: String {
+        switch self {
+        case .unsupported(let what): "modelc's in-place migrator cannot do this yet: \(what)"
+        case .schemaMismatch(let what): "the store's tables are not those of its version: \(what)"
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import ModelMigration
+import ModelSchema
+import ModelStore
+
+/// `modelc migrate`: plans or runs the lightweight migration of a store to a model version.
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Migrate a store to a version of its model, in place, as Core Data's lightweight migration would.",
+        discussion: """
+            The store's version is found by its entity hashes; the migration then goes through \
+            every version in between (V1 → V2 → V3 …), each step inferred as Core Data infers \
+            it (see 'modelc diff'). Each step runs as SQL inside the store, in a savepoint of \
+            one transaction: a failure at any point (a constraint the data violates, a full \
+            disk, the process killed) leaves the store as it was. Afterwards the store's \
+            metadata, model cache and schema are those of the destination version.
+
+            Before a real run the store is backed up with SQLite's online backup API (safe for \
+            WAL stores), to --backup PATH or beside the store as NAME.pre-VERSION-TIME.EXT. A \
+            run that would drop stored values is refused unless --allow-data-loss.
+
+            --dry-run runs the plan on a private copy and prints, per step, the changes, the \
+            SQL, the rows touched, the values that would be dropped (counted from the store's \
+            data) and a risk verdict (safe, dropsData, impossible); the store is not touched.
+
+            JSON form: {"store", "storeVersion", "destination", "outcome", "risk", "backup", \
+            "steps": [{"from", "to", "risk", "rowsTouched", "rewrittenTables", "dropped": \
+            [{"entity", "property", "count"}], "statements": [{"sql", "purpose"}], "mapping"}]}.
+
+            EXIT STATUS
+              0   migrated, up to date, or (dry run) safe
+              2   impossible, drops data (dry run), or refused because it would drop data
+              1   failed (the store is left as it was), or the model or store could not be read
+            """
+    )
+
+    @Argument(help: "The store file.", completion: .file())
+    var store: String
+
+    @Option(help: "The model: a .xcdatamodeld bundle.", completion: .file())
+    var model: String
+
+    @Option(name: .customLong("to"), help: "The destination version (default: the current version).")
+    var destination: String?
+
+    @Flag(help: "Plan on a private copy and print the plan; the store is not changed.")
+    var dryRun = false
+
+    @Option(help: "Where to write the backup made before a real run.", completion: .file())
+    var backup: String?
+
+    @Flag(help: "Do not back the store up first (you have your own backup).")
+    var noBackup = false
+
+    @Flag(help: "Run even when the migration drops stored values.")
+    var allowDataLoss = false
+
+    @Flag(help: "Print JSON on standard output.")
+    var json = false
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    func run() throws {
+        let bundle = try ModelLoading.read(model)
+        var options = Migrator.Options()
+        options.destination = destination
+        options.dryRun = dryRun
+        options.backupPath = backup
+        options.makesBackup = !noBackup
+        options.allowsDataLoss = allowDataLoss
+        if !quiet && isatty(STDERR_FILENO) != 0 {
+            options.progress = { line in FileHandle.standardError.write(Data("\(line)\n".utf8)) }
+        }
+        let result: Migrator.Result
+        do {
+            result = try Migrator.migrate(storeAt: store, bundle: bundle, options: options)
+        } catch let error as StoreError {
+            StoreErrorPrinter.print(error)
+            throw ExitCode.failure
+        } catch let error as MigrationFailure {
+            FileHandle.standardError.write(Data("\(store): error: migration failed, the store is unchanged: \(error)\n".utf8))
+            throw ExitCode.failure
+        } catch let error as MigrationError {
+            FileHandle.standardError.write(Data("\(store): error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let report = MigrationReport(result)
+        if json {
+            try JSONOutput.print(report)
+        } else if !quiet {
+            for step in result.steps { DiagnosticPrinter.standardError.print(step.mapping.diagnostics) }
+            report.printText(showSQL: dryRun)
+        }
+        switch result.outcome {
+        case .impossible, .refusedDataLoss: throw ExitCode(2)
+        case .planned where result.risk != .safe: throw ExitCode(2)
+        default: break
+        }
+    }
+}

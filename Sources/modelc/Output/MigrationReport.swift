@@ -1,0 +1,78 @@
+import ModelMigration
+
+/// A migration as `migrate` prints it, in text or JSON.
+struct MigrationReport: Encodable {
+    struct Step: Encodable {
+        var from: String
+        var to: String
+        var risk: String
+        var rowsTouched: Int
+        var rewrittenTables: [String]
+        var dropped: [DroppedValues]
+        var statements: [MigrationStatement]
+        var mapping: MappingReport
+    }
+
+    var store: String
+    var storeVersion: String
+    var destination: String
+    var outcome: String
+    var risk: String
+    var backup: String?
+    var steps: [Step]
+
+    init(_ result: Migrator.Result) {
+        store = result.path
+        storeVersion = result.storeVersion
+        destination = result.destination
+        outcome = result.outcome.rawValue
+        risk = result.risk.rawValue
+        backup = result.backupPath
+        steps = result.steps.map {
+            Step(
+                from: $0.source, to: $0.destination, risk: $0.risk.rawValue, rowsTouched: $0.rowsTouched,
+                rewrittenTables: $0.rewrittenTables, dropped: $0.dropped, statements: $0.statements, mapping: MappingReport($0.mapping))
+        }
+    }
+
+    func printText(showSQL: Bool) {
+        switch outcome {
+        case "upToDate":
+            print("\(store): already at '\(destination)'; nothing to do")
+            return
+        case "impossible":
+            print("\(store): made by '\(storeVersion)'; '\(destination)' cannot be reached by lightweight migration")
+        case "refusedDataLoss":
+            print("\(store): made by '\(storeVersion)'; not migrated: the migration drops data (use --allow-data-loss)")
+        case "planned":
+            print("\(store): made by '\(storeVersion)'; plan to '\(destination)' in \(steps.count) step\(steps.count == 1 ? "" : "s")")
+        default:
+            print("\(store): migrated from '\(storeVersion)' to '\(destination)' in \(steps.count) step\(steps.count == 1 ? "" : "s")")
+        }
+        for (index, step) in steps.enumerated() {
+            print("step \(index + 1): \(step.from) → \(step.to)  [\(step.risk)]")
+            for entity in step.mapping.entities where entity.kind != "copy" {
+                let name = entity.destination ?? entity.source ?? "?"
+                let changes = entity.properties.filter { $0.kind != "copy" }.map { property in
+                    "\(property.kind) \(property.destination ?? property.source ?? "?")" + (property.change.map { " (\($0))" } ?? "")
+                }
+                print("  \(entity.kind) \(name)" + (changes.isEmpty ? "" : ": " + changes.joined(separator: ", ")))
+            }
+            print("  rows touched: \(step.rowsTouched)" + (step.rewrittenTables.isEmpty ? "" : "; rewrites \(step.rewrittenTables.joined(separator: ", "))"))
+            let drops = step.dropped.filter { $0.count > 0 }
+            if drops.isEmpty {
+                print("  drops: nothing")
+            } else {
+                for drop in drops {
+                    print("  drops: \(drop.count) \(drop.property.map { "values of '\($0)'" } ?? "rows") of '\(drop.entity)'")
+                }
+            }
+            if showSQL {
+                print("  SQL:")
+                for statement in step.statements { print("    \(statement.sql);") }
+            }
+        }
+        if let backup { print("backup: \(backup)") }
+        if outcome == "planned" { print("verdict: \(risk)") }
+    }
+}
