@@ -119,10 +119,8 @@ struct CorpusSchemaTests {
             guard changes.leftoverIndexes, let index = real.index(named: name) else { return false }
             let table = changes.joinTablesNamedByOtherSide.first { $0.value == index.table }?.key ?? index.table
             return ours.indexes.contains { $0.table == table && columnList($0) == columnList(index) }
-        case .missingTable(let name):
-            return changes.joinTablesNamedByOtherSide[name] != nil
-        case .extraTable(let name):
-            return changes.joinTablesNamedByOtherSide.values.contains(name)
+        case .tableNamedDifferently(let expected, let actual):
+            return changes.joinTablesNamedByOtherSide[expected] == actual
         case .indexDiffers(_, let expected, let actual):
             return changes.joinTablesNamedByOtherSide.contains { expected.replacingOccurrences(of: " ON \($0.key) ", with: " ON \($0.value) ") == actual }
         case .entityNamesDiffer:

@@ -118,7 +118,11 @@ public enum Migrator {
                         let (source, destination) = (chain[index], chain[index + 1])
                         options.progress?("step \(index + 1)/\(mappings.count): \(source.name) → \(destination.name)")
                         var builder = try StepBuilder(db: db, source: source, destination: destination, mapping: mapping, framework: framework)
-                        try builder.build()
+                        do {
+                            try builder.build()
+                        } catch let error as MigrationError {
+                            throw error.during(source.name, destination.name)
+                        }
                         let step = builder.step
                         steps.append(step)
                         if commit && step.risk == .dropsData && !options.allowsDataLoss {

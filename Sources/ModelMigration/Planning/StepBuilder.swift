@@ -290,7 +290,13 @@ struct StepBuilder {
                 if from == table { dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(table))", purpose: "drop the old \(table)")) }
                 continue
             }
-            guard !oldRelationship.isToMany, let old = sourceLayout.entity(named: sourceA), let key = old.columns[relationshipA] else {
+            if oldRelationship.isToMany {
+                // A to-many relationship without an inverse: modelc lays out no table for it
+                // (Documentation/Stores.md), so there are no links to carry over.
+                buildPhase.append(MigrationStatement(sql: join.table.sql, purpose: "create \(join.table.name)"))
+                continue
+            }
+            guard let old = sourceLayout.entity(named: sourceA), let key = old.columns[relationshipA] else {
                 throw MigrationError.unsupported("relationship '\(join.relationship)' of '\(join.entity)' changes how it is stored")
             }
             let from = asideNames[old.table] ?? old.table
@@ -493,6 +499,14 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .unsupported(let what): "modelc's in-place migrator cannot do this yet: \(what)"
         case .schemaMismatch(let what): "the store's tables are not those of its version: \(what)"
+        }
+    }
+
+    /// The same error, saying which step it happened in.
+    func during(_ source: String, _ destination: String) -> MigrationError {
+        switch self {
+        case .unsupported(let what): .unsupported("\(what) (\(source) → \(destination))")
+        case .schemaMismatch(let what): .schemaMismatch("\(what) (\(source) → \(destination))")
         }
     }
 }

@@ -2,6 +2,9 @@
 public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     case missingTable(String)
     case extraTable(String)
+    /// A table with the expected columns under another name: a many-to-many join table named
+    /// after the other side, which Core Data's hash order may choose.
+    case tableNamedDifferently(expected: String, actual: String)
     /// Same columns, not in the same order or not with the same declared types.
     case columnsDiffer(table: String, expected: [String], actual: [String])
     case missingColumn(table: String, column: String)
@@ -18,6 +21,7 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .missingTable(let table): "missing table \(table)"
         case .extraTable(let table): "extra table \(table)"
+        case .tableNamedDifferently(let expected, let actual): "table \(expected) is named \(actual)"
         case .columnsDiffer(let table, let expected, let actual):
             "columns of \(table) differ: expected \(expected.joined(separator: ", ")); found \(actual.joined(separator: ", "))"
         case .missingColumn(let table, let column): "missing column \(table).\(column)"
@@ -39,7 +43,9 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     /// ones, column order, indexes and entity names (Core Data goes by number) do not.
     public var isCompatible: Bool {
         switch self {
-        case .extraTable, .extraColumn, .extraIndex, .indexDiffers, .columnsDiffer, .missingIndex, .entityNamesDiffer: true
+        case .extraTable, .extraColumn, .extraIndex, .indexDiffers, .columnsDiffer, .missingIndex, .entityNamesDiffer,
+            .tableNamedDifferently:
+            true
         case .missingTable, .missingColumn, .primaryKeyDiffers, .entityRowsDiffer: false
         }
     }
@@ -61,6 +67,7 @@ extension StoreSchema {
         for table in actual.tables where !expectedNames.contains(table.name) {
             result.append(.extraTable(table.name))
         }
+        result = Self.pairRenamedTables(result, expected: self, actual: actual)
         let actualIndexes = Dictionary(actual.indexes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let expectedIndexNames = Set(indexes.map(\.name))
         for index in indexes {
@@ -82,6 +89,22 @@ extension StoreSchema {
                 numbers(entities) == numbers(actual.entities)
                     ? .entityNamesDiffer(expected: describe(entities), actual: describe(actual.entities))
                     : .entityRowsDiffer(expected: describe(entities), actual: describe(actual.entities)))
+        }
+        return result
+    }
+
+    /// A missing and an extra table with the same columns are one table under another name.
+    private static func pairRenamedTables(_ differences: [SchemaDifference], expected: StoreSchema, actual: StoreSchema) -> [SchemaDifference] {
+        var result = differences
+        let columns = { (table: StoreTable?) in Set(table?.columns.map(\.name) ?? []) }
+        for case .missingTable(let name) in differences {
+            guard let partner = result.firstIndex(where: {
+                if case .extraTable(let other) = $0 { return columns(actual.table(named: other)) == columns(expected.table(named: name)) }
+                return false
+            }), case .extraTable(let other) = result[partner] else { continue }
+            result.remove(at: partner)
+            result.removeAll { $0 == .missingTable(name) }
+            result.append(.tableNamedDifferently(expected: name, actual: other))
         }
         return result
     }
