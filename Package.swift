@@ -68,6 +68,10 @@ let package = Package(
             dependencies: ["ModelArchive", "ModelCompiler", "ModelStore", "_ModelTestSupport"]
         ),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "ModelMigrationTests",
+            dependencies: ["ModelMigration", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "_ModelTestSupport"]),
     ]
 )

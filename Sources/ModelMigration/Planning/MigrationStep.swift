@@ -13,6 +13,12 @@ public struct DroppedValues: Sendable, Hashable, Codable {
     /// The property whose values are dropped; `nil` when whole rows are (a removed entity).
     public var property: String?
     public var count: Int
+
+    public init(entity: String, property: String?, count: Int) {
+        self.entity = entity
+        self.property = property
+        self.count = count
+    }
 }
 
 /// How risky a step is: it loses nothing, it drops stored values, or it cannot be inferred.

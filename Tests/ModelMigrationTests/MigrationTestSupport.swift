@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import ModelMigration
+import ModelSchema
+import ModelStore
+import ModelXML
+import Testing
+import _ModelTestSupport
+
+/// Shared steps of the migration tests: copying stores, reading models, comparing schemas.
+enum MigrationTestSupport {
+    static let library = Corpus.packageRoot.appendingPathComponent("Models/Library.xcdatamodeld").path
+
+    static func fixture(_ name: String) -> String {
+        Corpus.packageRoot.appendingPathComponent("Fixtures/\(name)").path
+    }
+
+    static func bundle(_ path: String) throws -> ModelBundle {
+        try #require(ModelReader().read(at: path).bundle)
+    }
+
+    /// Copies a store with its `-wal` and `-shm` into `folder`; returns the copy's path.
+    static func copy(_ store: String, into folder: URL, as name: String? = nil) throws -> String {
+        let target = folder.appendingPathComponent(name ?? URL(fileURLWithPath: store).lastPathComponent).path
+        try FileManager.default.copyItem(atPath: store, toPath: target)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
+            try FileManager.default.copyItem(atPath: store + suffix, toPath: target + suffix)
+        }
+        return target
+    }
+
+    /// The schema of a store as a set: tables with their columns and types, and indexes.
+    static func schemaSet(_ path: String) throws -> (tables: [String: Set<String>], indexes: [String: String]) {
+        let schema = try StoreSchema.read(at: path)
+        let tables = Dictionary(uniqueKeysWithValues: schema.tables.map { ($0.name, Set($0.columns.map { "\($0.name) \($0.type)" })) })
+        let indexes = Dictionary(uniqueKeysWithValues: schema.indexes.map { ($0.name, $0.normalizedSQL) })
+        return (tables, indexes)
+    }
+
+    /// Checks that a migrated store is what `store create` makes for `version`: hashes, and the
+    /// schema as a set of tables, columns, types and indexes.
+    static func expectDestination(_ path: String, is version: ModelVersion, framework: FrameworkVersion, in folder: URL) throws {
+        let metadata = try StoreMetadata.read(at: path)
+        #expect(metadata.versionHashes == VersionHasher(version).entityHashes(), "hashes of \(version.name)")
+        let fresh = folder.appendingPathComponent("fresh-\(UUID().uuidString).sqlite").path
+        try StoreCreator.create(at: fresh, version: version, framework: framework)
+        let expected = try schemaSet(fresh)
+        let actual = try schemaSet(path)
+        #expect(actual.tables == expected.tables, "tables and columns of \(version.name)")
+        #expect(actual.indexes == expected.indexes, "indexes of \(version.name)")
+        let check = StoreCheck.run(storeAt: path, bundle: ModelBundle(name: "x", path: "", isVersioned: true, currentVersionName: version.name, versions: [version]))
+        #expect(check.error == nil, "store check: \(check.error?.description ?? "")")
+    }
+
+    static func fileBytes(_ path: String) -> [Data?] {
+        [path, path + "-wal", path + "-shm"].map { FileManager.default.contents(atPath: $0) }
+    }
+}
