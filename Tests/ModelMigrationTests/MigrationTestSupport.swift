@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 import ModelMigration
 import ModelSchema
@@ -15,9 +16,15 @@ enum MigrationTestSupport {
         Corpus.packageRoot.appendingPathComponent("Fixtures/\(name)").path
     }
 
+    /// The model at `path`, read once per test run: the corpus tests share Wire's 90 versions.
     static func bundle(_ path: String) throws -> ModelBundle {
-        try #require(ModelReader().read(at: path).bundle)
+        if let cached = cache.withLock({ $0[path] }) { return cached }
+        let bundle = try #require(ModelReader().read(at: path).bundle)
+        cache.withLock { $0[path] = bundle }
+        return bundle
     }
+
+    private static let cache = Mutex<[String: ModelBundle]>([:])
 
     /// Copies a store with its `-wal` and `-shm` into `folder`; returns the copy's path.
     static func copy(_ store: String, into folder: URL, as name: String? = nil) throws -> String {

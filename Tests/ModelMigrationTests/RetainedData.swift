@@ -22,7 +22,10 @@ struct RetainedData {
 
     init(chain: [ModelVersion]) {
         self.chain = chain
-        mappings = zip(chain, chain.dropFirst()).map { MappingInference.infer(from: $0, to: $1) }
+        let hashes = chain.map { VersionHasher($0).entityHashes() }
+        mappings = chain.indices.dropLast().map {
+            MappingInference.infer(from: chain[$0], to: chain[$0 + 1], sourceHashes: hashes[$0], destinationHashes: hashes[$0 + 1])
+        }
     }
 
     /// Entities present at both ends: first-version name → last-version name.

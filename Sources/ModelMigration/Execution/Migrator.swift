@@ -71,7 +71,11 @@ public enum Migrator {
                 code: 134506, message: "the store's version '\(storeVersion.name)' comes after '\(destination.name)'; migrations never go backwards")
         }
         let chain = Array(bundle.versions[start...end])
-        let mappings = zip(chain, chain.dropFirst()).map { MappingInference.infer(from: $0, to: $1) }
+        let hashes = chain.map { VersionHasher($0).entityHashes() }
+        let mappings = chain.indices.dropLast().map { index in
+            MappingInference.infer(
+                from: chain[index], to: chain[index + 1], sourceHashes: hashes[index], destinationHashes: hashes[index + 1])
+        }
         if let impossible = mappings.firstIndex(where: { !$0.isPossible }) {
             result.steps = mappings[...impossible].map { MigrationStep(source: $0.sourceVersion, destination: $0.destinationVersion, mapping: $0) }
             result.outcome = .impossible
@@ -135,10 +139,12 @@ public enum Migrator {
                                 }
                                 try db.execute(sql: statement.sql)
                             }
-                            try StoreMetadataUpdate.apply(destination, to: db)
                             return .commit
                         }
                     }
+                    // The transaction makes the chain atomic, so the metadata and model cache
+                    // of the intermediate versions are never seen: only the last is written.
+                    try StoreMetadataUpdate.apply(chain[chain.count - 1], to: db)
                     return commit ? .commit : .rollback
                 }
             }

@@ -5,9 +5,15 @@ import ModelSchema
 /// with their own name (so a chain keeps matching once the rename is done); what cannot be inferred is reported
 /// with every reason, each at its place in the model, not only the first.
 public enum MappingInference {
-    public static func infer(from source: ModelVersion, to destination: ModelVersion) -> InferredMapping {
+    /// `sourceHashes` and `destinationHashes` save hashing again when the caller has them.
+    public static func infer(
+        from source: ModelVersion, to destination: ModelVersion,
+        sourceHashes: [String: VersionHash]? = nil, destinationHashes: [String: VersionHash]? = nil
+    ) -> InferredMapping {
         var inference = Inference(source: source, destination: destination)
-        inference.run()
+        inference.run(
+            sourceHashes: sourceHashes ?? VersionHasher(source).entityHashes(),
+            destinationHashes: destinationHashes ?? VersionHasher(destination).entityHashes())
         return InferredMapping(
             sourceVersion: source.name, destinationVersion: destination.name, entities: inference.mappings,
             diagnostics: inference.diagnostics)
@@ -38,14 +44,12 @@ private struct Inference {
         self.destination = EntityLookup(destination)
     }
 
-    mutating func run() {
+    mutating func run(sourceHashes: [String: VersionHash], destinationHashes: [String: VersionHash]) {
         for entity in destination.version.entities {
             if let key = [entity.renamingIdentifier, entity.name].compactMap({ $0 }).first(where: { source.entity($0) != nil }) {
                 matched[entity.name] = key
             }
         }
-        let sourceHashes = VersionHasher(source.version).entityHashes()
-        let destinationHashes = VersionHasher(destination.version).entityHashes()
         for entity in destination.version.entities.sorted(by: { $0.name < $1.name }) {
             guard let sourceName = matched[entity.name], let sourceEntity = source.entity(sourceName) else {
                 let properties =
