@@ -62,39 +62,44 @@ struct RetainedData {
         return result.sorted { ($0.sourceEntity, $0.sourceProperty) < ($1.sourceEntity, $1.sourceProperty) }
     }
 
-    /// Compares the original and the migrated store; returns how many values were compared.
+    /// Compares the original and the migrated store inside SQLite (the original attached, rows
+    /// matched by primary key); returns how many values were compared.
     @discardableResult
     func verify(original: String, migrated: String, framework: FrameworkVersion) throws -> Int {
         let before = StoreLayout(chain[0], framework: framework)
         let after = StoreLayout(chain[chain.count - 1], framework: framework)
-        let old = try DatabaseQueue(path: original, configuration: Self.readOnly)
-        let new = try DatabaseQueue(path: migrated, configuration: Self.readOnly)
-        var compared = 0
-        for (first, last) in entities {
-            guard let from = before.entity(named: first), let to = after.entity(named: last) else { continue }
-            let oldRows = try old.read { try Int.fetchAll($0, sql: "SELECT Z_PK FROM \(from.table.quotedDatabaseIdentifier) WHERE Z_ENT = \(from.number) ORDER BY Z_PK") }
-            let newRows = try new.read { try Int.fetchAll($0, sql: "SELECT Z_PK FROM \(to.table) WHERE Z_ENT = \(to.number) ORDER BY Z_PK") }
-            #expect(oldRows == newRows, "rows of \(first) → \(last)")
+        let queue = try DatabaseQueue(path: migrated, configuration: Self.readOnly)
+        return try queue.inDatabase { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS original", arguments: ["file:\(original)?mode=ro"])
+            defer { try? db.execute(sql: "DETACH DATABASE original") }
+            var compared = 0
+            for (first, last) in entities {
+                guard let from = before.entity(named: first), let to = after.entity(named: last) else { continue }
+                let missing = try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM (SELECT Z_PK FROM original.\(from.table.quotedDatabaseIdentifier) WHERE Z_ENT = \(from.number)
+                        EXCEPT SELECT Z_PK FROM main.\(to.table) WHERE Z_ENT = \(to.number))
+                        """) ?? -1
+                #expect(missing == 0, "rows of \(first) → \(last)")
+            }
+            for trail in trails {
+                guard let from = before.entity(named: trail.sourceEntity), let to = after.entity(named: trail.entity),
+                    let oldColumn = from.columns[trail.sourceProperty], let newColumn = to.columns[trail.property]
+                else { continue }
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT (SELECT COUNT(*) FROM (SELECT Z_PK, \(oldColumn) FROM original.\(from.table.quotedDatabaseIdentifier)
+                                WHERE Z_ENT = \(from.number) AND \(oldColumn) IS NOT NULL
+                            EXCEPT SELECT Z_PK, \(newColumn) FROM main.\(to.table) WHERE Z_ENT = \(to.number))) AS lost,
+                            (SELECT COUNT(\(oldColumn)) FROM original.\(from.table.quotedDatabaseIdentifier) WHERE Z_ENT = \(from.number)) AS total
+                        """)
+                #expect(row?["lost"] == 0, "\(trail.sourceEntity).\(trail.sourceProperty) → \(trail.entity).\(trail.property)")
+                compared += row?["total"] ?? 0
+            }
+            return compared
         }
-        for trail in trails {
-            guard let from = before.entity(named: trail.sourceEntity), let to = after.entity(named: trail.entity),
-                let oldColumn = from.columns[trail.sourceProperty], let newColumn = to.columns[trail.property]
-            else { continue }
-            let oldValues = try old.read { db in
-                try Row.fetchAll(db, sql: "SELECT Z_PK, \(oldColumn) AS v FROM \(from.table.quotedDatabaseIdentifier) WHERE Z_ENT = \(from.number) AND \(oldColumn) IS NOT NULL")
-                    .map { ($0["Z_PK"] as Int, ($0["v"] as DatabaseValue)) }
-            }
-            let newValues = try new.read { db in
-                Dictionary(
-                    try Row.fetchAll(db, sql: "SELECT Z_PK, \(newColumn) AS v FROM \(to.table) WHERE Z_ENT = \(to.number)")
-                        .map { ($0["Z_PK"] as Int, ($0["v"] as DatabaseValue)) }, uniquingKeysWith: { a, _ in a })
-            }
-            for (key, value) in oldValues {
-                #expect(newValues[key] == value, "\(trail.sourceEntity).\(trail.sourceProperty) of row \(key)")
-                compared += 1
-            }
-        }
-        return compared
     }
 
     static let readOnly: GRDB.Configuration = {

@@ -47,7 +47,7 @@ public struct StoreMetadata: Sendable {
     }
 
     /// The metadata of an open store; `nil` when `Z_METADATA` has no readable row.
-    static func read(from db: Database) throws -> StoreMetadata? {
+    public static func read(from db: Database) throws -> StoreMetadata? {
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA") else { return nil }
         let uuid: String? = row["Z_UUID"]
         let blob: Data? = row["Z_PLIST"]
