@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "ModelArchiveTests", dependencies: ["ModelArchive", "ModelXML", "_ModelTestSupport"]),
         .testTarget(
             name: "ModelCompilerTests",
-            dependencies: ["ModelArchive", "ModelCompiler", "ModelStore", "_ModelTestSupport"]
+            dependencies: ["ModelArchive", "ModelCompiler", "ModelMigration", "ModelStore", "_ModelTestSupport"]
         ),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import ModelCompiler
+import ModelMigration
 import ModelSchema
 import ModelXML
 import Testing
@@ -8,7 +9,7 @@ import _ModelTestSupport
 /// The diagnostic codes are API: unique, well-formed and documented, each with its severity, in
 /// `Documentation/Diagnostics.md`.
 struct DiagnosticCatalogTests {
-    static let catalog = ReadingDiagnostics.catalog + SchemaDiagnostics.catalog
+    static let catalog = ReadingDiagnostics.catalog + SchemaDiagnostics.catalog + MigrationDiagnostics.catalog
 
     @Test func everyCodeIsUnique() {
         let codes = Self.catalog.map(\.code)
@@ -16,9 +17,10 @@ struct DiagnosticCatalogTests {
         #expect(repeated == [])
     }
 
-    @Test func codesAreXForReadingAndSForSchemaRules() {
+    @Test func codesAreXForReadingSForSchemaRulesMForMigrations() {
         #expect(ReadingDiagnostics.catalog.map(\.code) == (1...15).map { String(format: "X%03d", $0) })
         #expect(SchemaDiagnostics.catalog.map(\.code) == (101...127).map { "S\($0)" })
+        #expect(MigrationDiagnostics.catalog.allSatisfy { $0.code.hasPrefix("M2") })
     }
 
     @Test func everyCodeIsDocumentedWithItsSeverity() throws {
