@@ -2,7 +2,8 @@
 ///
 /// Diagnostics are data: the libraries produce and collect them, and only the command line
 /// renders them (as `path:line:column: severity: message [CODE]`). Codes are API and never
-/// reused: `X0xx` for reading, `S1xx` for schema rules. Message wording may change.
+/// reused: `X0xx` for reading, `S1xx` for schema rules, `M2xx` for migration inference. Message
+/// wording may change.
 public struct Diagnostic: Sendable, Hashable {
     public enum Severity: String, Sendable, Hashable, Comparable {
         case note, warning, error
