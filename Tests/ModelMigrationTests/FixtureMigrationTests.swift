@@ -42,6 +42,25 @@ struct FixtureMigrationTests {
         }
     }
 
+    /// Version 2 renames one attribute and adds another: the table is changed in place
+    /// (`RENAME COLUMN`, `ADD COLUMN`), never copied, whatever its size.
+    @Test func aPurelyAdditiveStepDoesNotRewriteTheTable() throws {
+        try withTemporaryDirectory { folder in
+            let store = try Support.copy(Support.fixture("Library-v1.sqlite"), into: folder)
+            var options = Migrator.Options()
+            options.destination = "Library 2"
+            options.makesBackup = false
+            let result = try Migrator.migrate(storeAt: store, bundle: try Support.bundle(Support.library), options: options)
+            let step = try #require(result.steps.first)
+            #expect(step.rewrittenTables == [])
+            #expect(step.rowsTouched == 0)
+            #expect(step.statements.map(\.sql).filter { $0.hasPrefix("ALTER TABLE ZPUBLICATION") } == [
+                "ALTER TABLE ZPUBLICATION RENAME COLUMN ZPAGECOUNT TO ZPAGES", "ALTER TABLE ZPUBLICATION ADD COLUMN ZSUMMARY VARCHAR",
+            ])
+            #expect(!step.statements.contains { $0.sql.contains("INSERT INTO ZPUBLICATION") })
+        }
+    }
+
     @Test func aStoreAtTheDestinationIsUpToDate() throws {
         let result = try Migrator.migrate(storeAt: Support.fixture("Library-v3.sqlite"), bundle: try Support.bundle(Support.library))
         #expect(result.outcome == .upToDate)
