@@ -53,11 +53,17 @@ public enum Migrator {
     }
 
     /// Plans (dry run) or runs the migration of the store at `path` to a version of `bundle`.
+    ///
+    /// Only the metadata is read up front, in place: no copy and no full scan of the store, so
+    /// that a purely additive migration of a large store takes milliseconds.
     public static func migrate(storeAt path: String, bundle: ModelBundle, options: Options = Options()) throws -> Result {
-        let check = StoreCheck.run(storeAt: path, bundle: bundle)
-        if let error = check.error, ![.incompatibleVersionHash, .newerModel].contains(error.errorClass) { throw error }
-        guard let storeVersion = check.match?.matched, let start = bundle.versions.firstIndex(where: { $0.name == storeVersion.name }) else {
-            throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store")
+        try StoreCheck.checkFile(path)
+        try StoreCheck.checkNotLocked(path)
+        let metadata = try readMetadata(path)
+        let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
+        guard let storeVersion = match.matched, let start = bundle.versions.firstIndex(where: { $0.name == storeVersion.name }) else {
+            let nearest = match.nearest.map { " (nearest: '\($0.name)')" } ?? ""
+            throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store\(nearest)")
         }
         guard let destination = options.destination.map({ bundle.version(named: $0) }) ?? bundle.currentVersion,
             let end = bundle.versions.firstIndex(where: { $0.name == destination.name })
@@ -81,7 +87,7 @@ public enum Migrator {
             result.outcome = .impossible
             return result
         }
-        let framework = try StoreMetadata.read(at: path).frameworkVersion.map(FrameworkVersion.init) ?? .current
+        let framework = metadata.frameworkVersion.map(FrameworkVersion.init) ?? .current
         if options.dryRun {
             return try onPrivateCopy(of: path) { copy in
                 result.steps = try run(copy, chain: chain, mappings: mappings, framework: framework, options: options, commit: false)
@@ -103,6 +109,25 @@ public enum Migrator {
             result.outcome = .refusedDataLoss
         }
         return result
+    }
+
+    /// The store's metadata, read from the store itself with a read-only connection.
+    private static func readMetadata(_ path: String) throws -> StoreMetadata {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                guard try db.tableExists("Z_METADATA"), let metadata = try StoreMetadata.read(from: db) else {
+                    throw StoreError(.notACoreDataStore, path: path, message: "the database has no Core Data metadata (Z_METADATA)")
+                }
+                return metadata
+            }
+        } catch let error as DatabaseError {
+            throw StoreError(sqlite: error, path: path)
+        }
     }
 
     /// Runs the steps in one transaction, a savepoint per step; commits only when all succeed.

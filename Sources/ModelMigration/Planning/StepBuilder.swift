@@ -70,7 +70,11 @@ struct StepBuilder {
         for (original, aside) in asideNames.sorted(by: { $0.key < $1.key }) {
             dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(aside))", purpose: "drop the old \(original)"))
         }
-        step.statements = renamePhase + buildPhase + dropPhase + indexStatements(plans) + bookkeepingStatements()
+        step.statements = (renamePhase + buildPhase + dropPhase + indexStatements(plans) + bookkeepingStatements()).map { statement in
+            var resolved = statement
+            resolved.sql = resolveTableReferences(statement.sql)
+            return resolved
+        }
     }
 
     // MARK: Entity tables
@@ -158,7 +162,7 @@ struct StepBuilder {
             buildPhase.append(MigrationStatement(sql: plan.table.sql, purpose: "create \(plan.table.name) as the destination defines it"))
             buildPhase.append(
                 MigrationStatement(
-                    sql: "INSERT INTO \(plan.table.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(quoted(from)) WHERE Z_ENT IN (\(list(plan.sourceNumbers)))",
+                    sql: "INSERT INTO \(plan.table.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(quoted(from)) AS s WHERE Z_ENT IN (\(list(plan.sourceNumbers)))",
                     purpose: "copy \(rows) rows into \(plan.table.name)"))
             return
         }
@@ -234,7 +238,15 @@ struct StepBuilder {
         }
         if !oldRelationship.isToMany, let column = old.columns[name] { return column }
         if oldRelationship.isToMany, let (table, own, other) = sourceJoin(entity: old.name, relationship: name) {
-            return "(SELECT MIN(j.\(other)) FROM \(quoted(table)) j WHERE j.\(own) = Z_PK)"
+            return "(SELECT MIN(j.\(other)) FROM \(Self.tableReference(table)) j WHERE j.\(own) = s.Z_PK)"
+        }
+        if oldRelationship.isToMany, let inverse = oldRelationship.inverseName,
+            let owner = sourceDeclaringEntity(inverse, of: oldRelationship.destinationEntityName),
+            let inverseRelationship = sourceRelationship(inverse, of: owner), !inverseRelationship.isToMany,
+            let ownerLayout = sourceLayout.entity(named: owner), let key = ownerLayout.columns[inverse]
+        {
+            // The links were kept on the other side (its to-one); take one of them.
+            return "(SELECT MIN(o.Z_PK) FROM \(Self.tableReference(ownerLayout.table)) o WHERE o.\(key) = s.Z_PK)"
         }
         throw MigrationError.unsupported("relationship '\(relationship)' of '\(new.name)' changes how it is stored")
     }
@@ -290,25 +302,48 @@ struct StepBuilder {
                 if from == table { dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(table))", purpose: "drop the old \(table)")) }
                 continue
             }
-            if oldRelationship.isToMany {
-                // A to-many relationship without an inverse: modelc lays out no table for it
-                // (Documentation/Stores.md), so there are no links to carry over.
+            if let link = foreignKeyLink(for: join) {
+                let from = asideNames[link.table] ?? link.table
+                let rows = try count("SELECT COUNT(*) FROM \(quoted(link.table)) WHERE \(link.key) IS NOT NULL AND Z_ENT IN (\(list(link.numbers)))")
+                step.rowsTouched += rows
+                let values = link.ownerIsSource ? "Z_PK, \(link.key)" : "\(link.key), Z_PK"
                 buildPhase.append(MigrationStatement(sql: join.table.sql, purpose: "create \(join.table.name)"))
+                buildPhase.append(
+                    MigrationStatement(
+                        sql: "INSERT INTO \(join.table.name) (\(join.sourceColumn), \(join.destinationColumn)) SELECT \(values) FROM \(quoted(from)) WHERE \(link.key) IS NOT NULL AND Z_ENT IN (\(list(link.numbers)))",
+                        purpose: "move \(rows) links of '\(join.relationship)' into \(join.table.name)"))
                 continue
             }
-            guard let old = sourceLayout.entity(named: sourceA), let key = old.columns[relationshipA] else {
+            guard oldRelationship.isToMany else {
                 throw MigrationError.unsupported("relationship '\(join.relationship)' of '\(join.entity)' changes how it is stored")
             }
-            let from = asideNames[old.table] ?? old.table
-            let numbers = sourceLayout.entities.filter { isKind(source: $0.name, of: sourceA) }.map(\.number)
-            let rows = try count("SELECT COUNT(*) FROM \(quoted(old.table)) WHERE \(key) IS NOT NULL AND Z_ENT IN (\(list(numbers)))")
-            step.rowsTouched += rows
+            // A to-many relationship without an inverse: modelc lays out no table for it
+            // (Documentation/Stores.md), so there are no links to carry over.
             buildPhase.append(MigrationStatement(sql: join.table.sql, purpose: "create \(join.table.name)"))
-            buildPhase.append(
-                MigrationStatement(
-                    sql: "INSERT INTO \(join.table.name) (\(join.sourceColumn), \(join.destinationColumn)) SELECT Z_PK, \(key) FROM \(quoted(from)) WHERE \(key) IS NOT NULL AND Z_ENT IN (\(list(numbers)))",
-                    purpose: "move \(rows) links of '\(join.relationship)' into \(join.table.name)"))
         }
+    }
+
+    /// Where the links of a destination join table were kept when one side was a to-one: that
+    /// side's table, its foreign key, the entity numbers of its rows, and whether it is the
+    /// join table's source side.
+    private func foreignKeyLink(for join: JoinTableLayout) -> (table: String, key: String, numbers: [Int], ownerIsSource: Bool)? {
+        for (entity, relationship, isSource) in [(join.entity, join.relationship, true), (join.inverseEntity, join.inverseRelationship, false)] {
+            guard let source = mapping.mapping(forDestination: entity)?.source,
+                let name = sourceName(of: relationship, in: entity),
+                sourceRelationship(name, of: source)?.isToMany == false,
+                let owner = sourceDeclaringEntity(name, of: source), let layout = sourceLayout.entity(named: owner),
+                let key = layout.columns[name]
+            else { continue }
+            let numbers = sourceLayout.entities.filter { isKind(source: $0.name, of: owner) }.map(\.number)
+            return (layout.table, key, numbers, isSource)
+        }
+        return nil
+    }
+
+    /// Source foreign keys whose links move into a destination join table (one side was a
+    /// to-one): their values are carried, not dropped.
+    private func foreignKeysMovedToJoinTables() -> [(table: String, column: String)] {
+        destinationLayout.joinTables.compactMap { foreignKeyLink(for: $0) }.map { ($0.table, $0.key) }
     }
 
     /// The actual join table of a source to-many relationship and its columns: the one holding
@@ -340,7 +375,8 @@ struct StepBuilder {
     // MARK: Counting what is dropped
 
     private mutating func countDroppedColumns(_ plan: TablePlan, sourceTable: String) throws {
-        let consumed = Set(plan.values.values.flatMap(referencedColumns))
+        let consumed = Set(plan.values.values.flatMap(referencedColumns)).union(
+            foreignKeysMovedToJoinTables().filter { $0.table == sourceTable }.map(\.column))
         for column in actual.table(named: sourceTable)!.columns.dropFirst(3) where !consumed.contains(column.name) {
             // Order and entity-number columns hold no values of their own.
             if column.name.hasPrefix("Z_FOK_") || column.name.range(of: #"^Z\d+_"#, options: .regularExpression) != nil { continue }
@@ -414,6 +450,23 @@ struct StepBuilder {
 
     // MARK: Helpers
 
+    /// A reference to a source table inside an expression, resolved once the step knows which
+    /// tables it sets aside: `⟦ZNAME⟧` becomes the name the table has when the statement runs.
+    static func tableReference(_ table: String) -> String { "⟦\(table)⟧" }
+
+    private func resolveTableReferences(_ sql: String) -> String {
+        guard sql.contains("⟦") else { return sql }
+        var result = ""
+        var rest = Substring(sql)
+        while let open = rest.firstIndex(of: "⟦"), let close = rest[open...].firstIndex(of: "⟧") {
+            result += rest[..<open]
+            let name = String(rest[rest.index(after: open)..<close])
+            result += (asideNames[name] ?? name).quotedDatabaseIdentifier
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
     private mutating func setAside(_ table: String) {
         guard asideNames[table] == nil, actual.table(named: table) != nil else { return }
         let aside = "Z_MODELC_OLD_\(table)"
@@ -421,11 +474,10 @@ struct StepBuilder {
         renamePhase.append(MigrationStatement(sql: "ALTER TABLE \(quoted(table)) RENAME TO \(aside)", purpose: "set \(table) aside"))
     }
 
+    /// Sets a join table aside whose name the destination reuses; dropped with the others.
     private mutating func setAsideJoin(_ table: String) -> String {
-        let aside = "Z_MODELC_OLD_\(table)"
-        renamePhase.append(MigrationStatement(sql: "ALTER TABLE \(quoted(table)) RENAME TO \(aside)", purpose: "set \(table) aside"))
-        dropPhase.append(MigrationStatement(sql: "DROP TABLE \(aside)", purpose: "drop the old \(table)"))
-        return aside
+        setAside(table)
+        return asideNames[table] ?? table
     }
 
     private func entityNumberMap() -> [Int: Int] {

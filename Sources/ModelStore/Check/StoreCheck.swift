@@ -31,9 +31,7 @@ public struct StoreCheck: Sendable {
 
     private mutating func inspect(_ bundle: ModelBundle) throws {
         try Self.checkFile(path)
-        if LockProbe.isWriteLocked(path) {
-            throw StoreError(.locked, path: path, message: "another process holds a write lock on the store", sqliteCode: 5)
-        }
+        try Self.checkNotLocked(path)
         let (metadata, schema) = try Self.read(path)
         guard let current = bundle.currentVersion else {
             throw StoreError(.missingSourceModel, path: path, message: "the model has no versions")
@@ -70,6 +68,13 @@ public struct StoreCheck: Sendable {
         }
         let nearest = match.nearest.map { " (nearest: '\($0.name)', \(match.differences.count) entities differ)" } ?? ""
         throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store\(nearest)")
+    }
+
+    /// Throws `locked` when another process holds a write lock on the store; takes no lock.
+    public static func checkNotLocked(_ path: String) throws {
+        if LockProbe.isWriteLocked(path) {
+            throw StoreError(.locked, path: path, message: "another process holds a write lock on the store", sqliteCode: 5)
+        }
     }
 
     /// The checks made on the file itself: it exists, can be read and starts like a database.

@@ -2,7 +2,7 @@ import GRDB
 
 extension StoreError {
     /// The class of a SQLite failure on the store at `path`.
-    init(sqlite error: DatabaseError, path: String) {
+    public init(sqlite error: DatabaseError, path: String) {
         let code = error.resultCode
         switch code {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
