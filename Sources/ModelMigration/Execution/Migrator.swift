@@ -174,9 +174,19 @@ public enum Migrator {
                 }
             }
         } catch let error as DatabaseError {
+            try? queue.close()
+            recover(path)
             throw MigrationFailure(error, step: steps.last)
         }
         return steps
+    }
+
+    /// After an I/O failure (a full disk) SQLite leaves the rollback to whoever opens the store
+    /// next, from its hot journal; open it now, so the store is whole again before we report.
+    private static func recover(_ path: String) {
+        guard let queue = try? DatabaseQueue(path: path) else { return }
+        _ = try? queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sqlite_master") }
+        try? queue.close()
     }
 
     /// Runs `body` on a copy of the store's files in a private folder, removed afterwards.
