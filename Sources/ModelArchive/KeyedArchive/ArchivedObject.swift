@@ -34,7 +34,7 @@ public final class ArchivedObject {
 }
 
 /// A field value of an archived object.
-public indirect enum ArchiveValue {
+public enum ArchiveValue {
     /// A reference to `$null` (a nil object).
     case null
     /// Primitives encoded in place (`encodeBool:`, `encodeInt:`, `encodeDouble:`).

@@ -22,8 +22,9 @@ public struct ModelArchiver {
     let options: Options
     private var entityObjects: [String: ArchivedObject] = [:]
     private var propertyObjects: [String: [String: ArchivedObject]] = [:]
-    /// The entities in archive order, and each entity's subentities, computed once.
-    private var entities: [Entity] = []
+    /// The entities in archive order (indexes into `version.entities`), and each entity's
+    /// subentities, computed once.
+    private var entityOrder: [Int] = []
     private var subentityNames: [String: [String]] = [:]
     private var parentNames: [String: String] = [:]
     /// Foundation's shared empty dictionary: every entity without userInfo refers to this one.
@@ -49,22 +50,24 @@ public struct ModelArchiver {
 
     private mutating func modelObject() -> ArchivedObject {
         let model = ArchivedObject(ArchiveClass.model)
-        entities = uniqueEntities()
-        for entity in entities {
-            entityObjects[entity.name] = ArchivedObject(ArchiveClass.entity)
-            if let parent = entity.parentEntityName {
-                subentityNames[parent, default: []].append(entity.name)
-                parentNames[entity.name] = parent
+        entityOrder = uniqueEntityIndexes()
+        for index in entityOrder {
+            let name = version.entities[index].name
+            entityObjects[name] = ArchivedObject(ArchiveClass.entity)
+            if let parent = version.entities[index].parentEntityName {
+                subentityNames[parent, default: []].append(name)
+                parentNames[name] = parent
             }
         }
-        for entity in entities {
-            fillEntity(entity, model: model)
+        for index in entityOrder {
+            fillEntity(version.entities[index], model: model)
         }
-        for entity in entities {
-            resolveRelationships(of: entity)
+        for index in entityOrder {
+            resolveRelationships(of: version.entities[index])
         }
+        let entityNames = entityOrder.map { version.entities[$0].name }
         model.append("NSEntities", .object(
-            ArchiveClass.dictionary(entities.map { ($0.name, .object(entityObjects[$0.name]!)) })))
+            ArchiveClass.dictionary(entityNames.map { ($0, .object(entityObjects[$0]!)) })))
         if let compiler = options.compilerVersion {
             model.append("CDMCompilerToolVersion", .real(compiler.toolVersion))
             model.append("CDMCompilerXcodeVersion", .integer(Int64(compiler.xcodeVersion)))
@@ -87,22 +90,33 @@ public struct ModelArchiver {
         return model
     }
 
+    /// Room for the fields of an entity, attribute or relationship, so that appending them
+    /// rarely grows the array.
+    private static let fieldCapacity = 16
+
     /// The order archives list entities, properties and keys in: by name, so that the bytes
     /// depend on the model and not on the order of its XML.
     static func precedes(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
     }
 
+    /// The indexes of `items` in name order. Sorting indexes rather than the items themselves
+    /// saves copying every entity or attribute (and retaining each of its strings).
+    static func indexesByName<Item>(_ items: [Item], _ name: (Item) -> String) -> [Int] {
+        items.indices.sorted { precedes(name(items[$0]), name(items[$1])) }
+    }
+
     /// Entities by first declaration (duplicates are a validation error and are not compiled).
-    private func uniqueEntities() -> [Entity] {
+    private func uniqueEntityIndexes() -> [Int] {
         var seen = Set<String>()
-        return version.entities.filter { seen.insert($0.name).inserted }.sorted { Self.precedes($0.name, $1.name) }
+        return Self.indexesByName(version.entities, \.name).filter { seen.insert(version.entities[$0].name).inserted }
     }
 
     // MARK: - Entities
 
     private mutating func fillEntity(_ entity: Entity, model: ArchivedObject) {
         let object = entityObjects[entity.name]!
+        object.fields.reserveCapacity(Self.fieldCapacity)
         object.append("NSEntityName", .string(entity.name))
         object.append("NSClassNameForEntity", .string(entity.representedClassName ?? "NSManagedObject"))
         object.append("NSManagedObjectModel", .object(model))
@@ -117,16 +131,15 @@ public struct ModelArchiver {
 
         var properties = [(String, ArchiveValue)]()
         var byName = [String: ArchivedObject]()
-        for attribute in entity.attributes.sorted(by: { Self.precedes($0.name, $1.name) }) where byName[attribute.name] == nil {
-            let property = attributeObject(attribute, entity: object)
-            byName[attribute.name] = property
-            properties.append((attribute.name, .object(property)))
+        for index in Self.indexesByName(entity.attributes, \.name) where byName[entity.attributes[index].name] == nil {
+            let property = attributeObject(entity.attributes[index], entity: object)
+            byName[entity.attributes[index].name] = property
+            properties.append((entity.attributes[index].name, .object(property)))
         }
-        for relationship in entity.relationships.sorted(by: { Self.precedes($0.name, $1.name) })
-        where byName[relationship.name] == nil {
+        for index in Self.indexesByName(entity.relationships, \.name) where byName[entity.relationships[index].name] == nil {
             let property = ArchivedObject(ArchiveClass.relationship)
-            byName[relationship.name] = property
-            properties.append((relationship.name, .object(property)))
+            byName[entity.relationships[index].name] = property
+            properties.append((entity.relationships[index].name, .object(property)))
         }
         for fetched in entity.fetchedProperties.sorted(by: { Self.precedes($0.name, $1.name) })
         where byName[fetched.name] == nil {
@@ -210,6 +223,7 @@ public struct ModelArchiver {
         let classes = attribute.isDerived
             ? ArchiveClass.derivedAttribute : attribute.type == .composite ? ArchiveClass.compositeAttribute : ArchiveClass.attribute
         let object = ArchivedObject(classes)
+        object.fields.reserveCapacity(Self.fieldCapacity)
         fillCommon(
             object, name: attribute.name, entity: entity, renamingIdentifier: attribute.renamingIdentifier,
             isOptional: attribute.isOptional, isTransient: attribute.isTransient, userInfo: attribute.userInfo,
@@ -251,6 +265,7 @@ public struct ModelArchiver {
         guard let entityObject = entityObjects[entity.name], let properties = propertyObjects[entity.name] else { return }
         for relationship in entity.relationships {
             guard let object = properties[relationship.name], object.fields.isEmpty else { continue }
+            object.fields.reserveCapacity(Self.fieldCapacity)
             fillCommon(
                 object, name: relationship.name, entity: entityObject, renamingIdentifier: relationship.renamingIdentifier,
                 isOptional: relationship.isOptional, isTransient: relationship.isTransient,

@@ -148,7 +148,7 @@ public struct BinaryPropertyListWriter {
     private mutating func addContainer(_ type: UInt8, count: Int, slots: Int) -> Container {
         let container = Container(object: entries.count, slot: members.count)
         entries.append(Entry(start: members.count, count: count, containerType: type))
-        members.append(contentsOf: repeatElement(0, count: slots))
+        for _ in 0..<slots { members.append(0) }
         return container
     }
 
