@@ -28,11 +28,11 @@ struct HashInput {
     }
 
     var sha256: VersionHash {
-        VersionHash(bytes: Array(SHA256.hash(data: bytes)))
+        VersionHash(bytes: SHA256.hash(data: bytes).withUnsafeBytes { Array($0) })
     }
 
     var sha512: [UInt8] {
-        Array(SHA512.hash(data: bytes))
+        SHA512.hash(data: bytes).withUnsafeBytes { Array($0) }
     }
 }
 

@@ -74,11 +74,8 @@ public struct VersionHasher: Sendable {
         if let parent = parent(of: entity), !visiting.contains(parent.name) {
             input.append(entityHash(parent, memo: &memo, visiting: visiting.union([entity.name])))
         }
-        let properties = allProperties(of: entity)
-        for name in properties.keys.sorted(by: coreDataNameOrder) {
-            if let hash = propertyHash(properties[name]!, in: entity) {
-                input.append(hash)
-            }
+        for (_, hash) in propertyHashes(of: entity).sorted(by: { coreDataNameOrder($0.key, $1.key) }) {
+            if let hash { input.append(hash) }
         }
         if let modifier = entity.versionHashModifier, !modifier.isEmpty {
             input.append(modifier)
@@ -106,35 +103,30 @@ public struct VersionHasher: Sendable {
         return current
     }
 
-    /// Own and inherited attributes and relationships by name; a subentity's own property wins.
-    private func allProperties(of entity: Entity) -> [String: Property] {
+    /// The hashes of own and inherited attributes and relationships by name, `nil` for a
+    /// transient one; a subentity's own property wins. Hashing here, rather than collecting the
+    /// properties first, saves copying every attribute.
+    private func propertyHashes(of entity: Entity) -> [String: VersionHash?] {
         var chain = [entity]
         var seen: Set<String> = [entity.name]
         while let parent = parent(of: chain.last!), seen.insert(parent.name).inserted {
             chain.append(parent)
         }
-        var properties = [String: Property]()
+        var hashes = [String: VersionHash?]()
         for ancestor in chain.reversed() {
-            for attribute in ancestor.attributes { properties[attribute.name] = .attribute(attribute) }
+            for attribute in ancestor.attributes {
+                let hash = attribute.isTransient ? nil : attributeHash(attribute)
+                hashes[attribute.name] = .some(hash)
+            }
             for relationship in ancestor.relationships {
-                properties[relationship.name] = .relationship(relationship)
+                let hash = relationship.isTransient ? nil : relationshipHash(relationship, in: entity)
+                hashes[relationship.name] = .some(hash)
             }
         }
-        return properties
+        return hashes
     }
 
     // MARK: - Properties
-
-    private func propertyHash(_ property: Property, in entity: Entity) -> VersionHash? {
-        switch property {
-        case .attribute(let attribute):
-            attribute.isTransient ? nil : attributeHash(attribute)
-        case .relationship(let relationship):
-            relationship.isTransient ? nil : relationshipHash(relationship, in: entity)
-        case .fetched:
-            nil
-        }
-    }
 
     /// The hash every property kind starts from: name, flags and version hash modifier.
     private func baseHash(name: String, isOptional: Bool, isTransient: Bool, modifier: String?) -> VersionHash {
