@@ -31,6 +31,10 @@ public struct KeyedArchiveWriter {
     private var stringNumbers: [String: UInt32] = [:]
     private var scalarNumbers: [PropertyListValue: UInt32] = [:]
     private var classNumbers: [[String]: UInt32] = [:]
+    /// The keys of the last object written of each class, with their property list objects:
+    /// objects of one class mostly have the same keys in the same order, so this saves hashing
+    /// every key of every object.
+    private var lastKeys: [UInt32: [(key: String, object: Int)]] = [:]
 
     private init() {}
 
@@ -38,7 +42,9 @@ public struct KeyedArchiveWriter {
     public static func archive(_ root: ArchivedObject) -> [UInt8] {
         var archive = KeyedArchiveWriter()
         let top = archive.number(for: root)
-        return archive.encoded(top: top)
+        var plist = BinaryPropertyListWriter()
+        let topObject = archive.write(top: top, into: &plist)
+        return plist.encoded(top: topObject)
     }
 
     // MARK: - Numbering
@@ -103,9 +109,9 @@ public struct KeyedArchiveWriter {
 
     // MARK: - Writing
 
-    /// The property list: the archive's top dictionary, then `$objects` in number order.
-    private func encoded(top: UInt32) -> [UInt8] {
-        var plist = BinaryPropertyListWriter()
+    /// Writes the archive's top dictionary, then `$objects` in number order; returns the top's
+    /// object number.
+    private mutating func write(top: UInt32, into plist: inout BinaryPropertyListWriter) -> Int {
         let root = plist.addDictionary(count: 4)
         for (position, key) in ["$version", "$archiver", "$top", "$objects"].enumerated() {
             plist.setMember(position, of: root, to: plist.add(string: key))
@@ -121,10 +127,10 @@ public struct KeyedArchiveWriter {
         for (position, entry) in entries.enumerated() {
             plist.setMember(position, of: objects, to: write(entry, into: &plist))
         }
-        return plist.encoded(top: root.object)
+        return root.object
     }
 
-    private func write(_ entry: Entry, into plist: inout BinaryPropertyListWriter) -> Int {
+    private mutating func write(_ entry: Entry, into plist: inout BinaryPropertyListWriter) -> Int {
         switch entry {
         case .string(let text):
             return plist.add(string: text)
@@ -133,9 +139,18 @@ public struct KeyedArchiveWriter {
         case .object(let object, let values, let classNumber):
             let count = object.fields.count
             let dictionary = plist.addDictionary(count: count + 1)
-            for (position, field) in object.fields.enumerated() {
-                plist.setMember(position, of: dictionary, to: plist.add(string: field.key))
+            var keys = lastKeys.removeValue(forKey: classNumber) ?? []
+            for position in 0..<count {
+                let key = object.fields[position].key
+                if position < keys.count, keys[position].key == key {
+                    plist.setMember(position, of: dictionary, to: keys[position].object)
+                    continue
+                }
+                let keyObject = plist.add(string: key)
+                plist.setMember(position, of: dictionary, to: keyObject)
+                if position < keys.count { keys[position] = (key, keyObject) } else { keys.append((key, keyObject)) }
             }
+            lastKeys[classNumber] = keys
             plist.setMember(count, of: dictionary, to: plist.add(string: "$class"))
             var next = 0
             for position in 0..<count {

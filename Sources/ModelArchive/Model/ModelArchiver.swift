@@ -76,14 +76,14 @@ public struct ModelArchiver {
             version.fetchRequests.isEmpty
             ? .null
             : .object(
-                ArchiveClass.dictionary(version.fetchRequests.sorted(by: { Self.precedes($0.name, $1.name) }).map { ($0.name, .object(fetchRequestObject($0))) }))
+                ArchiveClass.dictionary(version.fetchRequests.sorted(by: { NameOrder.precedes($0.name, $1.name) }).map { ($0.name, .object(fetchRequestObject($0))) }))
         model.append("NSVersionIdentifiers", .object(
             ArchiveClass.array([.string(version.versionIdentifier)], classes: ArchiveClass.set)))
         if !version.configurations.isEmpty {
             model.append("NSConfigurations", .object(
                 ArchiveClass.dictionary(
-                    version.configurations.sorted(by: { Self.precedes($0.name, $1.name) }).map { configuration in
-                        let members = configuration.memberEntityNames.sorted(by: Self.precedes).compactMap { entityObjects[$0] }
+                    version.configurations.sorted(by: { NameOrder.precedes($0.name, $1.name) }).map { configuration in
+                        let members = configuration.memberEntityNames.sorted(by: NameOrder.precedes).compactMap { entityObjects[$0] }
                         return (configuration.name, .object(ArchiveClass.array(members.map { .object($0) }, classes: ArchiveClass.set)))
                     })))
         }
@@ -94,22 +94,17 @@ public struct ModelArchiver {
     /// rarely grows the array.
     private static let fieldCapacity = 16
 
-    /// The order archives list entities, properties and keys in: by name, so that the bytes
-    /// depend on the model and not on the order of its XML.
-    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
-    }
-
-    /// The indexes of `items` in name order. Sorting indexes rather than the items themselves
-    /// saves copying every entity or attribute (and retaining each of its strings).
-    static func indexesByName<Item>(_ items: [Item], _ name: (Item) -> String) -> [Int] {
-        items.indices.sorted { precedes(name(items[$0]), name(items[$1])) }
+    /// The indexes of `names` in the order archives list entities, properties and keys in
+    /// (``NameOrder``), so that the bytes depend on the model and not on the order of its XML.
+    /// Sorting indexes rather than entities or attributes saves copying each of them.
+    static func nameOrder(_ names: [String]) -> [Int] {
+        names.indices.sorted { NameOrder.precedes(names[$0], names[$1]) }
     }
 
     /// Entities by first declaration (duplicates are a validation error and are not compiled).
     private func uniqueEntityIndexes() -> [Int] {
         var seen = Set<String>()
-        return Self.indexesByName(version.entities, \.name).filter { seen.insert(version.entities[$0].name).inserted }
+        return Self.nameOrder(version.entities.map { $0.name }).filter { seen.insert(version.entities[$0].name).inserted }
     }
 
     // MARK: - Entities
@@ -131,17 +126,19 @@ public struct ModelArchiver {
 
         var properties = [(String, ArchiveValue)]()
         var byName = [String: ArchivedObject]()
-        for index in Self.indexesByName(entity.attributes, \.name) where byName[entity.attributes[index].name] == nil {
+        let attributeNames = entity.attributes.map { $0.name }
+        for index in Self.nameOrder(attributeNames) where byName[attributeNames[index]] == nil {
             let property = attributeObject(entity.attributes[index], entity: object)
-            byName[entity.attributes[index].name] = property
-            properties.append((entity.attributes[index].name, .object(property)))
+            byName[attributeNames[index]] = property
+            properties.append((attributeNames[index], .object(property)))
         }
-        for index in Self.indexesByName(entity.relationships, \.name) where byName[entity.relationships[index].name] == nil {
+        let relationshipNames = entity.relationships.map { $0.name }
+        for index in Self.nameOrder(relationshipNames) where byName[relationshipNames[index]] == nil {
             let property = ArchivedObject(ArchiveClass.relationship)
-            byName[entity.relationships[index].name] = property
-            properties.append((entity.relationships[index].name, .object(property)))
+            byName[relationshipNames[index]] = property
+            properties.append((relationshipNames[index], .object(property)))
         }
-        for fetched in entity.fetchedProperties.sorted(by: { Self.precedes($0.name, $1.name) })
+        for fetched in entity.fetchedProperties.sorted(by: { NameOrder.precedes($0.name, $1.name) })
         where byName[fetched.name] == nil {
             let property = fetchedPropertyObject(fetched, entity: object)
             byName[fetched.name] = property
@@ -321,7 +318,7 @@ public struct ModelArchiver {
 
     private func userInfoObject(_ userInfo: UserInfo) -> ArchivedObject {
         guard let userInfo, !userInfo.isEmpty else { return emptyUserInfo }
-        return ArchiveClass.dictionary(userInfo.sorted(by: { Self.precedes($0.key, $1.key) }).map { ($0.key, .string($0.value)) }, classes: ArchiveClass.dictionary)
+        return ArchiveClass.dictionary(userInfo.sorted(by: { NameOrder.precedes($0.key, $1.key) }).map { ($0.key, .string($0.value)) }, classes: ArchiveClass.dictionary)
     }
 
     private func fetchRequestObject(_ request: FetchRequestTemplate) -> ArchivedObject {

@@ -37,7 +37,8 @@ public struct BinaryPropertyListWriter {
     private var members: [Int] = []
     private var strings: [String: Int] = [:]
     private var integers: [Int64: Int] = [:]
-    private var uids: [UInt32: Int] = [:]
+    /// The object of each UID, by UID (which counts up from 0 in a keyed archive), or -1.
+    private var uids: [Int] = []
     /// Reals and dates by bit pattern, with -0.0 as 0.0 (they are equal values).
     private var reals: [UInt64: Int] = [:]
     private var dates: [UInt64: Int] = [:]
@@ -126,11 +127,16 @@ public struct BinaryPropertyListWriter {
 
     /// Adds a keyed archive's object reference.
     public mutating func add(uid number: UInt32) -> Int {
-        unique(\.uids, key: number) { writer in
-            let size = Self.byteCount(for: UInt64(number))
-            writer.scalarBytes.append(0x80 | UInt8(size - 1))
-            writer.appendBigEndian(UInt64(number), size: size)
-        }
+        let slot = Int(number)
+        if slot < uids.count, uids[slot] >= 0 { return uids[slot] }
+        let index = beginScalar()
+        let size = Self.byteCount(for: UInt64(number))
+        scalarBytes.append(0x80 | UInt8(size - 1))
+        appendBigEndian(UInt64(number), size: size)
+        endScalar(index)
+        if slot >= uids.count { uids += repeatElement(-1, count: max(slot + 1 - uids.count, uids.count)) }
+        uids[slot] = index
+        return index
     }
 
     public mutating func addArray(count: Int) -> Container { addContainer(0xA, count: count, slots: count) }

@@ -37,15 +37,21 @@ public enum ModelCompilation {
         guard bundle.isVersioned else {
             return [("\(bundle.name).mom", ModelArchiver.archive(bundle.versions[0], options: archiveOptions))]
         }
+        // Versions are independent: each is archived and hashed on its own core.
+        let compiled = bundle.versions.concurrentMap { version in
+            let hasher = VersionHasher(version)
+            let entityHashes = hasher.entityHashes()
+            return (
+                mom: ModelArchiver.archive(version, options: archiveOptions), hashes: entityHashes,
+                checksum: hasher.versionChecksum(entityHashes))
+        }
         var files = [(path: String, bytes: [UInt8])]()
         var hashes = [String: [String: VersionHash]]()
         var checksums = [String: String]()
-        for version in bundle.versions {
-            files.append(("\(bundle.name).momd/\(version.name).mom", ModelArchiver.archive(version, options: archiveOptions)))
-            let hasher = VersionHasher(version)
-            let entityHashes = hasher.entityHashes()
-            hashes[version.name] = entityHashes
-            checksums[version.name] = hasher.versionChecksum(entityHashes)
+        for (version, result) in zip(bundle.versions, compiled) {
+            files.append(("\(bundle.name).momd/\(version.name).mom", result.mom))
+            hashes[version.name] = result.hashes
+            checksums[version.name] = result.checksum
         }
         let info = VersionInfo(
             currentVersionName: bundle.currentVersion?.name ?? "", versionHashes: hashes,

@@ -35,8 +35,3 @@ struct HashInput {
         SHA512.hash(data: bytes).withUnsafeBytes { Array($0) }
     }
 }
-
-/// Orders names as `-[NSString compare:]` does for the names Core Data allows: by UTF-16 unit.
-func coreDataNameOrder(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
-}

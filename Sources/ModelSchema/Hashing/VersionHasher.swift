@@ -45,7 +45,7 @@ public struct VersionHasher: Sendable {
     public func versionChecksum(_ hashes: [String: VersionHash]? = nil) -> String {
         let hashes = hashes ?? entityHashes()
         var input = HashInput()
-        for name in hashes.keys.sorted(by: coreDataNameOrder) {
+        for name in hashes.keys.sorted(by: NameOrder.precedes) {
             input.append(hashes[name]!)
         }
         return input.sha256.base64
@@ -55,7 +55,7 @@ public struct VersionHasher: Sendable {
     public func hashesDigest(_ hashes: [String: VersionHash]? = nil) -> String {
         let hashes = hashes ?? entityHashes()
         var input = HashInput()
-        for name in hashes.keys.sorted(by: coreDataNameOrder) {
+        for name in hashes.keys.sorted(by: NameOrder.precedes) {
             input.append(name)
             input.append(hashes[name]!)
         }
@@ -74,14 +74,14 @@ public struct VersionHasher: Sendable {
         if let parent = parent(of: entity), !visiting.contains(parent.name) {
             input.append(entityHash(parent, memo: &memo, visiting: visiting.union([entity.name])))
         }
-        for (_, hash) in propertyHashes(of: entity).sorted(by: { coreDataNameOrder($0.key, $1.key) }) {
+        for (_, hash) in propertyHashes(of: entity).sorted(by: { NameOrder.precedes($0.key, $1.key) }) {
             if let hash { input.append(hash) }
         }
         if let modifier = entity.versionHashModifier, !modifier.isEmpty {
             input.append(modifier)
         }
         let constraints = entity.uniquenessConstraints.map { $0.joined(separator: ".") }
-        for constraint in constraints.sorted(by: coreDataNameOrder) {
+        for constraint in constraints.sorted(by: NameOrder.precedes) {
             input.append(constraint)
         }
         let hash = input.sha256
@@ -114,11 +114,12 @@ public struct VersionHasher: Sendable {
         }
         var hashes = [String: VersionHash?]()
         for ancestor in chain.reversed() {
-            for attribute in ancestor.attributes {
-                let hash = attribute.isTransient ? nil : attributeHash(attribute)
-                hashes[attribute.name] = .some(hash)
+            for index in ancestor.attributes.indices {
+                let hash = ancestor.attributes[index].isTransient ? nil : attributeHash(ancestor.attributes[index])
+                hashes[ancestor.attributes[index].name] = .some(hash)
             }
-            for relationship in ancestor.relationships {
+            for index in ancestor.relationships.indices {
+                let relationship = ancestor.relationships[index]
                 let hash = relationship.isTransient ? nil : relationshipHash(relationship, in: entity)
                 hashes[relationship.name] = .some(hash)
             }
@@ -173,7 +174,7 @@ public struct VersionHasher: Sendable {
         }
         flatten(attribute.compositeName)
         var input = HashInput()
-        for leaf in leaves.filter({ !$0.isTransient }).sorted(by: { coreDataNameOrder($0.name, $1.name) }) {
+        for leaf in leaves.filter({ !$0.isTransient }).sorted(by: { NameOrder.precedes($0.name, $1.name) }) {
             input.append(attributeHash(leaf))
         }
         return input.sha256
