@@ -3,10 +3,10 @@ import Dispatch
 extension Array where Element: Sendable {
     /// The elements transformed as by `map`, several at a time on the machine's cores, in order.
     ///
-    /// For independent, CPU-bound work such as compiling each version of a bundle: the result is
-    /// the same as `map`'s, whatever the scheduling. A single element is transformed on the
-    /// calling thread.
-    func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
+    /// For independent, CPU-bound work such as reading, validating or compiling each version of a
+    /// bundle: the result is the same as `map`'s, whatever the scheduling. A single element is
+    /// transformed on the calling thread.
+    package func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
         guard count > 1 else { return map(transform) }
         let slots = ResultSlots<Result>(count: count)
         defer { slots.deallocate() }
