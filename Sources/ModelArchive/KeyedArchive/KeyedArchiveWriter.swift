@@ -31,10 +31,16 @@ public struct KeyedArchiveWriter {
     private var stringNumbers: [String: UInt32] = [:]
     private var scalarNumbers: [PropertyListValue: UInt32] = [:]
     private var classNumbers: [[String]: UInt32] = [:]
-    /// The keys of the last object written of each class, with their property list objects:
-    /// objects of one class mostly have the same keys in the same order, so this saves hashing
-    /// every key of every object.
-    private var lastKeys: [UInt32: [(key: String, object: Int)]] = [:]
+    /// The last class description and string numbered: consecutive objects often share a class,
+    /// and a property's renaming identifier is usually its name, so these save hashing them.
+    private var lastClass: (classes: [String], number: UInt32)?
+    private var lastString: (text: String, number: UInt32)?
+    /// The keys written so far for each class, with their property list objects, in the order
+    /// objects of that class list them: objects of one class have mostly the same keys in the
+    /// same order, so this saves hashing every key of every object.
+    private var classKeys: [UInt32: [(key: String, object: Int)]] = [:]
+    /// The property list object of the `$class` key, which every object has, once written.
+    private var classKey: Int?
 
     private init() {}
 
@@ -82,11 +88,15 @@ public struct KeyedArchiveWriter {
     }
 
     private mutating func number(for text: String) -> UInt32 {
-        if let known = stringNumbers[text] { return known }
-        let index = UInt32(entries.count)
-        entries.append(.string(text))
-        stringNumbers[text] = index
-        return index
+        if let last = lastString, last.text == text { return last.number }
+        let number = stringNumbers[text] ?? {
+            let index = UInt32(entries.count)
+            entries.append(.string(text))
+            stringNumbers[text] = index
+            return index
+        }()
+        lastString = (text, number)
+        return number
     }
 
     /// The number of a data or number object; equal values are one object.
@@ -100,11 +110,15 @@ public struct KeyedArchiveWriter {
     }
 
     private mutating func classNumber(_ classes: [String]) -> UInt32 {
-        if let known = classNumbers[classes] { return known }
-        let index = UInt32(entries.count)
-        entries.append(.classDescription(classes))
-        classNumbers[classes] = index
-        return index
+        if let last = lastClass, last.classes == classes { return last.number }
+        let number = classNumbers[classes] ?? {
+            let index = UInt32(entries.count)
+            entries.append(.classDescription(classes))
+            classNumbers[classes] = index
+            return index
+        }()
+        lastClass = (classes, number)
+        return number
     }
 
     // MARK: - Writing
@@ -139,19 +153,26 @@ public struct KeyedArchiveWriter {
         case .object(let object, let values, let classNumber):
             let count = object.fields.count
             let dictionary = plist.addDictionary(count: count + 1)
-            var keys = lastKeys.removeValue(forKey: classNumber) ?? []
+            var keys = classKeys.removeValue(forKey: classNumber) ?? []
+            var nextKey = 0
             for position in 0..<count {
                 let key = object.fields[position].key
-                if position < keys.count, keys[position].key == key {
-                    plist.setMember(position, of: dictionary, to: keys[position].object)
-                    continue
+                // The key is usually the next known one, or a little further on when the object
+                // lacks an optional key.
+                if let known = keys[nextKey...].firstIndex(where: { $0.key == key }) {
+                    plist.setMember(position, of: dictionary, to: keys[known].object)
+                    nextKey = known + 1
+                } else {
+                    let keyObject = plist.add(string: key)
+                    plist.setMember(position, of: dictionary, to: keyObject)
+                    keys.insert((key, keyObject), at: nextKey)
+                    nextKey += 1
                 }
-                let keyObject = plist.add(string: key)
-                plist.setMember(position, of: dictionary, to: keyObject)
-                if position < keys.count { keys[position] = (key, keyObject) } else { keys.append((key, keyObject)) }
             }
-            lastKeys[classNumber] = keys
-            plist.setMember(count, of: dictionary, to: plist.add(string: "$class"))
+            classKeys[classNumber] = keys
+            let classKey = self.classKey ?? plist.add(string: "$class")
+            self.classKey = classKey
+            plist.setMember(count, of: dictionary, to: classKey)
             var next = 0
             for position in 0..<count {
                 plist.setMember(count + 1 + position, of: dictionary, to: write(values, at: &next, into: &plist))

@@ -4,9 +4,10 @@
 ///
 /// Objects are numbered in the order they are added; a container takes its number before its
 /// members, as CoreFoundation numbers them. Equal scalars are written once, as CoreFoundation
-/// does: each scalar type has its own table, so no scalar is hashed twice. A scalar's bytes are
-/// encoded when it is added; a container's are written at the end, when the size of an object
-/// reference (which depends on the number of objects) is known.
+/// does: each scalar type has its own table, so no scalar is hashed twice. Each object is
+/// stored as it is added: its leading bytes (a scalar's encoding, or a container's marker) and
+/// its member references. The references are written out at the end, once their size (which
+/// depends on the number of objects) is known.
 ///
 /// ```swift
 /// var writer = BinaryPropertyListWriter()
@@ -22,19 +23,16 @@ public struct BinaryPropertyListWriter {
         let slot: Int
     }
 
-    /// An object of the table: a scalar's encoded bytes, or a container's marker and members.
-    private struct Entry {
-        /// The first byte in `scalarBytes`, or the first slot in `members`.
-        var start: Int
-        /// The number of bytes, or of members (pairs, for a dictionary).
-        var count: Int
-        /// 0 for a scalar, else the marker type: 0xA array, 0xC set, 0xD dictionary.
-        var containerType: UInt8
+    /// Where an object's leading bytes start in `bytes` and its references in `members`; both
+    /// end where the next object's start.
+    private struct ObjectStart {
+        var byte: Int
+        var member: Int
     }
 
-    private var entries: [Entry] = []
-    private var scalarBytes: [UInt8] = []
-    private var members: [Int] = []
+    private var starts: [ObjectStart] = []
+    private var bytes: [UInt8] = []
+    private var members: [UInt32] = []
     private var strings: [String: Int] = [:]
     private var integers: [Int64: Int] = [:]
     /// The object of each UID, by UID (which counts up from 0 in a keyed archive), or -1.
@@ -66,13 +64,13 @@ public struct BinaryPropertyListWriter {
         case .uid(let number): return add(uid: number)
         case .date(let seconds):
             return unique(\.dates, key: seconds.isZero ? 0 : seconds.bitPattern) { writer in
-                writer.scalarBytes.append(0x33)
+                writer.bytes.append(0x33)
                 writer.appendBigEndian(seconds.bitPattern, size: 8)
             }
         case .data(let bytes):
             return unique(\.datas, key: bytes) { writer in
                 writer.appendMarker(0x4, count: bytes.count)
-                writer.scalarBytes += bytes
+                writer.bytes += bytes
             }
         case .array(let items), .set(let items):
             let container = value.isSet ? addSet(count: items.count) : addArray(count: items.count)
@@ -94,13 +92,12 @@ public struct BinaryPropertyListWriter {
         let index = beginScalar()
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             appendMarker(0x5, count: text.utf8.count)
-            scalarBytes += text.utf8
+            bytes += text.utf8
         } else {
             let units = Array(text.utf16)
             appendMarker(0x6, count: units.count)
             for unit in units { appendBigEndian(UInt64(unit), size: 2) }
         }
-        endScalar(index)
         strings[text] = index
         return index
     }
@@ -111,7 +108,7 @@ public struct BinaryPropertyListWriter {
 
     public mutating func add(real number: Double) -> Int {
         unique(\.reals, key: number.isZero ? 0 : number.bitPattern) { writer in
-            writer.scalarBytes.append(0x23)
+            writer.bytes.append(0x23)
             writer.appendBigEndian(number.bitPattern, size: 8)
         }
     }
@@ -119,8 +116,7 @@ public struct BinaryPropertyListWriter {
     public mutating func add(bool flag: Bool) -> Int {
         if let known = bools[flag ? 1 : 0] { return known }
         let index = beginScalar()
-        scalarBytes.append(flag ? 0x09 : 0x08)
-        endScalar(index)
+        bytes.append(flag ? 0x09 : 0x08)
         bools[flag ? 1 : 0] = index
         return index
     }
@@ -131,9 +127,8 @@ public struct BinaryPropertyListWriter {
         if slot < uids.count, uids[slot] >= 0 { return uids[slot] }
         let index = beginScalar()
         let size = Self.byteCount(for: UInt64(number))
-        scalarBytes.append(0x80 | UInt8(size - 1))
+        bytes.append(0x80 | UInt8(size - 1))
         appendBigEndian(UInt64(number), size: size)
-        endScalar(index)
         if slot >= uids.count { uids += repeatElement(-1, count: max(slot + 1 - uids.count, uids.count)) }
         uids[slot] = index
         return index
@@ -148,12 +143,13 @@ public struct BinaryPropertyListWriter {
 
     /// Makes member `position` of `container` refer to object `object`.
     public mutating func setMember(_ position: Int, of container: Container, to object: Int) {
-        members[container.slot + position] = object
+        members[container.slot + position] = UInt32(object)
     }
 
     private mutating func addContainer(_ type: UInt8, count: Int, slots: Int) -> Container {
-        let container = Container(object: entries.count, slot: members.count)
-        entries.append(Entry(start: members.count, count: count, containerType: type))
+        let container = Container(object: starts.count, slot: members.count)
+        starts.append(ObjectStart(byte: bytes.count, member: members.count))
+        appendMarker(type, count: count)
         for _ in 0..<slots { members.append(0) }
         return container
     }
@@ -165,65 +161,60 @@ public struct BinaryPropertyListWriter {
         if let known = self[keyPath: table][key] { return known }
         let index = beginScalar()
         write(&self)
-        endScalar(index)
         self[keyPath: table][key] = index
         return index
     }
 
+    /// Starts an object with no members, whose bytes the caller appends next.
     private mutating func beginScalar() -> Int {
-        entries.append(Entry(start: scalarBytes.count, count: 0, containerType: 0))
-        return entries.count - 1
-    }
-
-    private mutating func endScalar(_ index: Int) {
-        entries[index].count = scalarBytes.count - entries[index].start
+        starts.append(ObjectStart(byte: bytes.count, member: members.count))
+        return starts.count - 1
     }
 
     // MARK: - Encoding
 
     /// The file: header, objects in number order, offset table and trailer naming `top`.
+    ///
+    /// Every size is known before writing (an object's offset is the bytes and references
+    /// before it), so the file is written into one buffer of the right size.
     public func encoded(top: Int) -> [UInt8] {
-        let referenceSize = Self.byteCount(for: UInt64(entries.count))
-        var output: [UInt8] = Array("bplist00".utf8)
-        output.reserveCapacity(8 + scalarBytes.count + members.count * referenceSize + entries.count * 8 + 32)
-        var offsets = [Int]()
-        offsets.reserveCapacity(entries.count)
-        for entry in entries {
-            offsets.append(output.count)
-            if entry.containerType == 0 {
-                output.append(contentsOf: scalarBytes[entry.start..<entry.start + entry.count])
-            } else {
-                Self.appendMarker(entry.containerType, count: entry.count, to: &output)
-                let slots = entry.containerType == 0xD ? 2 * entry.count : entry.count
-                for member in members[entry.start..<entry.start + slots] {
-                    Self.appendBigEndian(UInt64(member), size: referenceSize, to: &output)
+        let count = starts.count
+        let referenceSize = Self.byteCount(for: UInt64(count))
+        let tableOffset = 8 + bytes.count + members.count * referenceSize
+        let offsetSize = Self.byteCount(for: UInt64(tableOffset))
+        let size = tableOffset + count * offsetSize + 32
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var output = OutputBuffer(buffer.baseAddress!)
+            output.append(contentsOf: Array("bplist00".utf8))
+            for index in 0..<count {
+                let next = index + 1 < count ? starts[index + 1] : ObjectStart(byte: bytes.count, member: members.count)
+                output.append(contentsOf: bytes[starts[index].byte..<next.byte])
+                for member in members[starts[index].member..<next.member] {
+                    output.appendBigEndian(UInt64(member), size: referenceSize)
                 }
             }
+            for start in starts {
+                output.appendBigEndian(UInt64(8 + start.byte + start.member * referenceSize), size: offsetSize)
+            }
+            output.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+            output.appendBigEndian(UInt64(count), size: 8)
+            output.appendBigEndian(UInt64(top), size: 8)
+            output.appendBigEndian(UInt64(tableOffset), size: 8)
+            precondition(output.count == size, "binary property list size mismatch")
+            initialized = size
         }
-        let tableOffset = output.count
-        let offsetSize = Self.byteCount(for: UInt64(tableOffset))
-        for offset in offsets {
-            Self.appendBigEndian(UInt64(offset), size: offsetSize, to: &output)
-        }
-        output += [0, 0, 0, 0, 0, 0]
-        output.append(UInt8(offsetSize))
-        output.append(UInt8(referenceSize))
-        Self.appendBigEndian(UInt64(entries.count), size: 8, to: &output)
-        Self.appendBigEndian(UInt64(top), size: 8, to: &output)
-        Self.appendBigEndian(UInt64(tableOffset), size: 8, to: &output)
-        return output
     }
 
     private mutating func appendInteger(_ number: Int64) {
-        Self.appendInteger(number, to: &scalarBytes)
+        Self.appendInteger(number, to: &bytes)
     }
 
     private mutating func appendMarker(_ type: UInt8, count: Int) {
-        Self.appendMarker(type, count: count, to: &scalarBytes)
+        Self.appendMarker(type, count: count, to: &bytes)
     }
 
     private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        Self.appendBigEndian(value, size: size, to: &scalarBytes)
+        Self.appendBigEndian(value, size: size, to: &bytes)
     }
 
     /// An integer in the fewest of 1, 2, 4 or 8 bytes; negative ones always take 8.
@@ -275,5 +266,36 @@ extension PropertyListValue {
     fileprivate var isSet: Bool {
         if case .set = self { return true }
         return false
+    }
+}
+
+/// Writes bytes into memory that is known to be large enough.
+private struct OutputBuffer {
+    private let base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+
+    init(_ base: UnsafeMutablePointer<UInt8>) {
+        self.base = base
+    }
+
+    /// Appends an array's or a slice's bytes (any contiguous collection).
+    mutating func append(contentsOf bytes: some Collection<UInt8>) {
+        let copied = bytes.withContiguousStorageIfAvailable { source in
+            if let start = source.baseAddress { (base + count).update(from: start, count: source.count) }
+            return source.count
+        }
+        guard let copied else { preconditionFailure("bytes must be contiguous") }
+        count += copied
+    }
+
+    mutating func appendBigEndian(_ value: UInt64, size: Int) {
+        let target = UnsafeMutableRawPointer(base + count)
+        switch size {
+        case 1: target.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
+        case 2: target.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, as: UInt16.self)
+        case 4: target.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, as: UInt32.self)
+        default: target.storeBytes(of: value.bigEndian, as: UInt64.self)
+        }
+        count += size
     }
 }

@@ -34,11 +34,11 @@ public struct VersionHasher: Sendable {
 
     /// The version hash of every entity, by entity name (abstract entities and subentities included).
     public func entityHashes() -> [String: VersionHash] {
-        var memo = [String: VersionHash]()
+        var memo = Memo()
         for entity in version.entities {
             _ = entityHash(entity, memo: &memo, visiting: [])
         }
-        return memo
+        return memo.entities
     }
 
     /// `NSManagedObjectModel.versionChecksum`: base64 of SHA-256 over the entity hashes in name order.
@@ -64,17 +64,35 @@ public struct VersionHasher: Sendable {
 
     // MARK: - Entities
 
+    /// The hashes computed so far: entities by name, and plain attributes by the values their
+    /// hash covers, since models repeat attributes (`id`, `createdAt`) across entities.
+    private struct Memo {
+        var entities: [String: VersionHash] = [:]
+        var attributes: [AttributeHashKey: VersionHash] = [:]
+    }
+
+    /// What the hash of an attribute that is neither derived nor composite depends on.
+    private struct AttributeHashKey: Hashable {
+        var name: String
+        var type: AttributeType
+        var isOptional: Bool
+        var isTransient: Bool
+        var versionHashModifier: String?
+        var allowsExternalBinaryDataStorage: Bool
+        var preservesValueInHistoryOnDeletion: Bool
+    }
+
     private func entityHash(
-        _ entity: Entity, memo: inout [String: VersionHash], visiting: Set<String>
+        _ entity: Entity, memo: inout Memo, visiting: Set<String>
     ) -> VersionHash {
-        if let known = memo[entity.name] { return known }
+        if let known = memo.entities[entity.name] { return known }
         var input = HashInput()
         input.append(entity.name)
         input.append(byte: entity.isAbstract ? 1 : 0)
         if let parent = parent(of: entity), !visiting.contains(parent.name) {
             input.append(entityHash(parent, memo: &memo, visiting: visiting.union([entity.name])))
         }
-        for (_, hash) in propertyHashes(of: entity).sorted(by: { NameOrder.precedes($0.key, $1.key) }) {
+        for (_, hash) in propertyHashes(of: entity, memo: &memo).sorted(by: { NameOrder.precedes($0.key, $1.key) }) {
             if let hash { input.append(hash) }
         }
         if let modifier = entity.versionHashModifier, !modifier.isEmpty {
@@ -85,7 +103,7 @@ public struct VersionHasher: Sendable {
             input.append(constraint)
         }
         let hash = input.sha256
-        memo[entity.name] = hash
+        memo.entities[entity.name] = hash
         return hash
     }
 
@@ -106,7 +124,7 @@ public struct VersionHasher: Sendable {
     /// The hashes of own and inherited attributes and relationships by name, `nil` for a
     /// transient one; a subentity's own property wins. Hashing here, rather than collecting the
     /// properties first, saves copying every attribute.
-    private func propertyHashes(of entity: Entity) -> [String: VersionHash?] {
+    private func propertyHashes(of entity: Entity, memo: inout Memo) -> [String: VersionHash?] {
         var chain = [entity]
         var seen: Set<String> = [entity.name]
         while let parent = parent(of: chain.last!), seen.insert(parent.name).inserted {
@@ -115,7 +133,7 @@ public struct VersionHasher: Sendable {
         var hashes = [String: VersionHash?]()
         for ancestor in chain.reversed() {
             for index in ancestor.attributes.indices {
-                let hash = ancestor.attributes[index].isTransient ? nil : attributeHash(ancestor.attributes[index])
+                let hash = ancestor.attributes[index].isTransient ? nil : attributeHash(ancestor.attributes[index], memo: &memo)
                 hashes[ancestor.attributes[index].name] = .some(hash)
             }
             for index in ancestor.relationships.indices {
@@ -128,6 +146,20 @@ public struct VersionHasher: Sendable {
     }
 
     // MARK: - Properties
+
+    /// `attributeHash(_:)` through the memo, for the attributes whose hash depends on plain values.
+    private func attributeHash(_ attribute: Attribute, memo: inout Memo) -> VersionHash {
+        guard !attribute.isDerived, attribute.type != .composite else { return attributeHash(attribute) }
+        let key = AttributeHashKey(
+            name: attribute.name, type: attribute.type, isOptional: attribute.isOptional,
+            isTransient: attribute.isTransient, versionHashModifier: attribute.versionHashModifier,
+            allowsExternalBinaryDataStorage: attribute.allowsExternalBinaryDataStorage,
+            preservesValueInHistoryOnDeletion: attribute.preservesValueInHistoryOnDeletion)
+        if let known = memo.attributes[key] { return known }
+        let hash = attributeHash(attribute)
+        memo.attributes[key] = hash
+        return hash
+    }
 
     /// The hash every property kind starts from: name, flags and version hash modifier.
     private func baseHash(name: String, isOptional: Bool, isTransient: Bool, modifier: String?) -> VersionHash {
