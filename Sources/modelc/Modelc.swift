@@ -25,4 +25,10 @@ struct Modelc: ParsableCommand {
             ValidateCommand.self, HashCommand.self, CompileCommand.self, DecompileCommand.self, InspectCommand.self,
         ]
     )
+
+    /// Tunes the allocator, then parses the arguments and runs the command.
+    static func main() {
+        HeapTuning.apply()
+        main(nil)
+    }
 }
