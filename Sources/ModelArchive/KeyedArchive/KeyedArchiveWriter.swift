@@ -12,8 +12,8 @@ public struct KeyedArchiveWriter {
         case string(String)
         /// A data or number object.
         case scalar(PropertyListValue)
-        /// An object's field values (in the order of its fields) and its class description.
-        case object(ArchivedObject, values: [FieldValue], classNumber: UInt32)
+        /// An object, where its field values start in `values`, and its class description.
+        case object(ArchivedObject, firstValue: Int, classNumber: UInt32)
         case classDescription([String])
     }
 
@@ -27,6 +27,11 @@ public struct KeyedArchiveWriter {
     }
 
     private var entries: [Entry] = [.string("$null")]
+    /// The field values of every object, each object's together, in the order of its fields.
+    private var values: [FieldValue] = []
+    /// The field values of the objects being numbered, innermost last: an object's values move
+    /// to `values` once its fields are numbered, so no object needs an array of its own.
+    private var pendingValues: [FieldValue] = []
     private var objectNumbers: [ObjectIdentifier: UInt32] = [:]
     private var stringNumbers: [String: UInt32] = [:]
     private var scalarNumbers: [PropertyListValue: UInt32] = [:]
@@ -61,30 +66,35 @@ public struct KeyedArchiveWriter {
         let index = UInt32(entries.count)
         objectNumbers[identity] = index
         entries.append(.string(""))  // a placeholder until the fields are numbered
-        var values = [FieldValue]()
-        values.reserveCapacity(object.fields.count)
+        let mark = pendingValues.count
         for field in object.fields {
-            append(field.value, to: &values)
+            appendPending(field.value)
         }
-        entries[Int(index)] = .object(object, values: values, classNumber: classNumber(object.classes))
+        let firstValue = values.count
+        values += pendingValues[mark...]
+        pendingValues.removeSubrange(mark...)
+        entries[Int(index)] = .object(object, firstValue: firstValue, classNumber: classNumber(object.classes))
         return index
     }
 
-    /// Appends `value` to `values`, numbering the objects it refers to.
-    private mutating func append(_ value: ArchiveValue, to values: inout [FieldValue]) {
+    /// Appends `value` to `pendingValues`, numbering the objects it refers to.
+    private mutating func appendPending(_ value: ArchiveValue) {
+        let resolved: FieldValue
         switch value {
-        case .null: values.append(.uid(0))
-        case .bool(let flag): values.append(.bool(flag))
-        case .integer(let number): values.append(.integer(number))
-        case .real(let number): values.append(.real(number))
-        case .string(let text): values.append(.uid(number(for: text)))
-        case .data(let bytes): values.append(.uid(number(for: .data(bytes))))
-        case .number(let scalar): values.append(.uid(number(for: scalar)))
-        case .object(let object): values.append(.uid(number(for: object)))
+        case .null: resolved = .uid(0)
+        case .bool(let flag): resolved = .bool(flag)
+        case .integer(let number): resolved = .integer(number)
+        case .real(let number): resolved = .real(number)
+        case .string(let text): resolved = .uid(number(for: text))
+        case .data(let bytes): resolved = .uid(number(for: .data(bytes)))
+        case .number(let scalar): resolved = .uid(number(for: scalar))
+        case .object(let object): resolved = .uid(number(for: object))
         case .references(let items):
-            values.append(.array(count: items.count))
-            for item in items { append(item, to: &values) }
+            pendingValues.append(.array(count: items.count))
+            for item in items { appendPending(item) }
+            return
         }
+        pendingValues.append(resolved)
     }
 
     private mutating func number(for text: String) -> UInt32 {
@@ -150,7 +160,7 @@ public struct KeyedArchiveWriter {
             return plist.add(string: text)
         case .scalar(let value):
             return plist.add(value)
-        case .object(let object, let values, let classNumber):
+        case .object(let object, let firstValue, let classNumber):
             let count = object.fields.count
             let dictionary = plist.addDictionary(count: count + 1)
             var keys = classKeys.removeValue(forKey: classNumber) ?? []
@@ -173,7 +183,7 @@ public struct KeyedArchiveWriter {
             let classKey = self.classKey ?? plist.add(string: "$class")
             self.classKey = classKey
             plist.setMember(count, of: dictionary, to: classKey)
-            var next = 0
+            var next = firstValue
             for position in 0..<count {
                 plist.setMember(count + 1 + position, of: dictionary, to: write(values, at: &next, into: &plist))
             }

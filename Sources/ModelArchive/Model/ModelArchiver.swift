@@ -51,6 +51,8 @@ public struct ModelArchiver {
     private mutating func modelObject() -> ArchivedObject {
         let model = ArchivedObject(ArchiveClass.model)
         entityOrder = uniqueEntityIndexes()
+        entityObjects.reserveCapacity(entityOrder.count)
+        propertyObjects.reserveCapacity(entityOrder.count)
         for index in entityOrder {
             let name = version.entities[index].name
             entityObjects[name] = ArchivedObject(ArchiveClass.entity)
@@ -125,7 +127,8 @@ public struct ModelArchiver {
         if entity.isAbstract { object.append("NSIsAbstract", .bool(true)) }
 
         var properties = [(String, ArchiveValue)]()
-        var byName = [String: ArchivedObject]()
+        var byName = [String: ArchivedObject](
+            minimumCapacity: entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count)
         let attributeNames = entity.attributes.map { $0.name }
         for index in Self.nameOrder(attributeNames) where byName[attributeNames[index]] == nil {
             let property = attributeObject(entity.attributes[index], entity: object)
