@@ -60,6 +60,7 @@ public struct KeyedArchiveWriter {
 
     // MARK: - Numbering
 
+    /// The number of `object`, numbering it, then the objects its fields refer to, when new.
     private mutating func number(for object: ArchivedObject) -> UInt32 {
         let identity = ObjectIdentifier(object)
         if let known = objectNumbers[identity] { return known }
@@ -97,6 +98,7 @@ public struct KeyedArchiveWriter {
         pendingValues.append(resolved)
     }
 
+    /// The number of a string object; equal strings are one object.
     private mutating func number(for text: String) -> UInt32 {
         if let last = lastString, last.text == text { return last.number }
         let number = stringNumbers[text] ?? {
@@ -119,6 +121,7 @@ public struct KeyedArchiveWriter {
         return index
     }
 
+    /// The number of the class description of `classes`, written once per archive.
     private mutating func classNumber(_ classes: [String]) -> UInt32 {
         if let last = lastClass, last.classes == classes { return last.number }
         let number = classNumbers[classes] ?? {
@@ -154,6 +157,7 @@ public struct KeyedArchiveWriter {
         return root.object
     }
 
+    /// Writes one object of `$objects`; returns its property list object.
     private mutating func write(_ entry: Entry, into plist: inout BinaryPropertyListWriter) -> Int {
         switch entry {
         case .string(let text):

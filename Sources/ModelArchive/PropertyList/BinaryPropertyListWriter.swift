@@ -102,10 +102,12 @@ public struct BinaryPropertyListWriter {
         return index
     }
 
+    /// Adds an integer, in the fewest bytes that hold it.
     public mutating func add(integer number: Int64) -> Int {
         unique(\.integers, key: number) { writer in writer.appendInteger(number) }
     }
 
+    /// Adds a real, as 8 bytes.
     public mutating func add(real number: Double) -> Int {
         unique(\.reals, key: number.isZero ? 0 : number.bitPattern) { writer in
             writer.bytes.append(0x23)
@@ -113,6 +115,7 @@ public struct BinaryPropertyListWriter {
         }
     }
 
+    /// Adds a boolean.
     public mutating func add(bool flag: Bool) -> Int {
         if let known = bools[flag ? 1 : 0] { return known }
         let index = beginScalar()
@@ -134,8 +137,10 @@ public struct BinaryPropertyListWriter {
         return index
     }
 
+    /// Adds an array of `count` members.
     public mutating func addArray(count: Int) -> Container { addContainer(0xA, count: count, slots: count) }
 
+    /// Adds a set of `count` members.
     public mutating func addSet(count: Int) -> Container { addContainer(0xC, count: count, slots: count) }
 
     /// Adds a dictionary of `count` pairs: members `0..<count` are its keys, then its values.
@@ -146,6 +151,7 @@ public struct BinaryPropertyListWriter {
         members[container.slot + position] = UInt32(object)
     }
 
+    /// Starts a container: its marker now, its `slots` member references as they are set.
     private mutating func addContainer(_ type: UInt8, count: Int, slots: Int) -> Container {
         let container = Container(object: starts.count, slot: members.count)
         starts.append(ObjectStart(byte: bytes.count, member: members.count))
@@ -266,36 +272,5 @@ extension PropertyListValue {
     fileprivate var isSet: Bool {
         if case .set = self { return true }
         return false
-    }
-}
-
-/// Writes bytes into memory that is known to be large enough.
-private struct OutputBuffer {
-    private let base: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
-
-    init(_ base: UnsafeMutablePointer<UInt8>) {
-        self.base = base
-    }
-
-    /// Appends an array's or a slice's bytes (any contiguous collection).
-    mutating func append(contentsOf bytes: some Collection<UInt8>) {
-        let copied = bytes.withContiguousStorageIfAvailable { source in
-            if let start = source.baseAddress { (base + count).update(from: start, count: source.count) }
-            return source.count
-        }
-        guard let copied else { preconditionFailure("bytes must be contiguous") }
-        count += copied
-    }
-
-    mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        let target = UnsafeMutableRawPointer(base + count)
-        switch size {
-        case 1: target.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
-        case 2: target.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, as: UInt16.self)
-        case 4: target.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, as: UInt32.self)
-        default: target.storeBytes(of: value.bigEndian, as: UInt64.self)
-        }
-        count += size
     }
 }

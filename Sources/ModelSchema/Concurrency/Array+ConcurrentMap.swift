@@ -26,6 +26,7 @@ private struct ResultSlots<Result>: @unchecked Sendable {
         buffer = .allocate(capacity: count)
     }
 
+    /// Initializes slot `index`, which no other iteration touches.
     func store(_ result: Result, at index: Int) {
         (buffer.baseAddress! + index).initialize(to: result)
     }
@@ -38,6 +39,7 @@ private struct ResultSlots<Result>: @unchecked Sendable {
         }
     }
 
+    /// Frees the storage; the results must have been moved out.
     func deallocate() {
         buffer.deallocate()
     }
