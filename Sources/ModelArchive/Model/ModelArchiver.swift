@@ -94,7 +94,7 @@ public struct ModelArchiver {
 
     /// Room for the fields of an entity, attribute or relationship, so that appending them
     /// rarely grows the array.
-    private static let fieldCapacity = 16
+    private static let fieldCapacity = 12
 
     /// The indexes of `names` in the order archives list entities, properties and keys in
     /// (``NameOrder``), so that the bytes depend on the model and not on the order of its XML.
