@@ -18,8 +18,8 @@
 public struct BinaryPropertyListWriter {
     /// A container whose members are set with ``setMember(_:of:to:)``: `slot` is the first of
     /// its member slots (for a dictionary, its keys, then its values).
-    public struct Container {
-        public let object: Int
+    struct Container {
+        let object: Int
         let slot: Int
     }
 
@@ -43,7 +43,7 @@ public struct BinaryPropertyListWriter {
     private var datas: [[UInt8]: Int] = [:]
     private var bools: [Int?] = [nil, nil]
 
-    public init() {}
+    init() {}
 
     /// The binary property list of `root`, a tree of values.
     public static func encode(_ root: PropertyListValue) -> [UInt8] {
@@ -55,7 +55,7 @@ public struct BinaryPropertyListWriter {
     // MARK: - Adding objects
 
     /// Adds `value` and, for a container, its members depth-first; returns its object number.
-    public mutating func add(_ value: PropertyListValue) -> Int {
+    mutating func add(_ value: PropertyListValue) -> Int {
         switch value {
         case .string(let text): return add(string: text)
         case .integer(let number): return add(integer: number)
@@ -87,7 +87,7 @@ public struct BinaryPropertyListWriter {
     }
 
     /// Adds a string: ASCII as 8-bit characters, anything else as UTF-16.
-    public mutating func add(string text: String) -> Int {
+    mutating func add(string text: String) -> Int {
         if let known = strings[text] { return known }
         let index = beginScalar()
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
@@ -103,12 +103,12 @@ public struct BinaryPropertyListWriter {
     }
 
     /// Adds an integer, in the fewest bytes that hold it.
-    public mutating func add(integer number: Int64) -> Int {
+    mutating func add(integer number: Int64) -> Int {
         unique(\.integers, key: number) { writer in writer.appendInteger(number) }
     }
 
     /// Adds a real, as 8 bytes.
-    public mutating func add(real number: Double) -> Int {
+    mutating func add(real number: Double) -> Int {
         unique(\.reals, key: number.isZero ? 0 : number.bitPattern) { writer in
             writer.bytes.append(0x23)
             writer.appendBigEndian(number.bitPattern, size: 8)
@@ -116,7 +116,7 @@ public struct BinaryPropertyListWriter {
     }
 
     /// Adds a boolean.
-    public mutating func add(bool flag: Bool) -> Int {
+    mutating func add(bool flag: Bool) -> Int {
         if let known = bools[flag ? 1 : 0] { return known }
         let index = beginScalar()
         bytes.append(flag ? 0x09 : 0x08)
@@ -125,7 +125,7 @@ public struct BinaryPropertyListWriter {
     }
 
     /// Adds a keyed archive's object reference.
-    public mutating func add(uid number: UInt32) -> Int {
+    mutating func add(uid number: UInt32) -> Int {
         let slot = Int(number)
         if slot < uids.count, uids[slot] >= 0 { return uids[slot] }
         let index = beginScalar()
@@ -138,16 +138,16 @@ public struct BinaryPropertyListWriter {
     }
 
     /// Adds an array of `count` members.
-    public mutating func addArray(count: Int) -> Container { addContainer(0xA, count: count, slots: count) }
+    mutating func addArray(count: Int) -> Container { addContainer(0xA, count: count, slots: count) }
 
     /// Adds a set of `count` members.
-    public mutating func addSet(count: Int) -> Container { addContainer(0xC, count: count, slots: count) }
+    mutating func addSet(count: Int) -> Container { addContainer(0xC, count: count, slots: count) }
 
     /// Adds a dictionary of `count` pairs: members `0..<count` are its keys, then its values.
-    public mutating func addDictionary(count: Int) -> Container { addContainer(0xD, count: count, slots: 2 * count) }
+    mutating func addDictionary(count: Int) -> Container { addContainer(0xD, count: count, slots: 2 * count) }
 
     /// Makes member `position` of `container` refer to object `object`.
-    public mutating func setMember(_ position: Int, of container: Container, to object: Int) {
+    mutating func setMember(_ position: Int, of container: Container, to object: Int) {
         members[container.slot + position] = UInt32(object)
     }
 
@@ -183,7 +183,7 @@ public struct BinaryPropertyListWriter {
     ///
     /// Every size is known before writing (an object's offset is the bytes and references
     /// before it), so the file is written into one buffer of the right size.
-    public func encoded(top: Int) -> [UInt8] {
+    func encoded(top: Int) -> [UInt8] {
         let count = starts.count
         let referenceSize = Self.byteCount(for: UInt64(count))
         let tableOffset = 8 + bytes.count + members.count * referenceSize
