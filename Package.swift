@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "ModelXML", dependencies: ["ModelSchema", "CLibXML2"]),
         // The system's zlib, for the raw DEFLATE of a store's model cache.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's mallopt, for the CLI's allocator settings.
+        .systemLibrary(name: "CMalloc"),
         .target(name: "ModelExpression", dependencies: ["ModelSchema"]),
         .target(name: "ModelArchive", dependencies: ["ModelSchema", "ModelExpression", "CZlib"]),
         .target(name: "ModelCompiler", dependencies: ["ModelSchema", "ModelXML", "ModelExpression", "ModelArchive"]),
@@ -47,6 +49,7 @@ let package = Package(
         .executableTarget(
             name: "modelc",
             dependencies: [
+                "CMalloc",
                 "ModelArchive",
                 "ModelMigration",
                 "ModelCompiler",

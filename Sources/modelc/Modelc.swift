@@ -27,4 +27,10 @@ struct Modelc: ParsableCommand {
             StoreCommand.self, DiffCommand.self, MigrateCommand.self,
         ]
     )
+
+    /// Tunes the allocator, then parses the arguments and runs the command.
+    static func main() {
+        HeapTuning.apply()
+        main(nil)
+    }
 }

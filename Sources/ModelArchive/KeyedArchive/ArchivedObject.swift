@@ -14,6 +14,13 @@ public final class ArchivedObject {
 
     public var className: String { classes.first ?? "" }
 
+    /// Adds the field `key`, which the object must not have yet: cheaper than the subscript,
+    /// which searches the fields first, for code that builds an object field by field.
+    public func append(_ key: String, _ value: ArchiveValue) {
+        assert(self[key] == nil, "field '\(key)' is set twice")
+        fields.append((key, value))
+    }
+
     public subscript(key: String) -> ArchiveValue? {
         get { fields.first { $0.key == key }?.value }
         set {
@@ -27,7 +34,7 @@ public final class ArchivedObject {
 }
 
 /// A field value of an archived object.
-public indirect enum ArchiveValue {
+public enum ArchiveValue {
     /// A reference to `$null` (a nil object).
     case null
     /// Primitives encoded in place (`encodeBool:`, `encodeInt:`, `encodeDouble:`).

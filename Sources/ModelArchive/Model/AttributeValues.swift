@@ -69,7 +69,9 @@ enum AttributeValues {
     /// An NSDecimalNumber as NSCoder stores it: exponent, length in 16-bit words, sign,
     /// compactness and the little-endian mantissa (up to 19 significant digits here).
     static func decimalNumber(_ text: String) -> ArchivedObject {
-        var digits = text.trimmingCharacters(in: .whitespaces)
+        // Trimming through Foundation is slow; most defaults (`0`) have nothing to trim.
+        let isTrimmed = text.first?.isWhitespace == false && text.last?.isWhitespace == false
+        var digits = isTrimmed ? text : text.trimmingCharacters(in: .whitespaces)
         let isNegative = digits.hasPrefix("-")
         if isNegative || digits.hasPrefix("+") { digits.removeFirst() }
         let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)

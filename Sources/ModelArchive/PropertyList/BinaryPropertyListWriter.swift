@@ -1,126 +1,230 @@
 /// Writes `bplist00` binary property lists, the format of `.mom`, `.cdm`, `VersionInfo.plist`
 /// and Core Data's store metadata. Foundation on Linux cannot write the `UID` type keyed
-/// archives need, so this encoder is modelc's own; equal scalars are written once, as
-/// CoreFoundation does.
-public enum BinaryPropertyListWriter {
+/// archives need, so this encoder is modelc's own.
+///
+/// Objects are numbered in the order they are added; a container takes its number before its
+/// members, as CoreFoundation numbers them. Equal scalars are written once, as CoreFoundation
+/// does: each scalar type has its own table, so no scalar is hashed twice. Each object is
+/// stored as it is added: its leading bytes (a scalar's encoding, or a container's marker) and
+/// its member references. The references are written out at the end, once their size (which
+/// depends on the number of objects) is known.
+///
+/// ```swift
+/// var writer = BinaryPropertyListWriter()
+/// let root = writer.addArray(count: 1)
+/// writer.setMember(0, of: root, to: writer.add(string: "hello"))
+/// let bytes = writer.encoded(top: root.object)
+/// ```
+public struct BinaryPropertyListWriter {
+    /// A container whose members are set with ``setMember(_:of:to:)``: `slot` is the first of
+    /// its member slots (for a dictionary, its keys, then its values).
+    struct Container {
+        let object: Int
+        let slot: Int
+    }
+
+    /// Where an object's leading bytes start in `bytes` and its references in `members`; both
+    /// end where the next object's start.
+    private struct ObjectStart {
+        var byte: Int
+        var member: Int
+    }
+
+    private var starts: [ObjectStart] = []
+    private var bytes: [UInt8] = []
+    private var members: [UInt32] = []
+    private var strings: [String: Int] = [:]
+    private var integers: [Int64: Int] = [:]
+    /// The object of each UID, by UID (which counts up from 0 in a keyed archive), or -1.
+    private var uids: [Int] = []
+    /// Reals and dates by bit pattern, with -0.0 as 0.0 (they are equal values).
+    private var reals: [UInt64: Int] = [:]
+    private var dates: [UInt64: Int] = [:]
+    private var datas: [[UInt8]: Int] = [:]
+    private var bools: [Int?] = [nil, nil]
+
+    init() {}
+
+    /// The binary property list of `root`, a tree of values.
     public static func encode(_ root: PropertyListValue) -> [UInt8] {
-        var flattener = Flattener()
-        let top = flattener.add(root)
-        let objects = flattener.objects
-        let referenceSize = byteCount(for: UInt64(objects.count))
-
-        var output: [UInt8] = Array("bplist00".utf8)
-        var offsets = [Int]()
-        offsets.reserveCapacity(objects.count)
-        for object in objects {
-            offsets.append(output.count)
-            write(object, referenceSize: referenceSize, into: &output)
-        }
-        let tableOffset = output.count
-        let offsetSize = byteCount(for: UInt64(tableOffset))
-        for offset in offsets {
-            appendBigEndian(UInt64(offset), size: offsetSize, to: &output)
-        }
-        output += [0, 0, 0, 0, 0, 0]
-        output.append(UInt8(offsetSize))
-        output.append(UInt8(referenceSize))
-        appendBigEndian(UInt64(objects.count), size: 8, to: &output)
-        appendBigEndian(UInt64(top), size: 8, to: &output)
-        appendBigEndian(UInt64(tableOffset), size: 8, to: &output)
-        return output
+        var writer = BinaryPropertyListWriter()
+        let top = writer.add(root)
+        return writer.encoded(top: top)
     }
 
-    // MARK: - Flattening
+    // MARK: - Adding objects
 
-    /// One object of the file: a scalar, or a container whose members are object indexes.
-    private enum FlatObject {
-        case scalar(PropertyListValue)
-        case array([Int])
-        case set([Int])
-        case dictionary(keys: [Int], values: [Int])
-    }
-
-    private struct Flattener {
-        var objects = [FlatObject]()
-        var scalars = [PropertyListValue: Int]()
-
-        mutating func add(_ value: PropertyListValue) -> Int {
-            switch value {
-            case .array(let items), .set(let items):
-                let index = objects.count
-                objects.append(.array([]))
-                let members = items.map { add($0) }
-                if case .set = value { objects[index] = .set(members) } else { objects[index] = .array(members) }
-                return index
-            case .dictionary(let entries):
-                let index = objects.count
-                objects.append(.array([]))
-                let keys = entries.map { add(.string($0.key)) }
-                let values = entries.map { add($0.value) }
-                objects[index] = .dictionary(keys: keys, values: values)
-                return index
-            default:
-                if let known = scalars[value] { return known }
-                let index = objects.count
-                objects.append(.scalar(value))
-                scalars[value] = index
-                return index
+    /// Adds `value` and, for a container, its members depth-first; returns its object number.
+    mutating func add(_ value: PropertyListValue) -> Int {
+        switch value {
+        case .string(let text): return add(string: text)
+        case .integer(let number): return add(integer: number)
+        case .real(let number): return add(real: number)
+        case .bool(let flag): return add(bool: flag)
+        case .uid(let number): return add(uid: number)
+        case .date(let seconds):
+            return unique(\.dates, key: seconds.isZero ? 0 : seconds.bitPattern) { writer in
+                writer.bytes.append(0x33)
+                writer.appendBigEndian(seconds.bitPattern, size: 8)
             }
+        case .data(let bytes):
+            return unique(\.datas, key: bytes) { writer in
+                writer.appendMarker(0x4, count: bytes.count)
+                writer.bytes += bytes
+            }
+        case .array(let items), .set(let items):
+            let container = value.isSet ? addSet(count: items.count) : addArray(count: items.count)
+            for (position, item) in items.enumerated() { setMember(position, of: container, to: add(item)) }
+            return container.object
+        case .dictionary(let pairs):
+            let container = addDictionary(count: pairs.count)
+            for (position, pair) in pairs.enumerated() { setMember(position, of: container, to: add(string: pair.key)) }
+            for (position, pair) in pairs.enumerated() {
+                setMember(pairs.count + position, of: container, to: add(pair.value))
+            }
+            return container.object
         }
+    }
+
+    /// Adds a string: ASCII as 8-bit characters, anything else as UTF-16.
+    mutating func add(string text: String) -> Int {
+        if let known = strings[text] { return known }
+        let index = beginScalar()
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            appendMarker(0x5, count: text.utf8.count)
+            bytes += text.utf8
+        } else {
+            let units = Array(text.utf16)
+            appendMarker(0x6, count: units.count)
+            for unit in units { appendBigEndian(UInt64(unit), size: 2) }
+        }
+        strings[text] = index
+        return index
+    }
+
+    /// Adds an integer, in the fewest bytes that hold it.
+    mutating func add(integer number: Int64) -> Int {
+        unique(\.integers, key: number) { writer in writer.appendInteger(number) }
+    }
+
+    /// Adds a real, as 8 bytes.
+    mutating func add(real number: Double) -> Int {
+        unique(\.reals, key: number.isZero ? 0 : number.bitPattern) { writer in
+            writer.bytes.append(0x23)
+            writer.appendBigEndian(number.bitPattern, size: 8)
+        }
+    }
+
+    /// Adds a boolean.
+    mutating func add(bool flag: Bool) -> Int {
+        if let known = bools[flag ? 1 : 0] { return known }
+        let index = beginScalar()
+        bytes.append(flag ? 0x09 : 0x08)
+        bools[flag ? 1 : 0] = index
+        return index
+    }
+
+    /// Adds a keyed archive's object reference.
+    mutating func add(uid number: UInt32) -> Int {
+        let slot = Int(number)
+        if slot < uids.count, uids[slot] >= 0 { return uids[slot] }
+        let index = beginScalar()
+        let size = Self.byteCount(for: UInt64(number))
+        bytes.append(0x80 | UInt8(size - 1))
+        appendBigEndian(UInt64(number), size: size)
+        if slot >= uids.count { uids += repeatElement(-1, count: max(slot + 1 - uids.count, uids.count)) }
+        uids[slot] = index
+        return index
+    }
+
+    /// Adds an array of `count` members.
+    mutating func addArray(count: Int) -> Container { addContainer(0xA, count: count, slots: count) }
+
+    /// Adds a set of `count` members.
+    mutating func addSet(count: Int) -> Container { addContainer(0xC, count: count, slots: count) }
+
+    /// Adds a dictionary of `count` pairs: members `0..<count` are its keys, then its values.
+    mutating func addDictionary(count: Int) -> Container { addContainer(0xD, count: count, slots: 2 * count) }
+
+    /// Makes member `position` of `container` refer to object `object`.
+    mutating func setMember(_ position: Int, of container: Container, to object: Int) {
+        members[container.slot + position] = UInt32(object)
+    }
+
+    /// Starts a container: its marker now, its `slots` member references as they are set.
+    private mutating func addContainer(_ type: UInt8, count: Int, slots: Int) -> Container {
+        let container = Container(object: starts.count, slot: members.count)
+        starts.append(ObjectStart(byte: bytes.count, member: members.count))
+        appendMarker(type, count: count)
+        for _ in 0..<slots { members.append(0) }
+        return container
+    }
+
+    /// The number of the scalar `key` names, encoding it with `write` when it is new.
+    private mutating func unique<Key: Hashable>(
+        _ table: WritableKeyPath<Self, [Key: Int]>, key: Key, write: (inout Self) -> Void
+    ) -> Int {
+        if let known = self[keyPath: table][key] { return known }
+        let index = beginScalar()
+        write(&self)
+        self[keyPath: table][key] = index
+        return index
+    }
+
+    /// Starts an object with no members, whose bytes the caller appends next.
+    private mutating func beginScalar() -> Int {
+        starts.append(ObjectStart(byte: bytes.count, member: members.count))
+        return starts.count - 1
     }
 
     // MARK: - Encoding
 
-    private static func write(_ object: FlatObject, referenceSize: Int, into output: inout [UInt8]) {
-        switch object {
-        case .scalar(let value):
-            writeScalar(value, into: &output)
-        case .array(let members), .set(let members):
-            if case .set = object { writeMarker(0xC, count: members.count, into: &output) } else {
-                writeMarker(0xA, count: members.count, into: &output)
+    /// The file: header, objects in number order, offset table and trailer naming `top`.
+    ///
+    /// Every size is known before writing (an object's offset is the bytes and references
+    /// before it), so the file is written into one buffer of the right size.
+    func encoded(top: Int) -> [UInt8] {
+        let count = starts.count
+        let referenceSize = Self.byteCount(for: UInt64(count))
+        let tableOffset = 8 + bytes.count + members.count * referenceSize
+        let offsetSize = Self.byteCount(for: UInt64(tableOffset))
+        let size = tableOffset + count * offsetSize + 32
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var output = OutputBuffer(buffer.baseAddress!)
+            output.append(contentsOf: Array("bplist00".utf8))
+            for index in 0..<count {
+                let next = index + 1 < count ? starts[index + 1] : ObjectStart(byte: bytes.count, member: members.count)
+                output.append(contentsOf: bytes[starts[index].byte..<next.byte])
+                for member in members[starts[index].member..<next.member] {
+                    output.appendBigEndian(UInt64(member), size: referenceSize)
+                }
             }
-            for member in members { appendBigEndian(UInt64(member), size: referenceSize, to: &output) }
-        case .dictionary(let keys, let values):
-            writeMarker(0xD, count: keys.count, into: &output)
-            for key in keys { appendBigEndian(UInt64(key), size: referenceSize, to: &output) }
-            for value in values { appendBigEndian(UInt64(value), size: referenceSize, to: &output) }
+            for start in starts {
+                output.appendBigEndian(UInt64(8 + start.byte + start.member * referenceSize), size: offsetSize)
+            }
+            output.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+            output.appendBigEndian(UInt64(count), size: 8)
+            output.appendBigEndian(UInt64(top), size: 8)
+            output.appendBigEndian(UInt64(tableOffset), size: 8)
+            precondition(output.count == size, "binary property list size mismatch")
+            initialized = size
         }
     }
 
-    private static func writeScalar(_ value: PropertyListValue, into output: inout [UInt8]) {
-        switch value {
-        case .bool(let flag):
-            output.append(flag ? 0x09 : 0x08)
-        case .integer(let number):
-            writeInteger(number, into: &output)
-        case .real(let number):
-            output.append(0x23)
-            appendBigEndian(number.bitPattern, size: 8, to: &output)
-        case .date(let seconds):
-            output.append(0x33)
-            appendBigEndian(seconds.bitPattern, size: 8, to: &output)
-        case .data(let bytes):
-            writeMarker(0x4, count: bytes.count, into: &output)
-            output += bytes
-        case .string(let text):
-            if text.utf8.allSatisfy({ $0 < 0x80 }) {
-                writeMarker(0x5, count: text.utf8.count, into: &output)
-                output += text.utf8
-            } else {
-                let units = Array(text.utf16)
-                writeMarker(0x6, count: units.count, into: &output)
-                for unit in units { appendBigEndian(UInt64(unit), size: 2, to: &output) }
-            }
-        case .uid(let number):
-            let size = byteCount(for: UInt64(number))
-            output.append(0x80 | UInt8(size - 1))
-            appendBigEndian(UInt64(number), size: size, to: &output)
-        case .array, .set, .dictionary:
-            preconditionFailure("containers are flattened before writing")
-        }
+    private mutating func appendInteger(_ number: Int64) {
+        Self.appendInteger(number, to: &bytes)
     }
 
-    private static func writeInteger(_ number: Int64, into output: inout [UInt8]) {
+    private mutating func appendMarker(_ type: UInt8, count: Int) {
+        Self.appendMarker(type, count: count, to: &bytes)
+    }
+
+    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
+        Self.appendBigEndian(value, size: size, to: &bytes)
+    }
+
+    /// An integer in the fewest of 1, 2, 4 or 8 bytes; negative ones always take 8.
+    private static func appendInteger(_ number: Int64, to output: inout [UInt8]) {
         if number < 0 {
             output.append(0x13)
             appendBigEndian(UInt64(bitPattern: number), size: 8, to: &output)
@@ -132,12 +236,13 @@ public enum BinaryPropertyListWriter {
         appendBigEndian(UInt64(number), size: 1 << Int(exponent), to: &output)
     }
 
-    private static func writeMarker(_ type: UInt8, count: Int, into output: inout [UInt8]) {
+    /// A type marker with its count in the low nibble, or followed by an integer from 15 on.
+    private static func appendMarker(_ type: UInt8, count: Int, to output: inout [UInt8]) {
         if count < 15 {
             output.append(type << 4 | UInt8(count))
         } else {
             output.append(type << 4 | 0x0F)
-            writeInteger(Int64(count), into: &output)
+            appendInteger(Int64(count), to: &output)
         }
     }
 
@@ -149,8 +254,23 @@ public enum BinaryPropertyListWriter {
     }
 
     private static func appendBigEndian(_ value: UInt64, size: Int, to output: inout [UInt8]) {
-        for index in stride(from: size - 1, through: 0, by: -1) {
-            output.append(UInt8(truncatingIfNeeded: value >> (UInt64(index) * 8)))
+        switch size {
+        case 1:
+            output.append(UInt8(truncatingIfNeeded: value))
+        case 2:
+            output.append(UInt8(truncatingIfNeeded: value >> 8))
+            output.append(UInt8(truncatingIfNeeded: value))
+        default:
+            for index in stride(from: size - 1, through: 0, by: -1) {
+                output.append(UInt8(truncatingIfNeeded: value >> (UInt64(index) * 8)))
+            }
         }
+    }
+}
+
+extension PropertyListValue {
+    fileprivate var isSet: Bool {
+        if case .set = self { return true }
+        return false
     }
 }

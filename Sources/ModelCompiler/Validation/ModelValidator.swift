@@ -21,8 +21,9 @@ public struct ModelValidator: Sendable {
     /// The diagnostics of every version of the bundle, sorted by file and position.
     public func validate(_ bundle: ModelBundle) -> [Diagnostic] {
         var all = DiagnosticList()
-        for version in bundle.versions {
-            all.append(contentsOf: validate(version))
+        // Versions are independent: each is validated on its own core.
+        for found in bundle.versions.concurrentMap({ validate($0) }) {
+            all.append(contentsOf: found)
         }
         return all.sorted
     }

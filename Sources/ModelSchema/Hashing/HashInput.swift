@@ -28,15 +28,10 @@ struct HashInput {
     }
 
     var sha256: VersionHash {
-        VersionHash(bytes: Array(SHA256.hash(data: bytes)))
+        VersionHash(bytes: SHA256.hash(data: bytes).withUnsafeBytes { Array($0) })
     }
 
     var sha512: [UInt8] {
-        Array(SHA512.hash(data: bytes))
+        SHA512.hash(data: bytes).withUnsafeBytes { Array($0) }
     }
-}
-
-/// Orders names as `-[NSString compare:]` does for the names Core Data allows: by UTF-16 unit.
-func coreDataNameOrder(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf16.lexicographicallyPrecedes(rhs.utf16)
 }

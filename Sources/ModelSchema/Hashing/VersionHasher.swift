@@ -34,18 +34,18 @@ public struct VersionHasher: Sendable {
 
     /// The version hash of every entity, by entity name (abstract entities and subentities included).
     public func entityHashes() -> [String: VersionHash] {
-        var memo = [String: VersionHash]()
+        var memo = Memo()
         for entity in version.entities {
             _ = entityHash(entity, memo: &memo, visiting: [])
         }
-        return memo
+        return memo.entities
     }
 
     /// `NSManagedObjectModel.versionChecksum`: base64 of SHA-256 over the entity hashes in name order.
     public func versionChecksum(_ hashes: [String: VersionHash]? = nil) -> String {
         let hashes = hashes ?? entityHashes()
         var input = HashInput()
-        for name in hashes.keys.sorted(by: coreDataNameOrder) {
+        for name in hashes.keys.sorted(by: NameOrder.precedes) {
             input.append(hashes[name]!)
         }
         return input.sha256.base64
@@ -55,7 +55,7 @@ public struct VersionHasher: Sendable {
     public func hashesDigest(_ hashes: [String: VersionHash]? = nil) -> String {
         let hashes = hashes ?? entityHashes()
         var input = HashInput()
-        for name in hashes.keys.sorted(by: coreDataNameOrder) {
+        for name in hashes.keys.sorted(by: NameOrder.precedes) {
             input.append(name)
             input.append(hashes[name]!)
         }
@@ -64,31 +64,46 @@ public struct VersionHasher: Sendable {
 
     // MARK: - Entities
 
+    /// The hashes computed so far: entities by name, and plain attributes by the values their
+    /// hash covers, since models repeat attributes (`id`, `createdAt`) across entities.
+    private struct Memo {
+        var entities: [String: VersionHash] = [:]
+        var attributes: [AttributeHashKey: VersionHash] = [:]
+    }
+
+    /// What the hash of an attribute that is neither derived nor composite depends on.
+    private struct AttributeHashKey: Hashable {
+        var name: String
+        var type: AttributeType
+        var isOptional: Bool
+        var isTransient: Bool
+        var versionHashModifier: String?
+        var allowsExternalBinaryDataStorage: Bool
+        var preservesValueInHistoryOnDeletion: Bool
+    }
+
     private func entityHash(
-        _ entity: Entity, memo: inout [String: VersionHash], visiting: Set<String>
+        _ entity: Entity, memo: inout Memo, visiting: Set<String>
     ) -> VersionHash {
-        if let known = memo[entity.name] { return known }
+        if let known = memo.entities[entity.name] { return known }
         var input = HashInput()
         input.append(entity.name)
         input.append(byte: entity.isAbstract ? 1 : 0)
         if let parent = parent(of: entity), !visiting.contains(parent.name) {
             input.append(entityHash(parent, memo: &memo, visiting: visiting.union([entity.name])))
         }
-        let properties = allProperties(of: entity)
-        for name in properties.keys.sorted(by: coreDataNameOrder) {
-            if let hash = propertyHash(properties[name]!, in: entity) {
-                input.append(hash)
-            }
+        for (_, hash) in propertyHashes(of: entity, memo: &memo).sorted(by: { NameOrder.precedes($0.key, $1.key) }) {
+            if let hash { input.append(hash) }
         }
         if let modifier = entity.versionHashModifier, !modifier.isEmpty {
             input.append(modifier)
         }
         let constraints = entity.uniquenessConstraints.map { $0.joined(separator: ".") }
-        for constraint in constraints.sorted(by: coreDataNameOrder) {
+        for constraint in constraints.sorted(by: NameOrder.precedes) {
             input.append(constraint)
         }
         let hash = input.sha256
-        memo[entity.name] = hash
+        memo.entities[entity.name] = hash
         return hash
     }
 
@@ -106,34 +121,44 @@ public struct VersionHasher: Sendable {
         return current
     }
 
-    /// Own and inherited attributes and relationships by name; a subentity's own property wins.
-    private func allProperties(of entity: Entity) -> [String: Property] {
+    /// The hashes of own and inherited attributes and relationships by name, `nil` for a
+    /// transient one; a subentity's own property wins. Hashing here, rather than collecting the
+    /// properties first, saves copying every attribute.
+    private func propertyHashes(of entity: Entity, memo: inout Memo) -> [String: VersionHash?] {
         var chain = [entity]
         var seen: Set<String> = [entity.name]
         while let parent = parent(of: chain.last!), seen.insert(parent.name).inserted {
             chain.append(parent)
         }
-        var properties = [String: Property]()
+        var hashes = [String: VersionHash?]()
         for ancestor in chain.reversed() {
-            for attribute in ancestor.attributes { properties[attribute.name] = .attribute(attribute) }
-            for relationship in ancestor.relationships {
-                properties[relationship.name] = .relationship(relationship)
+            for index in ancestor.attributes.indices {
+                let hash = ancestor.attributes[index].isTransient ? nil : attributeHash(ancestor.attributes[index], memo: &memo)
+                hashes[ancestor.attributes[index].name] = .some(hash)
+            }
+            for index in ancestor.relationships.indices {
+                let relationship = ancestor.relationships[index]
+                let hash = relationship.isTransient ? nil : relationshipHash(relationship, in: entity)
+                hashes[relationship.name] = .some(hash)
             }
         }
-        return properties
+        return hashes
     }
 
     // MARK: - Properties
 
-    private func propertyHash(_ property: Property, in entity: Entity) -> VersionHash? {
-        switch property {
-        case .attribute(let attribute):
-            attribute.isTransient ? nil : attributeHash(attribute)
-        case .relationship(let relationship):
-            relationship.isTransient ? nil : relationshipHash(relationship, in: entity)
-        case .fetched:
-            nil
-        }
+    /// `attributeHash(_:)` through the memo, for the attributes whose hash depends on plain values.
+    private func attributeHash(_ attribute: Attribute, memo: inout Memo) -> VersionHash {
+        guard !attribute.isDerived, attribute.type != .composite else { return attributeHash(attribute) }
+        let key = AttributeHashKey(
+            name: attribute.name, type: attribute.type, isOptional: attribute.isOptional,
+            isTransient: attribute.isTransient, versionHashModifier: attribute.versionHashModifier,
+            allowsExternalBinaryDataStorage: attribute.allowsExternalBinaryDataStorage,
+            preservesValueInHistoryOnDeletion: attribute.preservesValueInHistoryOnDeletion)
+        if let known = memo.attributes[key] { return known }
+        let hash = attributeHash(attribute)
+        memo.attributes[key] = hash
+        return hash
     }
 
     /// The hash every property kind starts from: name, flags and version hash modifier.
@@ -181,7 +206,7 @@ public struct VersionHasher: Sendable {
         }
         flatten(attribute.compositeName)
         var input = HashInput()
-        for leaf in leaves.filter({ !$0.isTransient }).sorted(by: { coreDataNameOrder($0.name, $1.name) }) {
+        for leaf in leaves.filter({ !$0.isTransient }).sorted(by: { NameOrder.precedes($0.name, $1.name) }) {
             input.append(attributeHash(leaf))
         }
         return input.sha256

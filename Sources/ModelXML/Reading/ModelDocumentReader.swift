@@ -48,6 +48,13 @@ struct ModelDocumentReader {
             isSyncable: element.flag("syncable"), codeGenerationType: element["codeGenerationType"],
             renamingIdentifier: element["elementID"], versionHashModifier: element["versionHashModifier"],
             location: element.location)
+        // Sized up front: each doubling of an array of attributes would copy every attribute.
+        var attributeCount = 0, relationshipCount = 0
+        for child in element.children {
+            if child.name == "attribute" { attributeCount += 1 } else if child.name == "relationship" { relationshipCount += 1 }
+        }
+        entity.attributes.reserveCapacity(attributeCount)
+        entity.relationships.reserveCapacity(relationshipCount)
         for child in element.children {
             switch child.name {
             case "attribute": entity.attributes.append(attribute(child))

@@ -61,8 +61,8 @@ public struct ModelReader: Sendable {
             .filter { $0.hasSuffix(".xcdatamodel") }
             .sorted { FinderOrder.precedes(versionName($0), versionName($1)) }
         var versions = [ModelVersion]()
-        for folder in folders {
-            let (version, found) = readVersionFolder("\(path)/\(folder)")
+        // Version files are independent: each is parsed and read on its own core.
+        for (version, found) in folders.concurrentMap({ readVersionFolder("\(path)/\($0)") }) {
             diagnostics += found
             if let version { versions.append(version) }
         }
