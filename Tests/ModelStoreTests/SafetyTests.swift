@@ -101,18 +101,8 @@ struct SafetyTests {
         try withTemporaryDirectory { folder in
             let path = folder.appendingPathComponent("Busy.sqlite").path
             try StoreCreator.create(at: path, version: try Self.libraryVersion(), journalMode: .delete)
-            let locker = Process()
-            locker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            locker.arguments = [
-                "python3", "-c",
-                "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(60)",
-                path,
-            ]
-            let output = Pipe()
-            locker.standardOutput = output
-            try locker.run()
-            defer { locker.terminate() }
-            #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("locked"))
+            let locker = try StoreLocker(path)
+            defer { locker.stop() }
             #expect { try StoreQuarantine.quarantine(path) } throws: { ($0 as? StoreError)?.errorClass == .locked }
             #expect(FileManager.default.fileExists(atPath: path))
         }

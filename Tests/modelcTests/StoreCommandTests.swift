@@ -222,19 +222,8 @@ struct StoreCommandTests {
         try withTemporaryDirectory { folder in
             let path = folder.appendingPathComponent("Locked.sqlite").path
             #expect(try Modelc.run(["store", "create", "--model", Self.library, "--journal-mode", journal, path]).status == 0)
-            let locker = Process()
-            locker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            locker.arguments = [
-                "python3", "-c",
-                "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(60)",
-                path,
-            ]
-            let output = Pipe()
-            locker.standardOutput = output
-            try locker.run()
-            defer { locker.terminate() }
-            let line = output.fileHandleForReading.availableData
-            #expect(String(decoding: line, as: UTF8.self).hasPrefix("locked"))
+            let locker = try StoreLocker(path)
+            defer { locker.stop() }
             let (status, report) = try check(path)
             #expect(status == 2)
             #expect(report["class"] as? String == "locked", "\(report)")

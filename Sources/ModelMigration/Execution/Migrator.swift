@@ -89,7 +89,7 @@ public enum Migrator {
         }
         let framework = metadata.frameworkVersion.map(FrameworkVersion.init) ?? .current
         if options.dryRun {
-            return try onPrivateCopy(of: path) { copy in
+            return try StoreSnapshot.withPrivateCopy(of: path) { copy in
                 result.steps = try run(copy, chain: chain, mappings: mappings, framework: framework, options: options, commit: false)
                 result.outcome = .planned
                 return result
@@ -189,31 +189,9 @@ public enum Migrator {
         try? queue.close()
     }
 
-    /// Runs `body` on a copy of the store's files in a private folder, removed afterwards.
-    private static func onPrivateCopy<T>(of path: String, _ body: (String) throws -> T) throws -> T {
-        let manager = FileManager.default
-        let folder = manager.temporaryDirectory.appendingPathComponent("modelc-dry-run-\(UUID().uuidString)")
-        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? manager.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent("store.sqlite").path
-        try manager.copyItem(atPath: path, toPath: copy)
-        for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
-            try manager.copyItem(atPath: path + suffix, toPath: copy + suffix)
-        }
-        return try body(copy)
-    }
-
     static func defaultBackupPath(for path: String, version: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let stem = url.deletingPathExtension().lastPathComponent
-        let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
         let safeVersion = version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
-        return url.deletingLastPathComponent()
-            .appendingPathComponent("\(stem).pre-\(String(safeVersion))-\(formatter.string(from: Date()))\(suffix)").path
+        return SiblingName.free(for: path, tag: "pre-\(String(safeVersion))")
     }
 }
 

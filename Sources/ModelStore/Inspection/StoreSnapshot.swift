@@ -1,13 +1,15 @@
 import Foundation
 import GRDB
 
-/// Read-only access to a store that leaves every byte of it as it was.
+/// Access to a store that leaves every byte of it as it was.
 ///
 /// A read-write open of a WAL store checkpoints its `-wal` into the main file and creates a
 /// `-shm`; even a read-only open can create the `-shm`. So a store is read from a private copy
 /// of its files (main, `-wal`, `-shm`) in a temporary folder, removed afterwards.
-enum StoreSnapshot {
-    static func withReadOnlyDatabase<T>(at path: String, _ body: (Database) throws -> T) throws -> T {
+public enum StoreSnapshot {
+    /// Runs `body` with the path of a private copy of the store's files, removed afterwards;
+    /// `body` may change the copy as it likes (a dry run does).
+    public static func withPrivateCopy<T>(of path: String, _ body: (String) throws -> T) throws -> T {
         let manager = FileManager.default
         let folder = manager.temporaryDirectory.appendingPathComponent("modelc-snapshot-\(UUID().uuidString)")
         try manager.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -17,10 +19,16 @@ enum StoreSnapshot {
         for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
             try manager.copyItem(atPath: path + suffix, toPath: copy + suffix)
         }
-        var configuration = Configuration()
-        configuration.readonly = false  // WAL copies need a writable -shm; the copy is ours.
-        let queue = try DatabaseQueue(path: copy, configuration: configuration)
-        defer { try? queue.close() }
-        return try queue.read(body)
+        return try body(copy)
+    }
+
+    static func withReadOnlyDatabase<T>(at path: String, _ body: (Database) throws -> T) throws -> T {
+        try withPrivateCopy(of: path) { copy in
+            var configuration = Configuration()
+            configuration.readonly = false  // WAL copies need a writable -shm; the copy is ours.
+            let queue = try DatabaseQueue(path: copy, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read(body)
+        }
     }
 }

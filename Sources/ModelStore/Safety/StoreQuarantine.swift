@@ -13,7 +13,7 @@ public enum StoreQuarantine {
         if LockProbe.isWriteLocked(path) {
             throw StoreError(.locked, path: path, message: "another process is writing to the store", sqliteCode: 5)
         }
-        let destination = freeName(for: path, at: now)
+        let destination = SiblingName.free(for: path, tag: "quarantined", at: now)
         let files = StoreFiles(path: path)
         let moved = StoreFiles(path: destination)
         do {
@@ -26,24 +26,5 @@ public enum StoreQuarantine {
             throw StoreError.permissionDenied(path: path, writing: true)
         }
         return destination
-    }
-
-    /// A destination name no file uses yet.
-    static func freeName(for path: String, at date: Date) -> String {
-        let url = URL(fileURLWithPath: path)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let stem = url.deletingPathExtension().lastPathComponent
-        let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
-        let folder = url.deletingLastPathComponent()
-        var candidate = folder.appendingPathComponent("\(stem).quarantined-\(formatter.string(from: date))\(suffix)").path
-        var counter = 2
-        while FileManager.default.fileExists(atPath: candidate) {
-            candidate = folder.appendingPathComponent("\(stem).quarantined-\(formatter.string(from: date))-\(counter)\(suffix)").path
-            counter += 1
-        }
-        return candidate
     }
 }

@@ -11,7 +11,7 @@ struct EntityTableBuilder {
     private(set) var layouts: [EntityLayout] = []
 
     private var tableName: String { "Z" + root.name.uppercased() }
-    private var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+    private var names = NameAllocator(reserving: ["Z_PK", "Z_ENT", "Z_OPT"])
     /// Columns in the order Core Data lists them before sorting by type.
     private var pending: [(name: String, type: ColumnType)] = []
     private var foreignKeys: [String] = []
@@ -57,20 +57,20 @@ struct EntityTableBuilder {
     private mutating func addColumns(of entity: Entity, to columns: inout EntityColumns) {
         for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) where !attribute.isTransient {
             guard let type = ColumnType(attribute.type) else { continue }
-            let name = unique("Z" + attribute.name.uppercased())
+            let name = names.claim("Z" + attribute.name.uppercased())
             pending.append((name, type))
             columns.values[attribute.name] = name
         }
         let toOnes = entity.relationships.filter { !$0.isTransient && !$0.isToMany }.sorted { $0.name < $1.name }
         for relationship in toOnes {
-            let name = unique("Z" + relationship.name.uppercased())
+            let name = names.claim("Z" + relationship.name.uppercased())
             pending.append((name, .integer))
             foreignKeys.append(name)
             columns.values[relationship.name] = name
             if numbering.hasSubentities(relationship.destinationEntityName),
                 let number = numbering.numbers[relationship.destinationEntityName]
             {
-                let entityColumn = unique("Z\(number)_" + relationship.name.uppercased())
+                let entityColumn = names.claim("Z\(number)_" + relationship.name.uppercased())
                 pending.append((entityColumn, .integer))
                 columns.entityColumns[relationship.name] = entityColumn
             }
@@ -92,25 +92,13 @@ struct EntityTableBuilder {
                     let inverse = owner.relationships.first(where: { $0.name == inverseName }),
                     !inverse.isToMany, !inverse.isTransient
                 else { continue }
-                let name = unique("Z_FOK_" + inverseName.uppercased())
+                let name = names.claim("Z_FOK_" + inverseName.uppercased())
                 pending.append((name, .integer))
                 for member in numbering.hierarchy(of: owner) {
                     byEntity[member.name]?.orderColumns[inverseName] = name
                 }
             }
         }
-    }
-
-    /// A column name not used yet in this table: clashing names get 1, 2, ... appended.
-    private mutating func unique(_ base: String) -> String {
-        var name = base
-        var suffix = 1
-        while used.contains(name) {
-            name = base + String(suffix)
-            suffix += 1
-        }
-        used.insert(name)
-        return name
     }
 
     private mutating func buildIndexes(_ byEntity: [String: EntityColumns]) {

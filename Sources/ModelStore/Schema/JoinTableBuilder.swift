@@ -14,8 +14,8 @@ struct JoinTableBuilder {
     let numbering: EntityNumbering
     let framework: FrameworkVersion
     private(set) var tables: [JoinTableLayout] = []
-    private var usedColumns = Set<String>()
-    private var usedTables = Set<String>()
+    private var columnNames = NameAllocator()
+    private var tableNames = NameAllocator()
     private var done = Set<String>()
 
     init(numbering: EntityNumbering, framework: FrameworkVersion) {
@@ -46,10 +46,10 @@ struct JoinTableBuilder {
         done.insert("\(entity.name).\(relationship.name)")
         done.insert("\(relationship.destinationEntityName).\(inverseName)")
         let isReflexive = entity.name == relationship.destinationEntityName && inverseName == relationship.name
-        let tableName = unique("Z_\(source)\(relationship.name.uppercased())", in: &usedTables)
-        let sourceColumn = unique("Z_\(source)\(inverseName.uppercased())", in: &usedColumns)
+        let tableName = tableNames.claim("Z_\(source)\(relationship.name.uppercased())")
+        let sourceColumn = columnNames.claim("Z_\(source)\(inverseName.uppercased())")
         let destinationColumn =
-            isReflexive ? "REFLEXIVE" : unique("Z_\(destination)\(relationship.name.uppercased())", in: &usedColumns)
+            isReflexive ? "REFLEXIVE" : columnNames.claim("Z_\(destination)\(relationship.name.uppercased())")
         var columns = [sourceColumn, destinationColumn]
         if inverse.isOrdered && !isReflexive { columns.append("Z_FOK_" + sourceColumn.dropFirst(2)) }
         if relationship.isOrdered {
@@ -69,16 +69,5 @@ struct JoinTableBuilder {
                 entity: entity.name, relationship: relationship.name,
                 inverseEntity: relationship.destinationEntityName, inverseRelationship: inverseName,
                 sourceColumn: sourceColumn, destinationColumn: destinationColumn, table: table, index: index))
-    }
-
-    private func unique(_ base: String, in used: inout Set<String>) -> String {
-        var name = base
-        var suffix = 1
-        while used.contains(name) {
-            name = base + String(suffix)
-            suffix += 1
-        }
-        used.insert(name)
-        return name
     }
 }
