@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ModelArchive", targets: ["ModelArchive"]),
         .library(name: "ModelCompiler", targets: ["ModelCompiler"]),
         .library(name: "ModelStore", targets: ["ModelStore"]),
+        .plugin(name: "ModelCompilerPlugin", targets: ["ModelCompilerPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -48,6 +49,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Compiles a target's models at build time with the modelc executable above.
+        .plugin(name: "ModelCompilerPlugin", capability: .buildTool(), dependencies: ["modelc"]),
         .target(
             name: "_ModelTestSupport",
             dependencies: ["ModelSchema", "ModelXML", "ModelCompiler"],
