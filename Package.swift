@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ModelCompiler", targets: ["ModelCompiler"]),
         .library(name: "ModelStore", targets: ["ModelStore"]),
         .library(name: "ModelMigration", targets: ["ModelMigration"]),
+        .plugin(name: "ModelCompilerPlugin", targets: ["ModelCompilerPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -57,6 +58,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Compiles a target's models at build time with the modelc executable above.
+        .plugin(name: "ModelCompilerPlugin", capability: .buildTool(), dependencies: ["modelc"]),
         .target(
             name: "_ModelTestSupport",
             dependencies: ["ModelSchema", "ModelXML", "ModelCompiler"],

@@ -1,0 +1,59 @@
+import Foundation
+import PackagePlugin
+
+/// One model in a target's folder: a `.xcdatamodeld` bundle or a lone `.xcdatamodel`.
+struct ModelSource {
+    /// The `.xcdatamodeld` or `.xcdatamodel` folder.
+    var url: URL
+
+    var isVersioned: Bool { url.pathExtension == "xcdatamodeld" }
+
+    /// What `modelc compile` writes: `Name.momd` (a folder) for a bundle, `Name.mom` for a lone version.
+    var productName: String {
+        url.deletingPathExtension().lastPathComponent + (isVersioned ? ".momd" : ".mom")
+    }
+
+    /// Every model under `directory`, in path order; the versions inside a bundle are not models of their own.
+    static func all(in directory: URL) throws -> [ModelSource] {
+        let keys: [URLResourceKey] = [.isDirectoryKey]
+        guard let walker = FileManager.default.enumerator(
+            at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
+        else { return [] }
+        var models = [ModelSource]()
+        for case let url as URL in walker {
+            guard ["xcdatamodeld", "xcdatamodel"].contains(url.pathExtension),
+                try url.resourceValues(forKeys: Set(keys)).isDirectory == true
+            else { continue }
+            models.append(ModelSource(url: url))
+            walker.skipDescendants()
+        }
+        return models.sorted { $0.url.path < $1.url.path }
+    }
+
+    /// The files `modelc compile` reads: each version's `contents` and the bundle's `.xccurrentversion`.
+    ///
+    /// Only files that exist are listed, so a version without `contents` reaches modelc, which
+    /// reports it (X014), instead of stopping the build with a bare "missing input".
+    func inputFiles() throws -> [URL] {
+        let manager = FileManager.default
+        let versions = isVersioned
+            ? try manager.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".xcdatamodel") }.sorted()
+                .map { url.appending(path: $0) }
+            : [url]
+        let current = isVersioned ? [url.appending(path: ".xccurrentversion")] : []
+        return (versions.map { $0.appending(path: "contents") } + current).filter { manager.fileExists(atPath: $0.path) }
+    }
+
+    /// The build command that compiles this model into `outputDirectory`.
+    ///
+    /// The model's path is absolute, so modelc's diagnostics name the file wherever the build runs.
+    func compileCommand(modelc: URL, outputDirectory: URL) throws -> Command {
+        .buildCommand(
+            displayName: "Compiling Core Data model \(url.lastPathComponent)",
+            executable: modelc,
+            arguments: ["compile", url.path, "--output", outputDirectory.path],
+            inputFiles: try inputFiles(),
+            outputFiles: [outputDirectory.appending(path: productName)]
+        )
+    }
+}
