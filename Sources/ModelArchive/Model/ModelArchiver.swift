@@ -26,10 +26,14 @@ public struct ModelArchiver {
     }
 
     private let version: ModelVersion
+    /// `version.entities`, borrowed while archiving: reading an entity or attribute through it
+    /// copies only the fields read, where `version.entities[index]` copies the whole value,
+    /// since the archiver mutates itself in between.
+    private let entities: UnsafeBufferPointer<Entity>
     private let options: Options
     private var writer = KeyedArchiveWriter()
     private var modelNumber: UInt32 = 0
-    /// The entities in archive order (indexes into `version.entities`), each name's first.
+    /// The entities in archive order (indexes into `entities`), each name's first.
     private var entityOrder: [Int] = []
     private var entityIndexes: [String: Int] = [:]
     /// By entity index: its superentity's and subentities' indexes, computed once.
@@ -46,13 +50,16 @@ public struct ModelArchiver {
     /// The `.mom` bytes of `version`: its objects go straight into a ``KeyedArchiveWriter`` as
     /// NSKeyedArchiver would number them, with no object graph in between.
     public static func archive(_ version: ModelVersion, options: Options = Options()) -> [UInt8] {
-        var archiver = ModelArchiver(version: version, options: options)
-        let top = archiver.numberModel()
-        return archiver.writer.encoded(top: top)
+        version.entities.withUnsafeBufferPointer { entities in
+            var archiver = ModelArchiver(version: version, entities: entities, options: options)
+            let top = archiver.numberModel()
+            return archiver.writer.encoded(top: top)
+        }
     }
 
-    private init(version: ModelVersion, options: Options) {
+    private init(version: ModelVersion, entities: UnsafeBufferPointer<Entity>, options: Options) {
         self.version = version
+        self.entities = entities
         self.options = options
     }
 
@@ -60,14 +67,14 @@ public struct ModelArchiver {
 
     /// Numbers the model object (the archive's root) and, depth-first, everything it refers to.
     private mutating func numberModel() -> UInt32 {
-        let count = version.entities.count
+        let count = entities.count
         entityOrder = uniqueEntityIndexes()
         entityIndexes.reserveCapacity(entityOrder.count)
-        for index in entityOrder { entityIndexes[version.entities[index].name] = index }
+        for index in entityOrder { entityIndexes[entities[index].name] = index }
         parentIndexes = Array(repeating: nil, count: count)
         subentityIndexes = Array(repeating: [], count: count)
         for index in entityOrder {
-            if let parentName = version.entities[index].parentEntityName, let parent = entityIndexes[parentName] {
+            if let parentName = entities[index].parentEntityName, let parent = entityIndexes[parentName] {
                 parentIndexes[index] = parent
                 subentityIndexes[parent].append(index)
             }
@@ -79,7 +86,7 @@ public struct ModelArchiver {
         let model = writer.beginObject()
         modelNumber = model.number
         writer.append("NSEntities", object: dictionaryNumber(
-            keys: entityOrder.map { version.entities[$0].name }, members: entityOrder) { $0.entityNumber($1) })
+            keys: entityOrder.map { entities[$0].name }, members: entityOrder) { $0.entityNumber($1) })
         if let compiler = options.compilerVersion {
             writer.append("CDMCompilerToolVersion", .real(compiler.toolVersion))
             writer.append("CDMCompilerXcodeVersion", .integer(Int64(compiler.xcodeVersion)))
@@ -116,7 +123,7 @@ public struct ModelArchiver {
     /// Entities by first declaration (duplicates are a validation error and are not compiled).
     private func uniqueEntityIndexes() -> [Int] {
         var seen = Set<String>()
-        return Self.nameOrder(version.entities.map { $0.name }).filter { seen.insert(version.entities[$0].name).inserted }
+        return Self.nameOrder(entities.map { $0.name }).filter { seen.insert(entities[$0].name).inserted }
     }
 
     // MARK: - Containers
@@ -151,15 +158,15 @@ public struct ModelArchiver {
 
     // MARK: - Entities
 
-    /// The number of the entity at `index` in `version.entities`, numbering it and what it
+    /// The number of the entity at `index` in `entities`, numbering it and what it
     /// refers to when new.
     private mutating func entityNumber(_ index: Int) -> UInt32 {
         if entityNumbers[index] != 0 { return entityNumbers[index] }
         let object = writer.beginObject()
         entityNumbers[index] = object.number
-        let entity = version.entities[index]
-        writer.append("NSEntityName", .string(entity.name))
-        writer.append("NSClassNameForEntity", .string(entity.representedClassName ?? "NSManagedObject"))
+        let entity = entities.baseAddress! + index
+        writer.append("NSEntityName", .string(entity.pointee.name))
+        writer.append("NSClassNameForEntity", .string(entity.pointee.representedClassName ?? "NSManagedObject"))
         writer.append("NSManagedObjectModel", object: modelNumber)
         if let parent = parentIndexes[index] {
             writer.append("NSSuperentity", object: entityNumber(parent))
@@ -168,26 +175,26 @@ public struct ModelArchiver {
         }
         let subentities = subentityIndexes[index]
         writer.append("NSSubentities", object: dictionaryNumber(
-            keys: subentities.map { version.entities[$0].name }, members: subentities) { $0.entityNumber($1) })
-        writer.append("NSRenamingIdentifier", .string(entity.renamingIdentifier ?? entity.name))
-        writer.append("NSVersionHashModifier", entity.versionHashModifier.map { .string($0) } ?? .null)
-        writer.append("NSUserInfo", object: userInfoNumber(entity.userInfo))
-        if entity.isAbstract { writer.append("NSIsAbstract", .bool(true)) }
+            keys: subentities.map { entities[$0].name }, members: subentities) { $0.entityNumber($1) })
+        writer.append("NSRenamingIdentifier", .string(entity.pointee.renamingIdentifier ?? entity.pointee.name))
+        writer.append("NSVersionHashModifier", entity.pointee.versionHashModifier.map { .string($0) } ?? .null)
+        writer.append("NSUserInfo", object: userInfoNumber(entity.pointee.userInfo))
+        if entity.pointee.isAbstract { writer.append("NSIsAbstract", .bool(true)) }
         let properties = propertyList(of: index)
         writer.append("NSProperties", object: dictionaryNumber(
             keys: properties.map(\.name), members: properties.indices) { $0.propertyNumber($1, of: index) })
 
-        if !entity.uniquenessConstraints.isEmpty {
+        if !entity.pointee.uniquenessConstraints.isEmpty {
             writer.append("NSUniqueTuples", .object(
                 ArchiveClass.array(
-                    entity.uniquenessConstraints.map { .object(ArchiveClass.array($0.map { .string($0) })) })))
+                    entity.pointee.uniquenessConstraints.map { .object(ArchiveClass.array($0.map { .string($0) })) })))
         }
-        if !entity.fetchIndexes.isEmpty {
-            writer.append("NSFetchIndexDescriptions", object: arrayNumber(entity.fetchIndexes) {
+        if !entity.pointee.fetchIndexes.isEmpty {
+            writer.append("NSFetchIndexDescriptions", object: arrayNumber(entity.pointee.fetchIndexes) {
                 $0.fetchIndexNumber($1, entityNumber: object.number)
             })
         }
-        let compound = entity.compoundIndexes + entity.fetchIndexes.map { $0.elements.compactMap(\.propertyName) }
+        let compound = entity.pointee.compoundIndexes + entity.pointee.fetchIndexes.map { $0.elements.compactMap(\.propertyName) }
         if !compound.isEmpty {
             writer.append("NSCompoundIndexes", .object(
                 ArchiveClass.array(compound.map { .object(ArchiveClass.array($0.map { .string($0) })) })))
@@ -201,20 +208,20 @@ public struct ModelArchiver {
     /// A relationship's fields come from the first relationship of its name in the XML.
     private mutating func propertyList(of index: Int) -> [(name: String, source: PropertySource)] {
         if let known = propertySources[index] { return known }
-        let entity = version.entities[index]
+        let entity = entities.baseAddress! + index
         var list = [(name: String, source: PropertySource)]()
-        list.reserveCapacity(entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count)
+        list.reserveCapacity(entity.pointee.attributes.count + entity.pointee.relationships.count + entity.pointee.fetchedProperties.count)
         var seen = Set<String>(minimumCapacity: list.capacity)
-        let attributeNames = entity.attributes.map { $0.name }
+        let attributeNames = entity.pointee.attributes.map { $0.name }
         for position in Self.nameOrder(attributeNames) where seen.insert(attributeNames[position]).inserted {
             list.append((attributeNames[position], .attribute(position)))
         }
-        let relationshipNames = entity.relationships.map { $0.name }
+        let relationshipNames = entity.pointee.relationships.map { $0.name }
         for position in Self.nameOrder(relationshipNames) where seen.insert(relationshipNames[position]).inserted {
             let name = relationshipNames[position]
             list.append((name, .relationship(relationshipNames.firstIndex(of: name) ?? position)))
         }
-        let fetchedNames = entity.fetchedProperties.map { $0.name }
+        let fetchedNames = entity.pointee.fetchedProperties.map { $0.name }
         for position in Self.nameOrder(fetchedNames) where seen.insert(fetchedNames[position]).inserted {
             list.append((fetchedNames[position], .fetchedProperty(position)))
         }
@@ -234,12 +241,12 @@ public struct ModelArchiver {
         let classes: [String]
         switch source {
         case .attribute(let index):
-            classes = fillAttribute(version.entities[entityIndex].attributes[index], entityNumber: entityNumber)
+            classes = fillAttribute(entities[entityIndex].attributes[index], entityNumber: entityNumber)
         case .relationship(let index):
-            fillRelationship(version.entities[entityIndex].relationships[index], entityNumber: entityNumber)
+            fillRelationship(entities[entityIndex].relationships[index], entityNumber: entityNumber)
             classes = ArchiveClass.relationship
         case .fetchedProperty(let index):
-            fillFetchedProperty(version.entities[entityIndex].fetchedProperties[index], entityNumber: entityNumber)
+            fillFetchedProperty(entities[entityIndex].fetchedProperties[index], entityNumber: entityNumber)
             classes = ArchiveClass.fetchedProperty
         }
         writer.endObject(object, classes: classes)
