@@ -14,13 +14,6 @@ public final class ArchivedObject {
 
     public var className: String { classes.first ?? "" }
 
-    /// Adds the field `key`, which the object must not have yet: cheaper than the subscript,
-    /// which searches the fields first, for code that builds an object field by field.
-    public func append(_ key: String, _ value: ArchiveValue) {
-        assert(self[key] == nil, "field '\(key)' is set twice")
-        fields.append((key, value))
-    }
-
     public subscript(key: String) -> ArchiveValue? {
         get { fields.first { $0.key == key }?.value }
         set {

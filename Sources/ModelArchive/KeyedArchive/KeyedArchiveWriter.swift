@@ -1,19 +1,23 @@
-/// Encodes an ``ArchivedObject`` graph as NSKeyedArchiver does: `$archiver`, `$version` 100000,
-/// `$top.root`, and `$objects` numbered in first-encounter order, each object followed by the
-/// objects it refers to and then its class description.
+/// Encodes an NSKeyedArchiver archive: `$archiver`, `$version` 100000, `$top.root`, and
+/// `$objects` numbered in first-encounter order, each object followed by the objects it refers to
+/// and then its class description.
 ///
 /// It works in two passes. The first numbers the archive's objects, depth-first as
-/// NSKeyedArchiver does, and records each object's field values with their references resolved.
-/// The second writes those objects, in number order, straight into a
-/// ``BinaryPropertyListWriter``: no property list tree is built in between.
+/// NSKeyedArchiver does, and records each object's keys and field values with their references
+/// resolved. Objects come either from an ``ArchivedObject`` graph or straight from an encoder such
+/// as ``ModelArchiver``, which calls ``beginObject()``, the `append` functions and
+/// ``endObject(_:classes:)`` as it visits its model, so that no graph is built. The second pass
+/// writes the objects, in number order, straight into a ``BinaryPropertyListWriter``: no property
+/// list tree is built in between.
 public struct KeyedArchiveWriter {
     /// An object of `$objects`.
     private enum Entry {
         case string(String)
         /// A data or number object.
         case scalar(PropertyListValue)
-        /// An object, where its field values start in `values`, and its class description.
-        case object(ArchivedObject, firstValue: Int, classNumber: UInt32)
+        /// An object: where its keys start in `keys`, how many it has, where its field values
+        /// start in `values`, and its class description.
+        case object(firstKey: Int, keyCount: Int, firstValue: Int, classNumber: UInt32)
         case classDescription([String])
     }
 
@@ -26,11 +30,23 @@ public struct KeyedArchiveWriter {
         case array(count: Int)
     }
 
+    /// An object whose fields are being encoded: its number and where its keys and values start
+    /// on the pending stacks.
+    struct OpenObject {
+        let number: UInt32
+        fileprivate let keyMark: Int
+        fileprivate let valueMark: Int
+    }
+
     private var entries: [Entry] = [.string("$null")]
+    /// The keys of every object, each object's together, in the order of its fields.
+    private var keys: [String] = []
     /// The field values of every object, each object's together, in the order of its fields.
     private var values: [FieldValue] = []
-    /// The field values of the objects being numbered, innermost last: an object's values move
-    /// to `values` once its fields are numbered, so no object needs an array of its own.
+    /// The keys and field values of the objects being numbered, innermost last: they move to
+    /// `keys` and `values` once the object's fields are numbered, so no object needs arrays of
+    /// its own.
+    private var pendingKeys: [String] = []
     private var pendingValues: [FieldValue] = []
     private var objectNumbers: [ObjectIdentifier: UInt32] = [:]
     private var stringNumbers: [String: UInt32] = [:]
@@ -47,35 +63,97 @@ public struct KeyedArchiveWriter {
     /// The property list object of the `$class` key, which every object has, once written.
     private var classKey: Int?
 
-    private init() {}
+    init() {}
 
     /// The archive of `root` as binary property list bytes.
     public static func archive(_ root: ArchivedObject) -> [UInt8] {
         var archive = KeyedArchiveWriter()
         let top = archive.number(for: root)
+        return archive.encoded(top: top)
+    }
+
+    /// The archive as binary property list bytes, with the object numbered `top` as its root.
+    mutating func encoded(top: UInt32) -> [UInt8] {
         var plist = BinaryPropertyListWriter()
-        let topObject = archive.write(top: top, into: &plist)
+        let topObject = write(top: top, into: &plist)
         return plist.encoded(top: topObject)
     }
 
     // MARK: - Numbering
 
+    /// Numbers a new object, whose fields the caller then appends before ``endObject(_:classes:)``.
+    mutating func beginObject() -> OpenObject {
+        let number = UInt32(entries.count)
+        entries.append(.string(""))  // a placeholder until the fields are numbered
+        return OpenObject(number: number, keyMark: pendingKeys.count, valueMark: pendingValues.count)
+    }
+
+    /// Appends the field `key`, a reference to the object numbered `number`, to the innermost
+    /// open object.
+    mutating func append(_ key: String, object number: UInt32) {
+        pendingKeys.append(key)
+        pendingValues.append(.uid(number))
+    }
+
+    /// Appends the field `key`, a list of `count` references that ``appendMember(object:)``
+    /// then appends, to the innermost open object.
+    mutating func appendArray(_ key: String, count: Int) {
+        pendingKeys.append(key)
+        pendingValues.append(.array(count: count))
+    }
+
+    /// Appends the field `key` to the innermost open object, numbering the objects it refers to,
+    /// which nothing appended later may refer to (see ``number(for:)``).
+    mutating func append(_ key: String, _ value: ArchiveValue) {
+        appendPending(value)
+        pendingKeys.append(key)
+        forgetObjects()
+    }
+
+    /// Appends a reference to the object numbered `number` to the list appended last.
+    mutating func appendMember(object number: UInt32) {
+        pendingValues.append(.uid(number))
+    }
+
+    /// Closes `object` once its fields are appended, numbering its class description.
+    mutating func endObject(_ object: OpenObject, classes: [String]) {
+        let firstKey = keys.count
+        keys += pendingKeys[object.keyMark...]
+        pendingKeys.removeSubrange(object.keyMark...)
+        let firstValue = values.count
+        values += pendingValues[object.valueMark...]
+        pendingValues.removeSubrange(object.valueMark...)
+        entries[Int(object.number)] = .object(
+            firstKey: firstKey, keyCount: keys.count - firstKey, firstValue: firstValue,
+            classNumber: classNumber(classes))
+    }
+
+    /// Numbers `object`, then the objects its fields refer to, as one graph: nothing numbered
+    /// later may refer to its objects, which the caller need not keep alive.
+    mutating func number(for object: ArchivedObject) -> UInt32 {
+        let number = numbered(object)
+        forgetObjects()
+        return number
+    }
+
     /// The number of `object`, numbering it, then the objects its fields refer to, when new.
-    private mutating func number(for object: ArchivedObject) -> UInt32 {
+    private mutating func numbered(_ object: ArchivedObject) -> UInt32 {
         let identity = ObjectIdentifier(object)
         if let known = objectNumbers[identity] { return known }
-        let index = UInt32(entries.count)
-        objectNumbers[identity] = index
-        entries.append(.string(""))  // a placeholder until the fields are numbered
-        let mark = pendingValues.count
+        let open = beginObject()
+        objectNumbers[identity] = open.number
         for field in object.fields {
             appendPending(field.value)
+            pendingKeys.append(field.key)
         }
-        let firstValue = values.count
-        values += pendingValues[mark...]
-        pendingValues.removeSubrange(mark...)
-        entries[Int(index)] = .object(object, firstValue: firstValue, classNumber: classNumber(object.classes))
-        return index
+        endObject(open, classes: object.classes)
+        return open.number
+    }
+
+    /// Forgets the identities of the graph numbered last: once its objects are freed, new
+    /// objects may reuse their addresses.
+    private mutating func forgetObjects() {
+        if !objectNumbers.isEmpty { objectNumbers.removeAll(keepingCapacity: true) }
     }
 
     /// Appends `value` to `pendingValues`, numbering the objects it refers to.
@@ -89,7 +167,7 @@ public struct KeyedArchiveWriter {
         case .string(let text): resolved = .uid(number(for: text))
         case .data(let bytes): resolved = .uid(number(for: .data(bytes)))
         case .number(let scalar): resolved = .uid(number(for: scalar))
-        case .object(let object): resolved = .uid(number(for: object))
+        case .object(let object): resolved = .uid(numbered(object))
         case .references(let items):
             pendingValues.append(.array(count: items.count))
             for item in items { appendPending(item) }
@@ -99,7 +177,7 @@ public struct KeyedArchiveWriter {
     }
 
     /// The number of a string object; equal strings are one object.
-    private mutating func number(for text: String) -> UInt32 {
+    mutating func number(for text: String) -> UInt32 {
         if let last = lastString, last.text == text { return last.number }
         let number = stringNumbers[text] ?? {
             let index = UInt32(entries.count)
@@ -164,26 +242,25 @@ public struct KeyedArchiveWriter {
             return plist.add(string: text)
         case .scalar(let value):
             return plist.add(value)
-        case .object(let object, let firstValue, let classNumber):
-            let count = object.fields.count
+        case .object(let firstKey, let count, let firstValue, let classNumber):
             let dictionary = plist.addDictionary(count: count + 1)
-            var keys = classKeys.removeValue(forKey: classNumber) ?? []
+            var seenKeys = classKeys.removeValue(forKey: classNumber) ?? []
             var nextKey = 0
             for position in 0..<count {
-                let key = object.fields[position].key
+                let key = keys[firstKey + position]
                 // The key is usually the next known one, or a little further on when the object
                 // lacks an optional key.
-                if let known = keys[nextKey...].firstIndex(where: { $0.key == key }) {
-                    plist.setMember(position, of: dictionary, to: keys[known].object)
+                if let known = seenKeys[nextKey...].firstIndex(where: { $0.key == key }) {
+                    plist.setMember(position, of: dictionary, to: seenKeys[known].object)
                     nextKey = known + 1
                 } else {
                     let keyObject = plist.add(string: key)
                     plist.setMember(position, of: dictionary, to: keyObject)
-                    keys.insert((key, keyObject), at: nextKey)
+                    seenKeys.insert((key, keyObject), at: nextKey)
                     nextKey += 1
                 }
             }
-            classKeys[classNumber] = keys
+            classKeys[classNumber] = seenKeys
             let classKey = self.classKey ?? plist.add(string: "$class")
             self.classKey = classKey
             plist.setMember(count, of: dictionary, to: classKey)

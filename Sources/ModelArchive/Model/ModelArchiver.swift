@@ -2,7 +2,7 @@ import Foundation
 import ModelExpression
 import ModelSchema
 
-/// Turns a model version into the NSKeyedArchiver object graph momc writes as a `.mom`.
+/// Turns a model version into the NSKeyedArchiver archive momc writes as a `.mom`.
 ///
 /// Keys, classes and flag words follow Xcode's own `.mom` files (FORMATS.md §4.3): own
 /// properties only in `NSProperties`, both object references and names for destinations and
@@ -18,83 +18,100 @@ public struct ModelArchiver {
         }
     }
 
-    let version: ModelVersion
-    let options: Options
-    private var entityObjects: [String: ArchivedObject] = [:]
-    private var propertyObjects: [String: [String: ArchivedObject]] = [:]
-    /// The entities in archive order (indexes into `version.entities`), and each entity's
-    /// subentities, computed once.
+    /// Where an entity's property comes from, in the order `NSProperties` lists it.
+    private enum PropertySource {
+        case attribute(Int)
+        case relationship(Int)
+        case fetchedProperty(Int)
+    }
+
+    private let version: ModelVersion
+    /// `version.entities`, borrowed while archiving: reading an entity or attribute through it
+    /// copies only the fields read, where `version.entities[index]` copies the whole value,
+    /// since the archiver mutates itself in between.
+    private let entities: UnsafeBufferPointer<Entity>
+    private let options: Options
+    private var writer = KeyedArchiveWriter()
+    private var modelNumber: UInt32 = 0
+    /// The entities in archive order (indexes into `entities`), each name's first.
     private var entityOrder: [Int] = []
-    private var subentityNames: [String: [String]] = [:]
-    private var parentNames: [String: String] = [:]
+    private var entityIndexes: [String: Int] = [:]
+    /// By entity index: its superentity's and subentities' indexes, computed once.
+    private var parentIndexes: [Int?] = []
+    private var subentityIndexes: [[Int]] = []
+    /// By entity index: its object number, 0 until it is numbered (0 is `$null`, never an entity).
+    private var entityNumbers: [UInt32] = []
+    /// By entity index: its properties in archive order, once needed, and their object numbers.
+    private var propertySources: [[(name: String, source: PropertySource)]?] = []
+    private var propertyNumbers: [[UInt32]] = []
     /// Foundation's shared empty dictionary: every entity without userInfo refers to this one.
-    private let emptyUserInfo = ArchiveClass.dictionary([], classes: ArchiveClass.dictionary)
+    private var emptyUserInfoNumber: UInt32 = 0
 
-    /// The `.mom` bytes of `version`.
+    /// The `.mom` bytes of `version`: its objects go straight into a ``KeyedArchiveWriter`` as
+    /// NSKeyedArchiver would number them, with no object graph in between.
     public static func archive(_ version: ModelVersion, options: Options = Options()) -> [UInt8] {
-        KeyedArchiveWriter.archive(graph(version, options: options))
+        version.entities.withUnsafeBufferPointer { entities in
+            var archiver = ModelArchiver(version: version, entities: entities, options: options)
+            let top = archiver.numberModel()
+            return archiver.writer.encoded(top: top)
+        }
     }
 
-    /// The archive's root object (an `NSManagedObjectModel`).
-    public static func graph(_ version: ModelVersion, options: Options = Options()) -> ArchivedObject {
-        var archiver = ModelArchiver(version: version, options: options)
-        return archiver.modelObject()
-    }
-
-    private init(version: ModelVersion, options: Options) {
+    private init(version: ModelVersion, entities: UnsafeBufferPointer<Entity>, options: Options) {
         self.version = version
+        self.entities = entities
         self.options = options
     }
 
     // MARK: - Model
 
-    private mutating func modelObject() -> ArchivedObject {
-        let model = ArchivedObject(ArchiveClass.model)
+    /// Numbers the model object (the archive's root) and, depth-first, everything it refers to.
+    private mutating func numberModel() -> UInt32 {
+        let count = entities.count
         entityOrder = uniqueEntityIndexes()
-        entityObjects.reserveCapacity(entityOrder.count)
-        propertyObjects.reserveCapacity(entityOrder.count)
+        entityIndexes.reserveCapacity(entityOrder.count)
+        for index in entityOrder { entityIndexes[entities[index].name] = index }
+        parentIndexes = Array(repeating: nil, count: count)
+        subentityIndexes = Array(repeating: [], count: count)
         for index in entityOrder {
-            let name = version.entities[index].name
-            entityObjects[name] = ArchivedObject(ArchiveClass.entity)
-            if let parent = version.entities[index].parentEntityName {
-                subentityNames[parent, default: []].append(name)
-                parentNames[name] = parent
+            if let parentName = entities[index].parentEntityName, let parent = entityIndexes[parentName] {
+                parentIndexes[index] = parent
+                subentityIndexes[parent].append(index)
             }
         }
-        for index in entityOrder {
-            fillEntity(version.entities[index], model: model)
-        }
-        for index in entityOrder {
-            resolveRelationships(of: version.entities[index])
-        }
-        let entityNames = entityOrder.map { version.entities[$0].name }
-        model.append("NSEntities", .object(
-            ArchiveClass.dictionary(entityNames.map { ($0, .object(entityObjects[$0]!)) })))
+        entityNumbers = Array(repeating: 0, count: count)
+        propertySources = Array(repeating: nil, count: count)
+        propertyNumbers = Array(repeating: [], count: count)
+
+        let model = writer.beginObject()
+        modelNumber = model.number
+        writer.append("NSEntities", object: dictionaryNumber(
+            keys: entityOrder.map { entities[$0].name }, members: entityOrder) { $0.entityNumber($1) })
         if let compiler = options.compilerVersion {
-            model.append("CDMCompilerToolVersion", .real(compiler.toolVersion))
-            model.append("CDMCompilerXcodeVersion", .integer(Int64(compiler.xcodeVersion)))
+            writer.append("CDMCompilerToolVersion", .real(compiler.toolVersion))
+            writer.append("CDMCompilerXcodeVersion", .integer(Int64(compiler.xcodeVersion)))
         }
-        model["NSFetchRequestTemplates"] =
-            version.fetchRequests.isEmpty
-            ? .null
-            : .object(
-                ArchiveClass.dictionary(version.fetchRequests.sorted(by: { NameOrder.precedes($0.name, $1.name) }).map { ($0.name, .object(fetchRequestObject($0))) }))
-        model.append("NSVersionIdentifiers", .object(
+        if version.fetchRequests.isEmpty {
+            writer.append("NSFetchRequestTemplates", .null)
+        } else {
+            let requests = version.fetchRequests.sorted(by: { NameOrder.precedes($0.name, $1.name) })
+            writer.append("NSFetchRequestTemplates", object: dictionaryNumber(
+                keys: requests.map(\.name), members: requests) { $0.fetchRequestNumber($1) })
+        }
+        writer.append("NSVersionIdentifiers", .object(
             ArchiveClass.array([.string(version.versionIdentifier)], classes: ArchiveClass.set)))
         if !version.configurations.isEmpty {
-            model.append("NSConfigurations", .object(
-                ArchiveClass.dictionary(
-                    version.configurations.sorted(by: { NameOrder.precedes($0.name, $1.name) }).map { configuration in
-                        let members = configuration.memberEntityNames.sorted(by: NameOrder.precedes).compactMap { entityObjects[$0] }
-                        return (configuration.name, .object(ArchiveClass.array(members.map { .object($0) }, classes: ArchiveClass.set)))
-                    })))
+            let configurations = version.configurations.sorted(by: { NameOrder.precedes($0.name, $1.name) })
+            writer.append("NSConfigurations", object: dictionaryNumber(
+                keys: configurations.map(\.name), members: configurations) { archiver, configuration in
+                    let members = configuration.memberEntityNames.sorted(by: NameOrder.precedes)
+                        .compactMap { archiver.entityIndexes[$0] }
+                    return archiver.arrayNumber(members, classes: ArchiveClass.set) { $0.entityNumber($1) }
+                })
         }
-        return model
+        writer.endObject(model, classes: ArchiveClass.model)
+        return model.number
     }
-
-    /// Room for the fields of an entity, attribute or relationship, so that appending them
-    /// rarely grows the array.
-    private static let fieldCapacity = 12
 
     /// The indexes of `names` in the order archives list entities, properties and keys in
     /// (``NameOrder``), so that the bytes depend on the model and not on the order of its XML.
@@ -106,82 +123,152 @@ public struct ModelArchiver {
     /// Entities by first declaration (duplicates are a validation error and are not compiled).
     private func uniqueEntityIndexes() -> [Int] {
         var seen = Set<String>()
-        return Self.nameOrder(version.entities.map { $0.name }).filter { seen.insert(version.entities[$0].name).inserted }
+        return Self.nameOrder(entities.map { $0.name }).filter { seen.insert(entities[$0].name).inserted }
+    }
+
+    // MARK: - Containers
+
+    /// Numbers an NSDictionary (mutable unless `classes` says otherwise) whose `NS.objects` are
+    /// the objects `number` numbers for `members`, after its string `keys`.
+    private mutating func dictionaryNumber<Members: Collection>(
+        keys: [String], members: Members, classes: [String] = ArchiveClass.mutableDictionary,
+        _ number: (inout ModelArchiver, Members.Element) -> UInt32
+    ) -> UInt32 {
+        let dictionary = writer.beginObject()
+        writer.appendArray("NS.keys", count: keys.count)
+        for key in keys { writer.appendMember(object: writer.number(for: key)) }
+        writer.appendArray("NS.objects", count: members.count)
+        for member in members { writer.appendMember(object: number(&self, member)) }
+        writer.endObject(dictionary, classes: classes)
+        return dictionary.number
+    }
+
+    /// Numbers an NSArray (mutable unless `classes` says otherwise) of the objects `number`
+    /// numbers for `members`.
+    private mutating func arrayNumber<Members: Collection>(
+        _ members: Members, classes: [String] = ArchiveClass.mutableArray,
+        _ number: (inout ModelArchiver, Members.Element) -> UInt32
+    ) -> UInt32 {
+        let array = writer.beginObject()
+        writer.appendArray("NS.objects", count: members.count)
+        for member in members { writer.appendMember(object: number(&self, member)) }
+        writer.endObject(array, classes: classes)
+        return array.number
     }
 
     // MARK: - Entities
 
-    private mutating func fillEntity(_ entity: Entity, model: ArchivedObject) {
-        let object = entityObjects[entity.name]!
-        object.fields.reserveCapacity(Self.fieldCapacity)
-        object.append("NSEntityName", .string(entity.name))
-        object.append("NSClassNameForEntity", .string(entity.representedClassName ?? "NSManagedObject"))
-        object.append("NSManagedObjectModel", .object(model))
-        object.append("NSSuperentity", entity.parentEntityName.flatMap { entityObjects[$0] }.map { .object($0) } ?? .null)
-        let subentities = (subentityNames[entity.name] ?? [])
-            .compactMap { name in entityObjects[name].map { (name, ArchiveValue.object($0)) } }
-        object.append("NSSubentities", .object(ArchiveClass.dictionary(subentities)))
-        object.append("NSRenamingIdentifier", .string(entity.renamingIdentifier ?? entity.name))
-        object.append("NSVersionHashModifier", entity.versionHashModifier.map { .string($0) } ?? .null)
-        object.append("NSUserInfo", .object(userInfoObject(entity.userInfo)))
-        if entity.isAbstract { object.append("NSIsAbstract", .bool(true)) }
+    /// The number of the entity at `index` in `entities`, numbering it and what it
+    /// refers to when new.
+    private mutating func entityNumber(_ index: Int) -> UInt32 {
+        if entityNumbers[index] != 0 { return entityNumbers[index] }
+        let object = writer.beginObject()
+        entityNumbers[index] = object.number
+        let entity = entities.baseAddress! + index
+        writer.append("NSEntityName", .string(entity.pointee.name))
+        writer.append("NSClassNameForEntity", .string(entity.pointee.representedClassName ?? "NSManagedObject"))
+        writer.append("NSManagedObjectModel", object: modelNumber)
+        if let parent = parentIndexes[index] {
+            writer.append("NSSuperentity", object: entityNumber(parent))
+        } else {
+            writer.append("NSSuperentity", .null)
+        }
+        let subentities = subentityIndexes[index]
+        writer.append("NSSubentities", object: dictionaryNumber(
+            keys: subentities.map { entities[$0].name }, members: subentities) { $0.entityNumber($1) })
+        writer.append("NSRenamingIdentifier", .string(entity.pointee.renamingIdentifier ?? entity.pointee.name))
+        writer.append("NSVersionHashModifier", entity.pointee.versionHashModifier.map { .string($0) } ?? .null)
+        writer.append("NSUserInfo", object: userInfoNumber(entity.pointee.userInfo))
+        if entity.pointee.isAbstract { writer.append("NSIsAbstract", .bool(true)) }
+        let properties = propertyList(of: index)
+        writer.append("NSProperties", object: dictionaryNumber(
+            keys: properties.map(\.name), members: properties.indices) { $0.propertyNumber($1, of: index) })
 
-        var properties = [(String, ArchiveValue)]()
-        var byName = [String: ArchivedObject](
-            minimumCapacity: entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count)
-        let attributeNames = entity.attributes.map { $0.name }
-        for index in Self.nameOrder(attributeNames) where byName[attributeNames[index]] == nil {
-            let property = attributeObject(entity.attributes[index], entity: object)
-            byName[attributeNames[index]] = property
-            properties.append((attributeNames[index], .object(property)))
-        }
-        let relationshipNames = entity.relationships.map { $0.name }
-        for index in Self.nameOrder(relationshipNames) where byName[relationshipNames[index]] == nil {
-            let property = ArchivedObject(ArchiveClass.relationship)
-            byName[relationshipNames[index]] = property
-            properties.append((relationshipNames[index], .object(property)))
-        }
-        for fetched in entity.fetchedProperties.sorted(by: { NameOrder.precedes($0.name, $1.name) })
-        where byName[fetched.name] == nil {
-            let property = fetchedPropertyObject(fetched, entity: object)
-            byName[fetched.name] = property
-            properties.append((fetched.name, .object(property)))
-        }
-        propertyObjects[entity.name] = byName
-        object.append("NSProperties", .object(ArchiveClass.dictionary(properties)))
-
-        if !entity.uniquenessConstraints.isEmpty {
-            object.append("NSUniqueTuples", .object(
+        if !entity.pointee.uniquenessConstraints.isEmpty {
+            writer.append("NSUniqueTuples", .object(
                 ArchiveClass.array(
-                    entity.uniquenessConstraints.map { .object(ArchiveClass.array($0.map { .string($0) })) })))
+                    entity.pointee.uniquenessConstraints.map { .object(ArchiveClass.array($0.map { .string($0) })) })))
         }
-        if !entity.fetchIndexes.isEmpty {
-            object.append("NSFetchIndexDescriptions", .object(
-                ArchiveClass.array(entity.fetchIndexes.map { .object(fetchIndexObject($0, entity: object)) })))
+        if !entity.pointee.fetchIndexes.isEmpty {
+            writer.append("NSFetchIndexDescriptions", object: arrayNumber(entity.pointee.fetchIndexes) {
+                $0.fetchIndexNumber($1, entityNumber: object.number)
+            })
         }
-        let compound = entity.compoundIndexes + entity.fetchIndexes.map { $0.elements.compactMap(\.propertyName) }
+        let compound = entity.pointee.compoundIndexes + entity.pointee.fetchIndexes.map { $0.elements.compactMap(\.propertyName) }
         if !compound.isEmpty {
-            object.append("NSCompoundIndexes", .object(
+            writer.append("NSCompoundIndexes", .object(
                 ArchiveClass.array(compound.map { .object(ArchiveClass.array($0.map { .string($0) })) })))
         }
+        writer.endObject(object, classes: ArchiveClass.entity)
+        return object.number
     }
 
-    private func fetchIndexObject(_ index: FetchIndex, entity: ArchivedObject) -> ArchivedObject {
-        let object = ArchivedObject(ArchiveClass.fetchIndex)
-        object.append("NSIndexName", .string(index.name))
-        object.append("NSPartialIndexPredicate", index.partialIndexPredicate.map { predicateValue($0) } ?? .null)
-        object.append("NSIndexElements", .object(
-            ArchiveClass.array(
-                index.elements.map { element in
-                    let item = ArchivedObject(ArchiveClass.fetchIndexElement)
-                    item["NSPropertyName"] = element.propertyName.map { .string($0) } ?? .null
-                    item["NSFetchIndexElementType"] = .integer(element.type == "RTree" ? 1 : 0)
-                    item["NSFetchIndexDescription"] = .object(object)
-                    item["NSAscending"] = .bool(element.isAscending)
-                    return .object(item)
-                }, classes: ArchiveClass.array)))
-        object.append("NSEntity", .object(entity))
-        return object
+    /// The own properties of the entity at `index`, in the order `NSProperties` lists them:
+    /// attributes, relationships, then fetched properties, each by name, the first of a name only.
+    /// A relationship's fields come from the first relationship of its name in the XML.
+    private mutating func propertyList(of index: Int) -> [(name: String, source: PropertySource)] {
+        if let known = propertySources[index] { return known }
+        let entity = entities.baseAddress! + index
+        var list = [(name: String, source: PropertySource)]()
+        list.reserveCapacity(entity.pointee.attributes.count + entity.pointee.relationships.count + entity.pointee.fetchedProperties.count)
+        var seen = Set<String>(minimumCapacity: list.capacity)
+        let attributeNames = entity.pointee.attributes.map { $0.name }
+        for position in Self.nameOrder(attributeNames) where seen.insert(attributeNames[position]).inserted {
+            list.append((attributeNames[position], .attribute(position)))
+        }
+        let relationshipNames = entity.pointee.relationships.map { $0.name }
+        for position in Self.nameOrder(relationshipNames) where seen.insert(relationshipNames[position]).inserted {
+            let name = relationshipNames[position]
+            list.append((name, .relationship(relationshipNames.firstIndex(of: name) ?? position)))
+        }
+        let fetchedNames = entity.pointee.fetchedProperties.map { $0.name }
+        for position in Self.nameOrder(fetchedNames) where seen.insert(fetchedNames[position]).inserted {
+            list.append((fetchedNames[position], .fetchedProperty(position)))
+        }
+        propertySources[index] = list
+        propertyNumbers[index] = Array(repeating: 0, count: list.count)
+        return list
+    }
+
+    /// The number of the property at `position` in the entity's ``propertyList(of:)``,
+    /// numbering it and what it refers to when new.
+    private mutating func propertyNumber(_ position: Int, of entityIndex: Int) -> UInt32 {
+        let source = propertyList(of: entityIndex)[position].source
+        if propertyNumbers[entityIndex][position] != 0 { return propertyNumbers[entityIndex][position] }
+        let object = writer.beginObject()
+        propertyNumbers[entityIndex][position] = object.number
+        let entityNumber = entityNumber(entityIndex)
+        let classes: [String]
+        switch source {
+        case .attribute(let index):
+            classes = fillAttribute(entities[entityIndex].attributes[index], entityNumber: entityNumber)
+        case .relationship(let index):
+            fillRelationship(entities[entityIndex].relationships[index], entityNumber: entityNumber)
+            classes = ArchiveClass.relationship
+        case .fetchedProperty(let index):
+            fillFetchedProperty(entities[entityIndex].fetchedProperties[index], entityNumber: entityNumber)
+            classes = ArchiveClass.fetchedProperty
+        }
+        writer.endObject(object, classes: classes)
+        return object.number
+    }
+
+    private mutating func fetchIndexNumber(_ index: FetchIndex, entityNumber: UInt32) -> UInt32 {
+        let object = writer.beginObject()
+        writer.append("NSIndexName", .string(index.name))
+        writer.append("NSPartialIndexPredicate", index.partialIndexPredicate.map { predicateValue($0) } ?? .null)
+        writer.append("NSIndexElements", object: arrayNumber(index.elements, classes: ArchiveClass.array) { archiver, element in
+            let item = archiver.writer.beginObject()
+            archiver.writer.append("NSPropertyName", element.propertyName.map { .string($0) } ?? .null)
+            archiver.writer.append("NSFetchIndexElementType", .integer(element.type == "RTree" ? 1 : 0))
+            archiver.writer.append("NSFetchIndexDescription", object: object.number)
+            archiver.writer.append("NSAscending", .bool(element.isAscending))
+            archiver.writer.endObject(item, classes: ArchiveClass.fetchIndexElement)
+            return item.number
+        })
+        writer.append("NSEntity", object: entityNumber)
+        writer.endObject(object, classes: ArchiveClass.fetchIndex)
+        return object.number
     }
 
     // MARK: - Properties
@@ -206,147 +293,166 @@ public struct ModelArchiver {
         return flags
     }
 
-    private func fillCommon(
-        _ object: ArchivedObject, name: String, entity: ArchivedObject, renamingIdentifier: String?,
+    /// Appends the fields every property starts with.
+    private mutating func appendCommon(
+        name: String, entityNumber: UInt32, renamingIdentifier: String?,
         isOptional: Bool, isTransient: Bool, userInfo: UserInfo, modifier: String?
     ) {
-        object.append("NSPropertyName", .string(name))
-        object.append("NSEntity", .object(entity))
-        object.append("NSRenamingIdentifier", .string(renamingIdentifier ?? name))
-        if isOptional { object.append("NSIsOptional", .bool(true)) }
-        if isTransient { object.append("NSIsTransient", .bool(true)) }
-        if let userInfo, !userInfo.isEmpty { object.append("NSUserInfo", .object(userInfoObject(userInfo))) }
-        if let modifier { object.append("NSVersionHashModifier", .string(modifier)) }
+        writer.append("NSPropertyName", .string(name))
+        writer.append("NSEntity", object: entityNumber)
+        writer.append("NSRenamingIdentifier", .string(renamingIdentifier ?? name))
+        if isOptional { writer.append("NSIsOptional", .bool(true)) }
+        if isTransient { writer.append("NSIsTransient", .bool(true)) }
+        if let userInfo, !userInfo.isEmpty { writer.append("NSUserInfo", object: userInfoNumber(userInfo)) }
+        if let modifier { writer.append("NSVersionHashModifier", .string(modifier)) }
     }
 
-    private func attributeObject(_ attribute: Attribute, entity: ArchivedObject) -> ArchivedObject {
-        let classes = attribute.isDerived
-            ? ArchiveClass.derivedAttribute : attribute.type == .composite ? ArchiveClass.compositeAttribute : ArchiveClass.attribute
-        let object = ArchivedObject(classes)
-        object.fields.reserveCapacity(Self.fieldCapacity)
-        fillCommon(
-            object, name: attribute.name, entity: entity, renamingIdentifier: attribute.renamingIdentifier,
+    /// Appends an attribute's fields; returns its class chain.
+    private mutating func fillAttribute(_ attribute: Attribute, entityNumber: UInt32) -> [String] {
+        appendCommon(
+            name: attribute.name, entityNumber: entityNumber, renamingIdentifier: attribute.renamingIdentifier,
             isOptional: attribute.isOptional, isTransient: attribute.isTransient, userInfo: attribute.userInfo,
             modifier: attribute.versionHashModifier)
         let hasUserInfo = !(attribute.userInfo ?? []).isEmpty
         let validation = ValidationPredicates.of(attribute)
-        object.append("_P", .integer(
+        writer.append("_P", .integer(
             Self.propertyFlags(
                 isOptional: attribute.isOptional, isTransient: attribute.isTransient, isReadOnly: attribute.isDerived,
                 hasUserInfo: hasUserInfo, hasModifier: attribute.versionHashModifier != nil,
                 isSpotlightIndexed: attribute.isIndexedBySpotlight, isStoredInTruthFile: attribute.isStoredInTruthFile,
                 allowsCloudEncryption: attribute.allowsCloudEncryption, hasValidation: !validation.isEmpty)))
         if !validation.isEmpty {
-            object.append("NSValidationPredicates", .object(
+            writer.append("NSValidationPredicates", .object(
                 ArchiveClass.array(validation.map { .object(PredicateArchiver.archive($0.predicate)) })))
-            object.append("NSValidationWarnings", .object(ArchiveClass.array(validation.map { .number(.integer($0.warning)) })))
+            writer.append("NSValidationWarnings", .object(ArchiveClass.array(validation.map { .number(.integer($0.warning)) })))
         }
-        if attribute.isIndexedBySpotlight { object.append("NSIndexedBySpotlight", .bool(true)) }
-        if attribute.isStoredInTruthFile { object.append("NSIsStoredInTruth", .bool(true)) }
-        if attribute.allowsCloudEncryption { object.append("NSAllowsCloudEncryption", .bool(true)) }
-        if attribute.isIndexed { object.append("NSIsIndexed", .bool(true)) }
-        object.append("NSAttributeType", .integer(Int64(attribute.type.rawValue)))
-        object.append("NSAttributeValueClassName", AttributeValues.valueClassName(attribute.type).map { .string($0) } ?? .null)
-        object.append("NSDefaultValue", AttributeValues.defaultValue(attribute))
-        object.append("NSValueTransformerName", attribute.valueTransformerName.map { .string($0) } ?? .null)
+        if attribute.isIndexedBySpotlight { writer.append("NSIndexedBySpotlight", .bool(true)) }
+        if attribute.isStoredInTruthFile { writer.append("NSIsStoredInTruth", .bool(true)) }
+        if attribute.allowsCloudEncryption { writer.append("NSAllowsCloudEncryption", .bool(true)) }
+        if attribute.isIndexed { writer.append("NSIsIndexed", .bool(true)) }
+        writer.append("NSAttributeType", .integer(Int64(attribute.type.rawValue)))
+        writer.append("NSAttributeValueClassName", AttributeValues.valueClassName(attribute.type).map { .string($0) } ?? .null)
+        writer.append("NSDefaultValue", AttributeValues.defaultValue(attribute))
+        writer.append("NSValueTransformerName", attribute.valueTransformerName.map { .string($0) } ?? .null)
         var flags: Int64 = 0
         if attribute.allowsExternalBinaryDataStorage { flags |= 0x04 }
         if attribute.preservesValueInHistoryOnDeletion { flags |= 0x10 }
-        object.append("NSFlagsKey", .integer(flags))
+        writer.append("NSFlagsKey", .integer(flags))
         if attribute.isDerived, let expression = attribute.derivationExpression {
-            object.append("NSIsReadOnly", .bool(true))
-            object.append("NSDerivationExpression", derivationValue(expression))
-            object.append("NSFilteringPredicate", .null)
+            writer.append("NSIsReadOnly", .bool(true))
+            writer.append("NSDerivationExpression", derivationValue(expression))
+            writer.append("NSFilteringPredicate", .null)
         }
-        return object
+        return attribute.isDerived
+            ? ArchiveClass.derivedAttribute : attribute.type == .composite ? ArchiveClass.compositeAttribute : ArchiveClass.attribute
     }
 
-    private mutating func resolveRelationships(of entity: Entity) {
-        guard let entityObject = entityObjects[entity.name], let properties = propertyObjects[entity.name] else { return }
-        for relationship in entity.relationships {
-            guard let object = properties[relationship.name], object.fields.isEmpty else { continue }
-            object.fields.reserveCapacity(Self.fieldCapacity)
-            fillCommon(
-                object, name: relationship.name, entity: entityObject, renamingIdentifier: relationship.renamingIdentifier,
+    /// Appends a relationship's fields, numbering its destination and inverse first when new.
+    private mutating func fillRelationship(_ relationship: Relationship, entityNumber: UInt32) {
+        appendCommon(
+            name: relationship.name, entityNumber: entityNumber, renamingIdentifier: relationship.renamingIdentifier,
+            isOptional: relationship.isOptional, isTransient: relationship.isTransient,
+            userInfo: relationship.userInfo, modifier: relationship.versionHashModifier)
+        writer.append("_P", .integer(
+            Self.propertyFlags(
                 isOptional: relationship.isOptional, isTransient: relationship.isTransient,
-                userInfo: relationship.userInfo, modifier: relationship.versionHashModifier)
-            object.append("_P", .integer(
-                Self.propertyFlags(
-                    isOptional: relationship.isOptional, isTransient: relationship.isTransient,
-                    hasUserInfo: !(relationship.userInfo ?? []).isEmpty,
-                    hasModifier: relationship.versionHashModifier != nil, isOrdered: relationship.isOrdered)))
-            if relationship.isOrdered { object.append("NSIsOrdered", .bool(true)) }
-            if relationship.isIndexed { object.append("NSIsIndexed", .bool(true)) }
-            object.append("NSDestinationEntity", entityObjects[relationship.destinationEntityName].map { .object($0) } ?? .null)
-            object.append("_NSDestinationEntityName", .string(relationship.destinationEntityName))
-            let inverse = relationship.inverseName.flatMap { name in
-                inheritedProperty(name, of: relationship.destinationEntityName)
-            }
-            object.append("NSInverseRelationship", inverse.map { .object($0) } ?? .null)
-            object.append("_NSInverseRelationshipName", relationship.inverseName.map { .string($0) } ?? .null)
-            object.append("NSDeleteRule", .integer(Int64(relationship.deleteRule.rawValue)))
-            object.append("NSMinCount", .integer(Int64(relationship.effectiveMinCount)))
-            object.append("NSMaxCount", .integer(Int64(relationship.effectiveMaxCount)))
+                hasUserInfo: !(relationship.userInfo ?? []).isEmpty,
+                hasModifier: relationship.versionHashModifier != nil, isOrdered: relationship.isOrdered)))
+        if relationship.isOrdered { writer.append("NSIsOrdered", .bool(true)) }
+        if relationship.isIndexed { writer.append("NSIsIndexed", .bool(true)) }
+        let destination = entityIndexes[relationship.destinationEntityName]
+        if let destination {
+            writer.append("NSDestinationEntity", object: self.entityNumber(destination))
+        } else {
+            writer.append("NSDestinationEntity", .null)
         }
+        writer.append("_NSDestinationEntityName", .string(relationship.destinationEntityName))
+        if let name = relationship.inverseName, let destination, let inverse = inheritedProperty(name, of: destination) {
+            writer.append("NSInverseRelationship", object: propertyNumber(inverse.position, of: inverse.entity))
+        } else {
+            writer.append("NSInverseRelationship", .null)
+        }
+        writer.append("_NSInverseRelationshipName", relationship.inverseName.map { .string($0) } ?? .null)
+        writer.append("NSDeleteRule", .integer(Int64(relationship.deleteRule.rawValue)))
+        writer.append("NSMinCount", .integer(Int64(relationship.effectiveMinCount)))
+        writer.append("NSMaxCount", .integer(Int64(relationship.effectiveMaxCount)))
     }
 
-    /// The property object `name` of an entity or of its nearest ancestor that declares it.
-    private func inheritedProperty(_ name: String, of entityName: String) -> ArchivedObject? {
-        var current: String? = entityName
-        var seen = Set<String>()
-        while let entity = current, seen.insert(entity).inserted {
-            if let property = propertyObjects[entity]?[name] { return property }
-            current = parentNames[entity]
+    /// The property `name` of an entity or of its nearest ancestor that declares it: the
+    /// entity's index and the property's position in its ``propertyList(of:)``.
+    private mutating func inheritedProperty(_ name: String, of entityIndex: Int) -> (entity: Int, position: Int)? {
+        var current: Int? = entityIndex
+        // A chain longer than the number of entities is a cycle, which validation reports.
+        var steps = 0
+        while let entity = current, steps < entityOrder.count {
+            if let position = propertyList(of: entity).firstIndex(where: { $0.name == name }) {
+                return (entity, position)
+            }
+            current = parentIndexes[entity]
+            steps += 1
         }
         return nil
     }
 
-    private func fetchedPropertyObject(_ fetched: FetchedProperty, entity: ArchivedObject) -> ArchivedObject {
-        let object = ArchivedObject(ArchiveClass.fetchedProperty)
+    /// Appends a fetched property's fields.
+    private mutating func fillFetchedProperty(_ fetched: FetchedProperty, entityNumber: UInt32) {
         // A fetched property is always transient and read-only, as Core Data's own archives show.
-        fillCommon(
-            object, name: fetched.name, entity: entity, renamingIdentifier: nil, isOptional: fetched.isOptional,
+        appendCommon(
+            name: fetched.name, entityNumber: entityNumber, renamingIdentifier: nil, isOptional: fetched.isOptional,
             isTransient: true, userInfo: fetched.userInfo, modifier: nil)
-        object.append("NSIsReadOnly", .bool(true))
-        object.append("_P", .integer(
+        writer.append("NSIsReadOnly", .bool(true))
+        writer.append("_P", .integer(
             Self.propertyFlags(
                 isOptional: fetched.isOptional, isTransient: true, isReadOnly: true,
                 hasUserInfo: !(fetched.userInfo ?? []).isEmpty, hasModifier: false)))
-        object.append("NSFetchRequest", .object(fetchRequestObject(fetched.fetchRequest)))
-        object.append("_NSFetchRequestEntityName", .string(fetched.fetchRequest.entityName))
-        return object
+        writer.append("NSFetchRequest", object: fetchRequestNumber(fetched.fetchRequest))
+        writer.append("_NSFetchRequestEntityName", .string(fetched.fetchRequest.entityName))
     }
 
     // MARK: - Values
 
-    private func userInfoObject(_ userInfo: UserInfo) -> ArchivedObject {
-        guard let userInfo, !userInfo.isEmpty else { return emptyUserInfo }
-        return ArchiveClass.dictionary(userInfo.sorted(by: { NameOrder.precedes($0.key, $1.key) }).map { ($0.key, .string($0.value)) }, classes: ArchiveClass.dictionary)
+    /// The number of a userInfo dictionary; every empty one is Foundation's shared empty dictionary.
+    private mutating func userInfoNumber(_ userInfo: UserInfo) -> UInt32 {
+        guard let userInfo, !userInfo.isEmpty else {
+            if emptyUserInfoNumber == 0 {
+                emptyUserInfoNumber = writer.number(for: ArchiveClass.dictionary([], classes: ArchiveClass.dictionary))
+            }
+            return emptyUserInfoNumber
+        }
+        return writer.number(for: ArchiveClass.dictionary(
+            userInfo.sorted(by: { NameOrder.precedes($0.key, $1.key) }).map { ($0.key, .string($0.value)) },
+            classes: ArchiveClass.dictionary))
     }
 
-    private func fetchRequestObject(_ request: FetchRequestTemplate) -> ArchivedObject {
-        let object = ArchivedObject(ArchiveClass.fetchRequest)
-        object.append("NSEntity", entityObjects[request.entityName].map { .object($0) } ?? .null)
-        object.append("NSPredicate", request.predicateString.map { predicateValue($0) } ?? .null)
-        object.append("NSSortDescriptors", .null)
-        object.append("NSValuesToFetch", .null)
-        object.append("NSValuesToGroupBy", .null)
-        object.append("NSHavingPredicate", .null)
-        object.append("NSRelationshipKeyPathsForPrefetching", .null)
-        object.append("NSFetchOffset", .integer(0))
-        object.append("NSAllocationType", .integer(0))
-        object.append("NSFetchLimit", .integer(Int64(request.fetchLimit ?? 0)))
-        object.append("NSBatchSize", .integer(Int64(request.fetchBatchSize ?? 0)))
-        object.append("NSResultType", .integer(Int64(request.resultType ?? 0)))
-        object.append("NSHasFetchRequestFlags", .bool(true))
+    /// Numbers a fetch request object, and the entity it fetches when new.
+    private mutating func fetchRequestNumber(_ request: FetchRequestTemplate) -> UInt32 {
+        let object = writer.beginObject()
+        if let entity = entityIndexes[request.entityName] {
+            writer.append("NSEntity", object: entityNumber(entity))
+        } else {
+            writer.append("NSEntity", .null)
+        }
+        writer.append("NSPredicate", request.predicateString.map { predicateValue($0) } ?? .null)
+        writer.append("NSSortDescriptors", .null)
+        writer.append("NSValuesToFetch", .null)
+        writer.append("NSValuesToGroupBy", .null)
+        writer.append("NSHavingPredicate", .null)
+        writer.append("NSRelationshipKeyPathsForPrefetching", .null)
+        writer.append("NSFetchOffset", .integer(0))
+        writer.append("NSAllocationType", .integer(0))
+        writer.append("NSFetchLimit", .integer(Int64(request.fetchLimit ?? 0)))
+        writer.append("NSBatchSize", .integer(Int64(request.fetchBatchSize ?? 0)))
+        writer.append("NSResultType", .integer(Int64(request.resultType ?? 0)))
+        writer.append("NSHasFetchRequestFlags", .bool(true))
         var flags: Int64 = 0
         if request.includesSubentities { flags |= 0x1 }
         if request.includesPropertyValues { flags |= 0x2 }
         if request.returnsObjectsAsFaults { flags |= 0x4 }
         if request.includesPendingChanges { flags |= 0x8 }
         if request.returnsDistinctResults { flags |= 0x10 }
-        object.append("NSFetchRequestFlags", .integer(flags))
-        return object
+        writer.append("NSFetchRequestFlags", .integer(flags))
+        writer.endObject(object, classes: ArchiveClass.fetchRequest)
+        return object.number
     }
 
     /// An archived NSPredicate; text that does not parse (the validator reports it) archives as nil.

@@ -38,7 +38,8 @@ struct PropertyNameRule: ValidationRule {
                     diagnostics.emit(.invalidIdentifier(name, "property", at: location))
                 }
             }
-            for attribute in entity.attributes { visit(attribute.name, attribute.location) }
+            // By index: `for attribute in entity.attributes` would copy every attribute.
+            for index in entity.attributes.indices { visit(entity.attributes[index].name, entity.attributes[index].location) }
             for relationship in entity.relationships { visit(relationship.name, relationship.location) }
             for fetched in entity.fetchedProperties { visit(fetched.name, fetched.location) }
             let count = ([entity] + ancestors).reduce(0) {

@@ -130,7 +130,8 @@ public struct VersionHasher: Sendable {
         while let parent = parent(of: chain.last!), seen.insert(parent.name).inserted {
             chain.append(parent)
         }
-        var hashes = [String: VersionHash?]()
+        var hashes = [String: VersionHash?](
+            minimumCapacity: chain.reduce(0) { $0 + $1.attributes.count + $1.relationships.count })
         for ancestor in chain.reversed() {
             for index in ancestor.attributes.indices {
                 let hash = ancestor.attributes[index].isTransient ? nil : attributeHash(ancestor.attributes[index], memo: &memo)
@@ -232,6 +233,12 @@ public struct VersionHasher: Sendable {
     /// style stores record (0): the inverse name is left out when the relationship is its own
     /// inverse, which for an inherited relationship is decided on the top-most ancestor declaring it.
     private func isReflexiveInRoot(_ relationship: Relationship, of entity: Entity) -> Bool {
+        // Most entities have no superentity: then the relationship is declared here, and no
+        // entity needs copying nor any set of names allocating.
+        if entity.parentEntityName == nil {
+            guard let declared = entity.relationships.first(where: { $0.name == relationship.name }) else { return false }
+            return declared.inverseName == declared.name && declared.destinationEntityName == entity.name
+        }
         var declaring = entity
         var seen: Set<String> = [entity.name]
         var current = entity
