@@ -12,7 +12,7 @@
 set -euo pipefail
 
 rows=1000000
-runs=5
+runs=10
 build=1
 enforce=0
 usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -124,16 +124,16 @@ echo "    same rows: $(digest "$work/check-modelc.sqlite")"
 
 # --- Time them -----------------------------------------------------------------------------
 echo "==> rewrite: modelc migrate against the sqlite3 shell ($runs runs each)"
-hyperfine -N --runs "$runs" --export-json "$work/rewrite.json" \
+hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/rewrite.json" \
     --prepare "cp $work/base.sqlite $work/run.sqlite" \
     -n sqlite3 "sqlite3 $work/run.sqlite '.read $work/by-hand.sql'" \
     -n modelc "$modelc migrate $work/run.sqlite --model $model --to 'Items 2' --no-backup --allow-data-loss --quiet" >/dev/null
 echo "==> rewrite with modelc's default backup first ($runs runs)"
-hyperfine -N --runs "$runs" --export-json "$work/rewrite-backup.json" \
+hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/rewrite-backup.json" \
     --prepare "sh -c 'rm -f $work/run.backup.sqlite && cp $work/base.sqlite $work/run.sqlite'" \
     -n modelc-backup "$modelc migrate $work/run.sqlite --model $model --to 'Items 2' --backup $work/run.backup.sqlite --allow-data-loss --quiet" >/dev/null
 echo "==> additive: modelc migrate from Items 2 to Items 3 ($runs runs)"
-hyperfine -N --runs "$runs" --export-json "$work/additive.json" \
+hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/additive.json" \
     --prepare "cp $work/check-modelc.sqlite $work/run.sqlite" \
     -n additive "$modelc migrate $work/run.sqlite --model $model --to 'Items 3' --no-backup --quiet" >/dev/null
 cp "$work/base.sqlite" "$work/run.sqlite"

@@ -148,10 +148,9 @@ struct StepBuilder {
             buildPhase.append(MigrationStatement(sql: plan.table.sql, purpose: "create \(plan.table.name)"))
             return
         }
-        try countDroppedColumns(plan, sourceTable: sourceTable)
+        let rows = try countTable(plan, sourceTable: sourceTable)
         if plan.rewrite {
             let from = asideNames[sourceTable] ?? sourceTable
-            let rows = try count("SELECT COUNT(*) FROM \(quoted(sourceTable)) WHERE Z_ENT IN (\(list(plan.sourceNumbers)))")
             step.rowsTouched += rows
             step.rewrittenTables.append(plan.table.name)
             let columns = plan.table.columns.map(\.name)
@@ -374,22 +373,33 @@ struct StepBuilder {
 
     // MARK: Counting what is dropped
 
-    private mutating func countDroppedColumns(_ plan: TablePlan, sourceTable: String) throws {
+    /// Counts, in one scan of the source table, the rows a rewrite copies, the values of the
+    /// columns nothing takes over and the rows of removed entities; returns the rows copied. A
+    /// table changed in place drops nothing and is not scanned.
+    private mutating func countTable(_ plan: TablePlan, sourceTable: String) throws -> Int {
         let consumed = Set(plan.values.values.flatMap(referencedColumns)).union(
             foreignKeysMovedToJoinTables().filter { $0.table == sourceTable }.map(\.column))
-        for column in actual.table(named: sourceTable)!.columns.dropFirst(3) where !consumed.contains(column.name) {
-            // Order and entity-number columns hold no values of their own.
-            if column.name.hasPrefix("Z_FOK_") || column.name.range(of: #"^Z\d+_"#, options: .regularExpression) != nil { continue }
-            let owner = sourceLayout.entities.first { $0.table == sourceTable && $0.columns.values.contains(column.name) }
-            let property = owner?.columns.first { $0.value == column.name }?.key
-            let values = try count("SELECT COUNT(\(column.name)) FROM \(quoted(sourceTable)) WHERE Z_ENT IN (\(list(plan.sourceNumbers)))")
-            step.dropped.append(DroppedValues(entity: owner?.name ?? sourceTable, property: property ?? column.name, count: values))
+        // Order and entity-number columns hold no values of their own.
+        let dropped = actual.table(named: sourceTable)!.columns.dropFirst(3).map(\.name).filter { name in
+            !consumed.contains(name) && !name.hasPrefix("Z_FOK_") && name.range(of: #"^Z\d+_"#, options: .regularExpression) == nil
         }
         let removed = sourceLayout.entities.filter { $0.table == sourceTable && !plan.sourceNumbers.contains($0.number) }
-        for entity in removed {
-            let rows = try count("SELECT COUNT(*) FROM \(quoted(sourceTable)) WHERE Z_ENT = \(entity.number)")
-            step.dropped.append(DroppedValues(entity: entity.name, property: nil, count: rows))
+        guard plan.rewrite || !dropped.isEmpty || !removed.isEmpty else { return 0 }
+        let kept = "Z_ENT IN (\(list(plan.sourceNumbers)))"
+        let aggregates =
+            ["COUNT(CASE WHEN \(kept) THEN 1 END)"] + dropped.map { "COUNT(CASE WHEN \(kept) THEN \($0) END)" }
+            + removed.map { "COUNT(CASE WHEN Z_ENT = \($0.number) THEN 1 END)" }
+        let counts = try Row.fetchOne(db, sql: "SELECT \(aggregates.joined(separator: ", ")) FROM \(quoted(sourceTable))")
+            .map { row in (0..<aggregates.count).map { row[$0] as Int } } ?? Array(repeating: 0, count: aggregates.count)
+        for (index, column) in dropped.enumerated() {
+            let owner = sourceLayout.entities.first { $0.table == sourceTable && $0.columns.values.contains(column) }
+            let property = owner?.columns.first { $0.value == column }?.key
+            step.dropped.append(DroppedValues(entity: owner?.name ?? sourceTable, property: property ?? column, count: counts[1 + index]))
         }
+        for (index, entity) in removed.enumerated() {
+            step.dropped.append(DroppedValues(entity: entity.name, property: nil, count: counts[1 + dropped.count + index]))
+        }
+        return counts[0]
     }
 
     private mutating func countRemovedTable(_ table: String) throws {
