@@ -125,16 +125,16 @@ echo "    same rows: $(digest "$work/check-modelc.sqlite")"
 # --- Time them -----------------------------------------------------------------------------
 echo "==> rewrite: modelc migrate against the sqlite3 shell ($runs runs each)"
 hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/rewrite.json" \
-    --prepare "cp $work/base.sqlite $work/run.sqlite" \
+    --prepare "sh -c 'cp $work/base.sqlite $work/run.sqlite && sync'" \
     -n sqlite3 "sqlite3 $work/run.sqlite '.read $work/by-hand.sql'" \
     -n modelc "$modelc migrate $work/run.sqlite --model $model --to 'Items 2' --no-backup --allow-data-loss --quiet" >/dev/null
 echo "==> rewrite with modelc's default backup first ($runs runs)"
 hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/rewrite-backup.json" \
-    --prepare "sh -c 'rm -f $work/run.backup.sqlite && cp $work/base.sqlite $work/run.sqlite'" \
+    --prepare "sh -c 'rm -f $work/run.backup.sqlite && cp $work/base.sqlite $work/run.sqlite && sync'" \
     -n modelc-backup "$modelc migrate $work/run.sqlite --model $model --to 'Items 2' --backup $work/run.backup.sqlite --allow-data-loss --quiet" >/dev/null
 echo "==> additive: modelc migrate from Items 2 to Items 3 ($runs runs)"
 hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/additive.json" \
-    --prepare "cp $work/check-modelc.sqlite $work/run.sqlite" \
+    --prepare "sh -c 'cp $work/check-modelc.sqlite $work/run.sqlite && sync'" \
     -n additive "$modelc migrate $work/run.sqlite --model $model --to 'Items 3' --no-backup --quiet" >/dev/null
 cp "$work/base.sqlite" "$work/run.sqlite"
 /usr/bin/time -v "$modelc" migrate "$work/run.sqlite" --model "$model" --to "Items 2" --no-backup --allow-data-loss --quiet \

@@ -149,6 +149,7 @@ struct StepBuilder {
             return
         }
         let rows = try countTable(plan, sourceTable: sourceTable)
+        let keepsAllRows = sourceLayout.entities.filter { $0.table == sourceTable }.allSatisfy { plan.sourceNumbers.contains($0.number) }
         if plan.rewrite {
             let from = asideNames[sourceTable] ?? sourceTable
             step.rowsTouched += rows
@@ -161,7 +162,7 @@ struct StepBuilder {
             buildPhase.append(MigrationStatement(sql: plan.table.sql, purpose: "create \(plan.table.name) as the destination defines it"))
             buildPhase.append(
                 MigrationStatement(
-                    sql: "INSERT INTO \(plan.table.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(quoted(from)) AS s WHERE Z_ENT IN (\(list(plan.sourceNumbers)))",
+                    sql: "INSERT INTO \(plan.table.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(quoted(from)) AS s\(keepsAllRows ? "" : " WHERE Z_ENT IN (\(list(plan.sourceNumbers)))")",
                     purpose: "copy \(rows) rows into \(plan.table.name)"))
             return
         }
@@ -385,10 +386,13 @@ struct StepBuilder {
         }
         let removed = sourceLayout.entities.filter { $0.table == sourceTable && !plan.sourceNumbers.contains($0.number) }
         guard plan.rewrite || !dropped.isEmpty || !removed.isEmpty else { return 0 }
-        let kept = "Z_ENT IN (\(list(plan.sourceNumbers)))"
+        // When every row is kept, plain counts: SQLite counts them faster than conditional ones.
         let aggregates =
-            ["COUNT(CASE WHEN \(kept) THEN 1 END)"] + dropped.map { "COUNT(CASE WHEN \(kept) THEN \($0) END)" }
-            + removed.map { "COUNT(CASE WHEN Z_ENT = \($0.number) THEN 1 END)" }
+            removed.isEmpty
+            ? ["COUNT(*)"] + dropped.map { "COUNT(\($0))" }
+            : ["COUNT(CASE WHEN Z_ENT IN (\(list(plan.sourceNumbers))) THEN 1 END)"]
+                + dropped.map { "COUNT(CASE WHEN Z_ENT IN (\(list(plan.sourceNumbers))) THEN \($0) END)" }
+                + removed.map { "COUNT(CASE WHEN Z_ENT = \($0.number) THEN 1 END)" }
         let counts = try Row.fetchOne(db, sql: "SELECT \(aggregates.joined(separator: ", ")) FROM \(quoted(sourceTable))")
             .map { row in (0..<aggregates.count).map { row[$0] as Int } } ?? Array(repeating: 0, count: aggregates.count)
         for (index, column) in dropped.enumerated() {
