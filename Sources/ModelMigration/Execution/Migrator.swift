@@ -77,7 +77,7 @@ public enum Migrator {
                 code: 134506, message: "the store's version '\(storeVersion.name)' comes after '\(destination.name)'; migrations never go backwards")
         }
         let chain = Array(bundle.versions[start...end])
-        let hashes = chain.map { VersionHasher($0).entityHashes() }
+        let hashes = chain.map { match.versionHashes[$0.name] ?? VersionHasher($0).entityHashes() }
         let mappings = chain.indices.dropLast().map { index in
             MappingInference.infer(
                 from: chain[index], to: chain[index + 1], sourceHashes: hashes[index], destinationHashes: hashes[index + 1])

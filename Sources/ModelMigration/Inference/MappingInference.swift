@@ -32,26 +32,26 @@ public enum MappingInference {
 
 /// One run of the inference.
 private struct Inference {
-    let source: EntityLookup
-    let destination: EntityLookup
+    let source: EntityHierarchy
+    let destination: EntityHierarchy
     var mappings: [EntityMapping] = []
     var diagnostics: [Diagnostic] = []
     /// Destination entity name → the source entity it comes from.
     var matched: [String: String] = [:]
 
     init(source: ModelVersion, destination: ModelVersion) {
-        self.source = EntityLookup(source)
-        self.destination = EntityLookup(destination)
+        self.source = EntityHierarchy(source)
+        self.destination = EntityHierarchy(destination)
     }
 
     mutating func run(sourceHashes: [String: VersionHash], destinationHashes: [String: VersionHash]) {
         for entity in destination.version.entities {
-            if let key = [entity.renamingIdentifier, entity.name].compactMap({ $0 }).first(where: { source.entity($0) != nil }) {
+            if let key = [entity.renamingIdentifier, entity.name].compactMap({ $0 }).first(where: { source.entity(named: $0) != nil }) {
                 matched[entity.name] = key
             }
         }
         for entity in destination.version.entities.sorted(by: { $0.name < $1.name }) {
-            guard let sourceName = matched[entity.name], let sourceEntity = source.entity(sourceName) else {
+            guard let sourceName = matched[entity.name], let sourceEntity = source.entity(named: sourceName) else {
                 let properties =
                     destination.attributes(of: entity).map { attributeAdded($0, entity, hasRows: false) }
                     + destination.relationships(of: entity).map {
@@ -174,11 +174,9 @@ private struct Inference {
             change: changes.isEmpty ? nil : changes.joined(separator: "; "), dropsData: old.isToMany && !new.isToMany)
     }
 
-    /// Whether source entity `name` is `ancestor` or one of its subentities.
-    private func isKind(source name: String, of ancestor: String) -> Bool {
-        guard let entity = source.entity(name) else { return false }
-        return source.lineage(of: entity).contains { $0.name == ancestor }
-            || source.entity(ancestor).map { source.lineage(of: $0).contains { $0.name == name } } == true
+    /// Whether source entities `name` and `other` are in one line of inheritance.
+    private func isKind(source name: String, of other: String) -> Bool {
+        source.isKind(name, of: other) || source.isKind(other, of: name)
     }
 
     // MARK: Hierarchies
@@ -188,7 +186,7 @@ private struct Inference {
     private mutating func checkHierarchies() {
         var sourceRootsByDestinationRoot = [String: (root: String, entity: String)]()
         for entity in destination.version.entities.sorted(by: { $0.name < $1.name }) {
-            guard let sourceName = matched[entity.name], let sourceEntity = source.entity(sourceName) else { continue }
+            guard let sourceName = matched[entity.name], let sourceEntity = source.entity(named: sourceName) else { continue }
             let destinationRoot = destination.root(of: entity).name
             let sourceRoot = source.root(of: sourceEntity).name
             if let first = sourceRootsByDestinationRoot[destinationRoot] {

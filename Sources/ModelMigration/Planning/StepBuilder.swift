@@ -22,8 +22,8 @@ struct StepBuilder {
 
     private let sourceLayout: StoreLayout
     private let destinationLayout: StoreLayout
-    private let sourceEntities: EntityLookup
-    private let destinationEntities: EntityLookup
+    private let sourceEntities: EntityHierarchy
+    private let destinationEntities: EntityHierarchy
     private let actual: StoreSchema
 
     private(set) var step: MigrationStep
@@ -43,8 +43,8 @@ struct StepBuilder {
         self.framework = framework
         sourceLayout = StoreLayout(source, framework: framework)
         destinationLayout = StoreLayout(destination, framework: framework)
-        sourceEntities = EntityLookup(source)
-        destinationEntities = EntityLookup(destination)
+        sourceEntities = EntityHierarchy(source)
+        destinationEntities = EntityHierarchy(destination)
         actual = try StoreSchema.read(from: db)
         step = MigrationStep(source: source.name, destination: destination.name, mapping: mapping)
     }
@@ -206,7 +206,7 @@ struct StepBuilder {
     /// not have the column.
     private func expression(for column: String, in new: EntityLayout, from old: EntityLayout) throws -> String? {
         if let property = new.columns.first(where: { $0.value == column })?.key {
-            guard let entity = destinationEntities.entity(new.name) else { return "NULL" }
+            guard let entity = destinationEntities.entity(named: new.name) else { return "NULL" }
             if let attribute = destinationEntities.attributes(of: entity).first(where: { $0.name == property }) {
                 return attributeValue(attribute, in: new, from: old)
             }
@@ -367,9 +367,7 @@ struct StepBuilder {
     /// The store's name for a source join table: the expected one, or the table with the same
     /// columns (Core Data's hash order may have named it after the other side).
     private func actualJoinTableName(_ join: JoinTableLayout) -> String? {
-        if actual.table(named: join.table.name) != nil { return join.table.name }
-        let columns = Set(join.table.columns.map(\.name))
-        return actual.tables.first { Set($0.columns.map(\.name)) == columns }?.name
+        actual.table(named: join.table.name)?.name ?? actual.table(withColumnsOf: join.table)?.name
     }
 
     // MARK: Counting what is dropped
@@ -510,21 +508,19 @@ struct StepBuilder {
     }
 
     private func sourceAttribute(_ name: String, of entity: String) -> Attribute? {
-        sourceEntities.entity(entity).flatMap { sourceEntities.attributes(of: $0).first { $0.name == name } }
+        sourceEntities.entity(named: entity).flatMap { sourceEntities.attributes(of: $0).first { $0.name == name } }
     }
 
     private func sourceRelationship(_ name: String, of entity: String) -> Relationship? {
-        sourceEntities.entity(entity).flatMap { sourceEntities.relationships(of: $0).first { $0.name == name } }
+        sourceEntities.entity(named: entity).flatMap { sourceEntities.relationships(of: $0).first { $0.name == name } }
     }
 
     private func sourceDeclaringEntity(_ relationship: String, of entity: String) -> String? {
-        guard let start = sourceEntities.entity(entity) else { return nil }
-        return sourceEntities.lineage(of: start).first { $0.relationships.contains { $0.name == relationship } }?.name
+        sourceEntities.declaringEntity(ofRelationship: relationship, from: entity)?.name
     }
 
     private func isKind(source name: String, of ancestor: String) -> Bool {
-        guard let entity = sourceEntities.entity(name) else { return false }
-        return sourceEntities.lineage(of: entity).contains { $0.name == ancestor }
+        sourceEntities.isKind(name, of: ancestor)
     }
 
     private func count(_ sql: String) throws -> Int {

@@ -14,7 +14,7 @@ public struct StoreInfo: Sendable {
     public var path: String
     public var metadata: StoreMetadata
     public var tables: [Table]
-    /// `PRAGMA journal_mode` as stored in the file header: `wal` or `delete`.
+    /// `PRAGMA journal_mode`: `wal` or `delete`, as the file header records it.
     public var journalMode: String
 
     /// Reads the store at `path` from a private copy; the store is left untouched.
@@ -30,8 +30,7 @@ public struct StoreInfo: Sendable {
                 let tables = try names.map { name in
                     Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
                 }
-                let header = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped).prefix(20)
-                let journalMode = header.count == 20 && header[header.startIndex + 18] == 2 ? "wal" : "delete"
+                let journalMode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
                 return StoreInfo(path: path, metadata: metadata, tables: tables, journalMode: journalMode)
             }
         } catch let error as DatabaseError {

@@ -10,6 +10,8 @@ public struct VersionMatch: Sendable {
     public var nearest: ModelVersion?
     /// How the store's entities differ from the nearest version's.
     public var differences: [EntityDifference]
+    /// The entity hashes of every version of the bundle, by version name, as computed to match.
+    public var versionHashes: [String: [String: VersionHash]] = [:]
 
     /// Matches a store's hashes against every version of `bundle`. When several versions have
     /// the same hashes (a version that changed nothing Core Data hashes), the one whose version
@@ -19,6 +21,7 @@ public struct VersionMatch: Sendable {
         matched = nil
         for version in bundle.versions {
             let hashes = VersionHasher(version).entityHashes()
+            versionHashes[version.name] = hashes
             let differences = Self.differences(store: storeHashes, model: hashes)
             if differences.isEmpty, matched.map({ !identifiers.contains($0.versionIdentifier) }) ?? true {
                 matched = version

@@ -25,7 +25,7 @@ struct EntityTableBuilder {
     mutating func build() {
         var byEntity = [String: EntityColumns]()
         for entity in numbering.hierarchy(of: root) {
-            var columns = numbering.parent(of: entity).flatMap { byEntity[$0.name] } ?? EntityColumns()
+            var columns = numbering.entities.parent(of: entity).flatMap { byEntity[$0.name] } ?? EntityColumns()
             addColumns(of: entity, to: &columns)
             byEntity[entity.name] = columns
         }
@@ -35,7 +35,7 @@ struct EntityTableBuilder {
             layouts.append(
                 EntityLayout(
                     name: entity.name, number: numbering.numbers[entity.name] ?? 0,
-                    superNumber: numbering.parent(of: entity).flatMap { numbering.numbers[$0.name] } ?? 0,
+                    superNumber: numbering.entities.parent(of: entity).flatMap { numbering.numbers[$0.name] } ?? 0,
                     table: tableName, columns: columns.values, entityColumns: columns.entityColumns,
                     orderColumns: columns.orderColumns))
         }
@@ -87,7 +87,7 @@ struct EntityTableBuilder {
             for relationship in entity.relationships.sorted(by: { $0.name > $1.name })
             where relationship.isToMany && relationship.isOrdered && !relationship.isTransient {
                 guard let inverseName = relationship.inverseName,
-                    let owner = numbering.declaringEntity(of: inverseName, in: relationship.destinationEntityName),
+                    let owner = numbering.entities.declaringEntity(ofRelationship: inverseName, from: relationship.destinationEntityName),
                     members.contains(owner.name),
                     let inverse = owner.relationships.first(where: { $0.name == inverseName }),
                     !inverse.isToMany, !inverse.isTransient

@@ -38,7 +38,7 @@ struct JoinTableBuilder {
 
     private mutating func add(_ relationship: Relationship, of entity: Entity) {
         guard relationship.isToMany, !relationship.isTransient, let inverseName = relationship.inverseName,
-            let inverse = numbering.relationship(named: inverseName, in: relationship.destinationEntityName),
+            let inverse = numbering.entities.relationship(named: inverseName, in: relationship.destinationEntityName),
             inverse.isToMany, !done.contains("\(entity.name).\(relationship.name)"),
             let source = numbering.numbers[entity.name],
             let destination = numbering.numbers[relationship.destinationEntityName]

@@ -96,12 +96,10 @@ extension StoreSchema {
     /// A missing and an extra table with the same columns are one table under another name.
     private static func pairRenamedTables(_ differences: [SchemaDifference], expected: StoreSchema, actual: StoreSchema) -> [SchemaDifference] {
         var result = differences
-        let columns = { (table: StoreTable?) in Set(table?.columns.map(\.name) ?? []) }
         for case .missingTable(let name) in differences {
-            guard let partner = result.firstIndex(where: {
-                if case .extraTable(let other) = $0 { return columns(actual.table(named: other)) == columns(expected.table(named: name)) }
-                return false
-            }), case .extraTable(let other) = result[partner] else { continue }
+            guard let table = expected.table(named: name), let other = actual.table(withColumnsOf: table)?.name,
+                let partner = result.firstIndex(of: .extraTable(other))
+            else { continue }
             result.remove(at: partner)
             result.removeAll { $0 == .missingTable(name) }
             result.append(.tableNamedDifferently(expected: name, actual: other))

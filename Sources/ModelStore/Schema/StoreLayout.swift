@@ -16,7 +16,7 @@ public struct StoreLayout: Sendable {
         let numbering = EntityNumbering(version)
         var tables = [StoreTable]()
         var indexes = [StoreIndex]()
-        for entity in numbering.ordered where numbering.parent(of: entity) == nil {
+        for entity in numbering.ordered where numbering.entities.parent(of: entity) == nil {
             var builder = EntityTableBuilder(root: entity, numbering: numbering, framework: framework)
             builder.build()
             tables.append(builder.table)

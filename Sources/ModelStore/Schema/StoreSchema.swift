@@ -22,6 +22,13 @@ public struct StoreSchema: Sendable, Equatable {
         tables.first { $0.name == name }
     }
 
+    /// The table with exactly the columns of `table`, whatever its name: how a many-to-many
+    /// join table named after the other side is recognized.
+    public func table(withColumnsOf table: StoreTable) -> StoreTable? {
+        let columns = Set(table.columns.map(\.name))
+        return tables.first { Set($0.columns.map(\.name)) == columns }
+    }
+
     /// The index with this name, if any.
     public func index(named name: String) -> StoreIndex? {
         indexes.first { $0.name == name }
