@@ -42,9 +42,13 @@ public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable {
 
     /// The type for an XML `attributeType` value, or `nil` when the spelling is unknown.
     public init?(xmlName: String) {
-        guard let match = Self.allCases.first(where: { $0.xmlName == xmlName }) else { return nil }
+        guard let match = Self.byXMLName[xmlName] else { return nil }
         self = match
     }
+
+    /// Every type by its XML spelling: one hash per look-up, where a search compared every name.
+    private static let byXMLName: [String: AttributeType] = Dictionary(
+        uniqueKeysWithValues: allCases.compactMap { type in type.xmlName.map { ($0, type) } })
 
     /// Whether values are numbers that `minValueString`/`maxValueString` compare numerically.
     public var isNumeric: Bool {

@@ -74,7 +74,12 @@ public enum DeleteRule: Int, Sendable, Hashable, CaseIterable {
     }
 
     public init?(xmlName: String) {
-        guard let match = Self.allCases.first(where: { $0.xmlName == xmlName }) else { return nil }
-        self = match
+        switch xmlName {
+        case "No Action": self = .noAction
+        case "Nullify": self = .nullify
+        case "Cascade": self = .cascade
+        case "Deny": self = .deny
+        default: return nil
+        }
     }
 }

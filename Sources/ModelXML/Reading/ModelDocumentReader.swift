@@ -1,216 +1,450 @@
 import ModelSchema
 
-/// Turns the XML of one `contents` file into a ``ModelVersion``, recording every problem.
+/// Turns the XML of one `contents` file into a ``ModelVersion`` as libxml2 parses it, recording
+/// every problem.
 ///
-/// Unknown XML attributes and elements are ignored, as Xcode ignores them; missing or
-/// unparsable required values become `X0xx` diagnostics and reading goes on.
-struct ModelDocumentReader {
+/// The model is built straight from the parser's start and end tags, with no element tree in
+/// between: each open element is remembered only as what it is (``Context``), and the object
+/// it describes is filled in place. Unknown XML attributes and elements are ignored, as Xcode
+/// ignores them, along with everything inside an unknown element; missing or unparsable
+/// required values become `X0xx` diagnostics and reading goes on.
+final class ModelDocumentReader: XMLContentHandler {
     private(set) var diagnostics = DiagnosticList()
+    /// The version read, once the root element has started; `nil` when the root is no `<model>`.
+    private(set) var version: ModelVersion?
 
-    mutating func read(_ root: XMLElementNode, name: String, path: String) -> ModelVersion? {
-        guard root.name == "model" else {
-            diagnostics.emit(.notAModel(root.name, at: root.location))
-            return nil
+    /// What an open element is, by where it stands in the document.
+    enum Context {
+        case ignored, model
+        case entity, entityAttribute, relationship, fetchedProperty, fetchIndex
+        case compoundIndexes, compoundIndex, uniquenessConstraints, uniquenessConstraint
+        case fetchRequest, fetchedPropertyRequest, configuration, composite, compositeAttribute
+        case userInfo
+    }
+
+    private let name: String
+    private let path: String
+    private var stack: [Context] = []
+    /// The objects the open elements describe, filled as their tags arrive.
+    private var entity = Entity(name: "")
+    private var fetchedProperty = FetchedProperty(
+        name: "", fetchRequest: FetchRequestTemplate(name: "", entityName: ""))
+    private var fetchedPropertyHasRequest = false
+    private var fetchedPropertyHasName = false
+    private var fetchRequest = FetchRequestTemplate(name: "", entityName: "")
+    private var fetchIndex = FetchIndex(name: "", elements: [])
+    private var configuration = Configuration(name: "", memberEntityNames: [])
+    private var composite = CompositeDefinition(name: "", attributes: [])
+    private var names: [String] = []
+    private var userInfo: [UserInfoEntry] = []
+    /// Whether the open property already took its first `<userInfo>`; later ones are ignored.
+    private var propertyHasUserInfo = false
+
+    init(name: String, path: String) {
+        self.name = name
+        self.path = path
+    }
+
+    // MARK: - XMLContentHandler
+
+    func term(forName name: String) -> UInt8? {
+        ModelTerm(xmlName: name)?.rawValue
+    }
+
+    func startElement(_ tag: XMLStartTag) {
+        let term = tag.term.flatMap(ModelTerm.init(rawValue:))
+        guard let parent = stack.last else {
+            stack.append(startModel(tag, isModel: term == .model))
+            return
         }
-        var version = ModelVersion(
-            name: name, path: path,
-            versionIdentifier: root["userDefinedModelVersionIdentifier"] ?? "",
-            document: documentInfo(root), location: root.location)
-        for child in root.children {
-            switch child.name {
-            case "entity": version.entities.append(entity(child))
-            case "fetchRequest": version.fetchRequests.append(fetchRequest(child))
-            case "configuration": version.configurations.append(configuration(child))
-            case "composite": version.composites.append(composite(child))
-            default: break
-            }
+        stack.append(start(tag, term: term, in: parent))
+    }
+
+    func endElement() {
+        guard let context = stack.popLast() else { return }
+        switch context {
+        case .entity:
+            version?.entities.append(take(&entity, Entity(name: "")))
+        case .fetchedProperty:
+            endFetchedProperty()
+        case .fetchRequest:
+            version?.fetchRequests.append(fetchRequest)
+        case .fetchedPropertyRequest:
+            fetchedProperty.fetchRequest = fetchRequest
+        case .fetchIndex:
+            entity.fetchIndexes.append(take(&fetchIndex, FetchIndex(name: "", elements: [])))
+        case .compoundIndex:
+            entity.compoundIndexes.append(take(&names, []))
+        case .uniquenessConstraint:
+            entity.uniquenessConstraints.append(take(&names, []))
+        case .configuration:
+            version?.configurations.append(take(&configuration, Configuration(name: "", memberEntityNames: [])))
+        case .composite:
+            version?.composites.append(take(&composite, CompositeDefinition(name: "", attributes: [])))
+        case .userInfo:
+            endUserInfo(owner: stack.last)
+        case .ignored, .model, .entityAttribute, .relationship, .compoundIndexes, .uniquenessConstraints,
+            .compositeAttribute:
+            break
         }
-        return version
+    }
+
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {}
+
+    // MARK: - Dispatch
+
+    /// What a child element is, given its parent's context; starts the object it describes.
+    private func start(_ tag: XMLStartTag, term: ModelTerm?, in parent: Context) -> Context {
+        switch (parent, term) {
+        case (.model, .entity): startEntity(tag); return .entity
+        case (.model, .fetchRequest): fetchRequest = readFetchRequest(tag); return .fetchRequest
+        case (.model, .configuration): startConfiguration(tag); return .configuration
+        case (.model, .composite): startComposite(tag); return .composite
+        case (.entity, .attribute):
+            entity.attributes.append(readAttribute(tag))
+            propertyHasUserInfo = false
+            return .entityAttribute
+        case (.entity, .relationship):
+            entity.relationships.append(readRelationship(tag))
+            propertyHasUserInfo = false
+            return .relationship
+        case (.entity, .fetchedProperty): startFetchedProperty(tag); return .fetchedProperty
+        case (.entity, .fetchIndex): startFetchIndex(tag); return .fetchIndex
+        case (.entity, .compoundIndexes): entity.compoundIndexes = []; return .compoundIndexes
+        case (.entity, .uniquenessConstraints): return .uniquenessConstraints
+        case (.entity, .userInfo): userInfo = []; return .userInfo
+        case (.entityAttribute, .userInfo), (.relationship, .userInfo), (.fetchedProperty, .userInfo),
+            (.compositeAttribute, .userInfo):
+            guard !propertyHasUserInfo else { return .ignored }
+            propertyHasUserInfo = true
+            userInfo = []
+            return .userInfo
+        case (.fetchedProperty, .fetchRequest):
+            guard !fetchedPropertyHasRequest else { return .ignored }
+            fetchedPropertyHasRequest = true
+            fetchRequest = readFetchRequest(tag)
+            return .fetchedPropertyRequest
+        case (.fetchIndex, .fetchIndexElement): fetchIndex.elements.append(readFetchIndexElement(tag)); return .ignored
+        case (.compoundIndexes, .compoundIndex): names = []; return .compoundIndex
+        case (.compoundIndex, .index), (.uniquenessConstraint, .constraint):
+            if let value = value(of: .value, in: tag) { names.append(value) }
+            return .ignored
+        case (.uniquenessConstraints, .uniquenessConstraint):
+            names = []
+            entity.uniquenessConstraintLocations.append(tag.location)
+            return .uniquenessConstraint
+        case (.userInfo, .entry):
+            userInfo.append(UserInfoEntry(key: value(of: .key, in: tag) ?? "", value: value(of: .value, in: tag) ?? ""))
+            return .ignored
+        case (.configuration, .memberEntity):
+            if let member = value(of: .name, in: tag) { configuration.memberEntityNames.append(member) }
+            return .ignored
+        case (.composite, .attribute):
+            composite.attributes.append(readAttribute(tag))
+            propertyHasUserInfo = false
+            return .compositeAttribute
+        default:
+            return .ignored
+        }
+    }
+
+    /// Gives a finished `<userInfo>` to its owner: the last one counts for an entity, the first
+    /// for a property (later ones were ignored).
+    private func endUserInfo(owner: Context?) {
+        let entries = take(&userInfo, [])
+        switch owner {
+        case .entity: entity.userInfo = entries
+        case .entityAttribute: entity.attributes[entity.attributes.count - 1].userInfo = entries
+        case .relationship: entity.relationships[entity.relationships.count - 1].userInfo = entries
+        case .fetchedProperty: fetchedProperty.userInfo = entries
+        case .compositeAttribute: composite.attributes[composite.attributes.count - 1].userInfo = entries
+        default: break
+        }
     }
 
     // MARK: - Model and entities
 
-    private func documentInfo(_ element: XMLElementNode) -> DocumentInfo {
-        let legacy = ["name", "macOSVersion", "iOSVersion"].compactMap { key in
-            element[key].map { UserInfoEntry(key: key, value: $0) }
+    private func startModel(_ tag: XMLStartTag, isModel: Bool) -> Context {
+        let location = tag.location
+        guard isModel else {
+            diagnostics.emit(.notAModel(tag.name, at: location))
+            return .ignored
         }
-        return DocumentInfo(
-            lastSavedToolsVersion: element["lastSavedToolsVersion"], systemVersion: element["systemVersion"],
-            minimumToolsVersion: element["minimumToolsVersion"], sourceLanguage: element["sourceLanguage"],
-            usedWithCloudKit: element.flag("usedWithCloudKit"), usedWithSwiftData: element.flag("usedWithSwiftData"),
-            legacyAttributes: legacy)
-    }
-
-    private mutating func entity(_ element: XMLElementNode) -> Entity {
-        var entity = Entity(
-            name: required("name", of: element), representedClassName: element["representedClassName"],
-            parentEntityName: element["parentEntity"], isAbstract: element.flag("isAbstract"),
-            isSyncable: element.flag("syncable"), codeGenerationType: element["codeGenerationType"],
-            renamingIdentifier: element["elementID"], versionHashModifier: element["versionHashModifier"],
-            location: element.location)
-        // Sized up front: each doubling of an array of attributes would copy every attribute.
-        var attributeCount = 0, relationshipCount = 0
-        for child in element.children {
-            if child.name == "attribute" { attributeCount += 1 } else if child.name == "relationship" { relationshipCount += 1 }
-        }
-        entity.attributes.reserveCapacity(attributeCount)
-        entity.relationships.reserveCapacity(relationshipCount)
-        for child in element.children {
-            switch child.name {
-            case "attribute": entity.attributes.append(attribute(child))
-            case "relationship": entity.relationships.append(relationship(child))
-            case "fetchedProperty": entity.fetchedProperties.append(fetchedProperty(child))
-            case "fetchIndex": entity.fetchIndexes.append(fetchIndex(child))
-            case "compoundIndexes":
-                entity.compoundIndexes = child.children(named: "compoundIndex").map { index in
-                    index.children(named: "index").compactMap { $0["value"] }
-                }
-            case "uniquenessConstraints":
-                for constraint in child.children(named: "uniquenessConstraint") {
-                    entity.uniquenessConstraints.append(constraint.children(named: "constraint").compactMap { $0["value"] })
-                    entity.uniquenessConstraintLocations.append(constraint.location)
-                }
-            case "userInfo": entity.userInfo = userInfo(child)
+        var document = DocumentInfo()
+        var identifier = ""
+        var legacy: [ModelTerm: String] = [:]
+        for index in 0..<tag.count {
+            guard let term = attributeTerm(at: index, in: tag) else { continue }
+            switch term {
+            case .userDefinedModelVersionIdentifier: identifier = tag.value(at: index)
+            case .lastSavedToolsVersion: document.lastSavedToolsVersion = tag.value(at: index)
+            case .systemVersion: document.systemVersion = tag.value(at: index)
+            case .minimumToolsVersion: document.minimumToolsVersion = tag.value(at: index)
+            case .sourceLanguage: document.sourceLanguage = tag.value(at: index)
+            case .usedWithCloudKit: document.usedWithCloudKit = tag.isYes(at: index)
+            case .usedWithSwiftData: document.usedWithSwiftData = tag.isYes(at: index)
+            case .name, .macOSVersion, .iOSVersion: legacy[term] = tag.value(at: index)
             default: break
             }
         }
-        return entity
+        document.legacyAttributes = [ModelTerm.name, .macOSVersion, .iOSVersion].compactMap { term in
+            legacy[term].map { UserInfoEntry(key: "\(term)", value: $0) }
+        }
+        version = ModelVersion(
+            name: name, path: path, versionIdentifier: identifier, document: document, location: location)
+        return .model
+    }
+
+    private func startEntity(_ tag: XMLStartTag) {
+        let location = tag.location
+        var name: String?
+        for index in 0..<tag.count {
+            guard let term = attributeTerm(at: index, in: tag) else { continue }
+            switch term {
+            case .name: name = tag.value(at: index)
+            case .representedClassName: entity.representedClassName = tag.value(at: index)
+            case .parentEntity: entity.parentEntityName = tag.value(at: index)
+            case .isAbstract: entity.isAbstract = tag.isYes(at: index)
+            case .syncable: entity.isSyncable = tag.isYes(at: index)
+            case .codeGenerationType: entity.codeGenerationType = tag.value(at: index)
+            case .elementID: entity.renamingIdentifier = tag.value(at: index)
+            case .versionHashModifier: entity.versionHashModifier = tag.value(at: index)
+            default: break
+            }
+        }
+        entity.name = required(name, .name, of: tag, at: location)
+        entity.location = location
     }
 
     // MARK: - Properties
 
-    private mutating func attribute(_ element: XMLElementNode) -> Attribute {
-        // One pass over the XML attributes instead of one linear search per property.
-        var a = Attribute(name: "", type: .undefined, location: element.location)
+    private func readAttribute(_ tag: XMLStartTag) -> Attribute {
+        let location = tag.location
+        var a = Self.blankAttribute
+        a.location = location
         var hasName = false
-        for (key, value) in element.attributes {
-            let yes = value == "YES"
-            switch key {
-            case "name": a.name = value; hasName = true
-            case "attributeType":
-                if let known = AttributeType(xmlName: value) {
+        for index in 0..<tag.count {
+            guard let term = attributeTerm(at: index, in: tag) else { continue }
+            switch term {
+            case .name: a.name = tag.value(at: index); hasName = true
+            case .attributeType:
+                // Written plainly the spelling matches as bytes; with character references, decoded.
+                if let known = tag.withRawValue(at: index, Self.attributeType(spelled:)) {
                     a.type = known
                 } else {
-                    diagnostics.emit(.unknownAttributeType(value, at: element.location))
+                    let value = tag.value(at: index)
+                    if let known = AttributeType(xmlName: value) {
+                        a.type = known
+                    } else {
+                        diagnostics.emit(.unknownAttributeType(value, at: location))
+                    }
                 }
-            case "optional": a.isOptional = yes
-            case "transient": a.isTransient = yes
-            case "defaultValueString": a.defaultValueString = value
-            case "defaultDateTimeInterval": a.defaultDateTimeInterval = value
-            case "minValueString": a.minValueString = value
-            case "maxValueString": a.maxValueString = value
-            case "minDateTimeInterval": a.minDateTimeInterval = value
-            case "maxDateTimeInterval": a.maxDateTimeInterval = value
-            case "regularExpressionString": a.regularExpressionString = value
-            case "usesScalarValueType": a.usesScalarValueType = yes
-            case "customClassName": a.customClassName = value
-            case "valueTransformerName": a.valueTransformerName = value
-            case "allowsExternalBinaryDataStorage": a.allowsExternalBinaryDataStorage = yes
-            case "indexed": a.isIndexed = yes
-            case "spotlightIndexingEnabled": a.isIndexedBySpotlight = yes
-            case "storedInTruthFile": a.isStoredInTruthFile = yes
-            case "allowsCloudEncryption": a.allowsCloudEncryption = yes
-            case "preserveAfterDeletion": a.preservesValueInHistoryOnDeletion = yes
-            case "syncable": a.isSyncable = yes
-            case "versionHashModifier": a.versionHashModifier = value
-            case "elementID": a.renamingIdentifier = value
-            case "derived": a.isDerived = yes
-            case "derivationExpression": a.derivationExpression = value
-            case "composite": a.compositeName = value
+            case .optional: a.isOptional = tag.isYes(at: index)
+            case .transient: a.isTransient = tag.isYes(at: index)
+            case .defaultValueString: a.defaultValueString = tag.value(at: index)
+            case .defaultDateTimeInterval: a.defaultDateTimeInterval = tag.value(at: index)
+            case .minValueString: a.minValueString = tag.value(at: index)
+            case .maxValueString: a.maxValueString = tag.value(at: index)
+            case .minDateTimeInterval: a.minDateTimeInterval = tag.value(at: index)
+            case .maxDateTimeInterval: a.maxDateTimeInterval = tag.value(at: index)
+            case .regularExpressionString: a.regularExpressionString = tag.value(at: index)
+            case .usesScalarValueType: a.usesScalarValueType = tag.isYes(at: index)
+            case .customClassName: a.customClassName = tag.value(at: index)
+            case .valueTransformerName: a.valueTransformerName = tag.value(at: index)
+            case .allowsExternalBinaryDataStorage: a.allowsExternalBinaryDataStorage = tag.isYes(at: index)
+            case .indexed: a.isIndexed = tag.isYes(at: index)
+            case .spotlightIndexingEnabled: a.isIndexedBySpotlight = tag.isYes(at: index)
+            case .storedInTruthFile: a.isStoredInTruthFile = tag.isYes(at: index)
+            case .allowsCloudEncryption: a.allowsCloudEncryption = tag.isYes(at: index)
+            case .preserveAfterDeletion: a.preservesValueInHistoryOnDeletion = tag.isYes(at: index)
+            case .syncable: a.isSyncable = tag.isYes(at: index)
+            case .versionHashModifier: a.versionHashModifier = tag.value(at: index)
+            case .elementID: a.renamingIdentifier = tag.value(at: index)
+            case .derived: a.isDerived = tag.isYes(at: index)
+            case .derivationExpression: a.derivationExpression = tag.value(at: index)
+            case .composite: a.compositeName = tag.value(at: index)
             default: break
             }
         }
-        if !hasName { diagnostics.emit(.missingAttribute("name", on: element.name, at: element.location)) }
-        if !element.children.isEmpty { a.userInfo = element.firstChild(named: "userInfo").map(userInfo) }
+        if !hasName { diagnostics.emit(.missingAttribute("name", on: "attribute", at: location)) }
         return a
     }
 
-    private mutating func relationship(_ element: XMLElementNode) -> Relationship {
-        var rule = DeleteRule.nullify
-        if let ruleName = element["deletionRule"] {
-            if let known = DeleteRule(xmlName: ruleName) {
-                rule = known
-            } else {
-                diagnostics.emit(.unknownDeleteRule(ruleName, at: element.location))
-            }
+    /// An attribute with every value unset, copied for each `<attribute>`: cheaper than
+    /// calling the initializer with its many defaults.
+    private static let blankAttribute = Attribute(name: "", type: .undefined)
+
+    /// Every attribute type's XML spelling as bytes, compared with a value as written.
+    private static let attributeTypeSpellings: [(type: AttributeType, bytes: [UInt8])] =
+        AttributeType.allCases.compactMap { type in type.xmlName.map { (type, Array($0.utf8)) } }
+
+    /// The attribute type whose XML spelling is `bytes`, without making a string of them.
+    private static func attributeType(spelled bytes: UnsafeBufferPointer<UInt8>) -> AttributeType? {
+        for spelling in attributeTypeSpellings where spelling.bytes.count == bytes.count {
+            if spelling.bytes.elementsEqual(bytes) { return spelling.type }
         }
-        return Relationship(
-            name: required("name", of: element), isOptional: element.flag("optional"),
-            isTransient: element.flag("transient"), isToMany: element.flag("toMany"),
-            isOrdered: element.flag("ordered"), minCount: integer("minCount", of: element),
-            maxCount: integer("maxCount", of: element), deleteRule: rule,
-            destinationEntityName: required("destinationEntity", of: element),
-            inverseName: element["inverseName"], inverseEntityName: element["inverseEntity"],
-            isIndexed: element.flag("indexed"), isSyncable: element.flag("syncable"),
-            renamingIdentifier: element["elementID"], versionHashModifier: element["versionHashModifier"],
-            userInfo: element.firstChild(named: "userInfo").map(userInfo), location: element.location)
+        return nil
     }
 
-    private mutating func fetchedProperty(_ element: XMLElementNode) -> FetchedProperty {
-        let request = element.firstChild(named: "fetchRequest").map { fetchRequest($0) }
-            ?? FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entityName: "", location: element.location)
-        return FetchedProperty(
-            name: required("name", of: element), isOptional: element.flag("optional"),
-            isSyncable: element.flag("syncable"), fetchRequest: request,
-            userInfo: element.firstChild(named: "userInfo").map(userInfo), location: element.location)
+    private func readRelationship(_ tag: XMLStartTag) -> Relationship {
+        let location = tag.location
+        var r = Relationship(name: "", destinationEntityName: "", location: location)
+        var name: String?, destination: String?, minCount: String?, maxCount: String?
+        for index in 0..<tag.count {
+            guard let term = attributeTerm(at: index, in: tag) else { continue }
+            switch term {
+            case .name: name = tag.value(at: index)
+            case .optional: r.isOptional = tag.isYes(at: index)
+            case .transient: r.isTransient = tag.isYes(at: index)
+            case .toMany: r.isToMany = tag.isYes(at: index)
+            case .ordered: r.isOrdered = tag.isYes(at: index)
+            case .minCount: minCount = tag.value(at: index)
+            case .maxCount: maxCount = tag.value(at: index)
+            case .deletionRule:
+                let value = tag.value(at: index)
+                if let known = DeleteRule(xmlName: value) {
+                    r.deleteRule = known
+                } else {
+                    diagnostics.emit(.unknownDeleteRule(value, at: location))
+                }
+            case .destinationEntity: destination = tag.value(at: index)
+            case .inverseName: r.inverseName = tag.value(at: index)
+            case .inverseEntity: r.inverseEntityName = tag.value(at: index)
+            case .indexed: r.isIndexed = tag.isYes(at: index)
+            case .syncable: r.isSyncable = tag.isYes(at: index)
+            case .elementID: r.renamingIdentifier = tag.value(at: index)
+            case .versionHashModifier: r.versionHashModifier = tag.value(at: index)
+            default: break
+            }
+        }
+        // In the order the element's values have always been checked.
+        r.name = required(name, .name, of: tag, at: location)
+        r.minCount = integer(minCount, .minCount, at: location)
+        r.maxCount = integer(maxCount, .maxCount, at: location)
+        r.destinationEntityName = required(destination, .destinationEntity, of: tag, at: location)
+        return r
+    }
+
+    private func startFetchedProperty(_ tag: XMLStartTag) {
+        let location = tag.location
+        let name = value(of: .name, in: tag)
+        fetchedPropertyHasName = name != nil
+        fetchedProperty = FetchedProperty(
+            name: name ?? "", isOptional: flag(.optional, in: tag),
+            isSyncable: flag(.syncable, in: tag),
+            fetchRequest: FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entityName: "", location: location),
+            location: location)
+        fetchedPropertyHasRequest = false
+        propertyHasUserInfo = false
+    }
+
+    /// A fetched property's missing name is reported after its fetch request's problems, as
+    /// the request is read first.
+    private func endFetchedProperty() {
+        if !fetchedPropertyHasName {
+            diagnostics.emit(.missingAttribute("name", on: "fetchedProperty", at: fetchedProperty.location))
+        }
+        entity.fetchedProperties.append(fetchedProperty)
     }
 
     // MARK: - Requests, indexes, configurations
 
-    private mutating func fetchRequest(_ element: XMLElementNode) -> FetchRequestTemplate {
-        FetchRequestTemplate(
-            name: required("name", of: element), entityName: required("entity", of: element),
-            predicateString: element["predicateString"], fetchLimit: integer("fetchLimit", of: element),
-            fetchBatchSize: integer("fetchBatchSize", of: element), resultType: integer("resultType", of: element),
-            includesSubentities: element.flag("includeSubentities"),
-            includesPropertyValues: element.flag("includePropertyValues"),
-            includesPendingChanges: element.flag("includesPendingChanges"),
-            returnsObjectsAsFaults: element.flag("returnObjectsAsFaults"),
-            returnsDistinctResults: element.flag("returnDistinctResults"), location: element.location)
+    private func readFetchRequest(_ tag: XMLStartTag) -> FetchRequestTemplate {
+        let location = tag.location
+        var request = FetchRequestTemplate(name: "", entityName: "", location: location)
+        var name: String?, entityName: String?, limit: String?, batchSize: String?, resultType: String?
+        for index in 0..<tag.count {
+            guard let term = attributeTerm(at: index, in: tag) else { continue }
+            switch term {
+            case .name: name = tag.value(at: index)
+            case .entity: entityName = tag.value(at: index)
+            case .predicateString: request.predicateString = tag.value(at: index)
+            case .fetchLimit: limit = tag.value(at: index)
+            case .fetchBatchSize: batchSize = tag.value(at: index)
+            case .resultType: resultType = tag.value(at: index)
+            case .includeSubentities: request.includesSubentities = tag.isYes(at: index)
+            case .includePropertyValues: request.includesPropertyValues = tag.isYes(at: index)
+            case .includesPendingChanges: request.includesPendingChanges = tag.isYes(at: index)
+            case .returnObjectsAsFaults: request.returnsObjectsAsFaults = tag.isYes(at: index)
+            case .returnDistinctResults: request.returnsDistinctResults = tag.isYes(at: index)
+            default: break
+            }
+        }
+        request.name = required(name, .name, of: tag, at: location)
+        request.entityName = required(entityName, .entity, of: tag, at: location)
+        request.fetchLimit = integer(limit, .fetchLimit, at: location)
+        request.fetchBatchSize = integer(batchSize, .fetchBatchSize, at: location)
+        request.resultType = integer(resultType, .resultType, at: location)
+        return request
     }
 
-    private mutating func fetchIndex(_ element: XMLElementNode) -> FetchIndex {
-        FetchIndex(
-            name: required("name", of: element), partialIndexPredicate: element["partialIndexPredicate"],
-            elements: element.children(named: "fetchIndexElement").map { item in
-                FetchIndexElement(
-                    propertyName: item["property"], expression: item["expression"],
-                    expressionType: item["expressionType"], type: item["type"] ?? "Binary",
-                    isAscending: item["order"] != "descending", location: item.location)
-            },
-            location: element.location)
+    private func startFetchIndex(_ tag: XMLStartTag) {
+        let location = tag.location
+        fetchIndex = FetchIndex(
+            name: required(value(of: .name, in: tag), .name, of: tag, at: location),
+            partialIndexPredicate: value(of: .partialIndexPredicate, in: tag), elements: [], location: location)
     }
 
-    private mutating func configuration(_ element: XMLElementNode) -> Configuration {
-        Configuration(
-            name: required("name", of: element), usedWithCloudKit: element.flag("usedWithCloudKit"),
-            memberEntityNames: element.children(named: "memberEntity").compactMap { $0["name"] },
-            location: element.location)
+    private func readFetchIndexElement(_ tag: XMLStartTag) -> FetchIndexElement {
+        FetchIndexElement(
+            propertyName: value(of: .property, in: tag), expression: value(of: .expression, in: tag),
+            expressionType: value(of: .expressionType, in: tag), type: value(of: .type, in: tag) ?? "Binary",
+            isAscending: value(of: .order, in: tag) != "descending", location: tag.location)
     }
 
-    private mutating func composite(_ element: XMLElementNode) -> CompositeDefinition {
-        CompositeDefinition(
-            name: required("name", of: element),
-            attributes: element.children(named: "attribute").map { attribute($0) },
-            location: element.location)
+    private func startConfiguration(_ tag: XMLStartTag) {
+        let location = tag.location
+        configuration = Configuration(
+            name: required(value(of: .name, in: tag), .name, of: tag, at: location),
+            usedWithCloudKit: flag(.usedWithCloudKit, in: tag), memberEntityNames: [], location: location)
     }
 
-    private func userInfo(_ element: XMLElementNode) -> [UserInfoEntry] {
-        element.children(named: "entry").map { UserInfoEntry(key: $0["key"] ?? "", value: $0["value"] ?? "") }
+    private func startComposite(_ tag: XMLStartTag) {
+        let location = tag.location
+        composite = CompositeDefinition(
+            name: required(value(of: .name, in: tag), .name, of: tag, at: location), attributes: [],
+            location: location)
     }
 
     // MARK: - Values
 
-    private mutating func required(_ attribute: String, of element: XMLElementNode) -> String {
-        if let value = element[attribute] { return value }
-        diagnostics.emit(.missingAttribute(attribute, on: element.name, at: element.location))
+    private func attributeTerm(at index: Int, in tag: XMLStartTag) -> ModelTerm? {
+        ModelTerm(rawValue: tag.attributeTerm(at: index))
+    }
+
+    /// The value of the attribute `term` names, or `nil` when the tag has none.
+    private func value(of term: ModelTerm, in tag: XMLStartTag) -> String? {
+        for index in 0..<tag.count where tag.attributeTerm(at: index) == term.rawValue {
+            return tag.value(at: index)
+        }
+        return nil
+    }
+
+    /// Whether the attribute `term` names is written `YES`.
+    private func flag(_ term: ModelTerm, in tag: XMLStartTag) -> Bool {
+        for index in 0..<tag.count where tag.attributeTerm(at: index) == term.rawValue {
+            return tag.isYes(at: index)
+        }
+        return false
+    }
+
+    private func required(_ value: String?, _ term: ModelTerm, of tag: XMLStartTag, at location: SourceLocation) -> String {
+        if let value { return value }
+        diagnostics.emit(.missingAttribute("\(term)", on: tag.name, at: location))
         return ""
     }
 
-    private mutating func integer(_ attribute: String, of element: XMLElementNode) -> Int? {
-        guard let text = element[attribute] else { return nil }
+    private func integer(_ text: String?, _ term: ModelTerm, at location: SourceLocation) -> Int? {
+        guard let text else { return nil }
         if let value = Int(text) { return value }
-        diagnostics.emit(.invalidNumber(attribute, text, at: element.location))
+        diagnostics.emit(.invalidNumber("\(term)", text, at: location))
         return nil
     }
+}
+
+/// The value of `variable`, leaving `replacement` in its place.
+private func take<Value>(_ variable: inout Value, _ replacement: Value) -> Value {
+    var value = replacement
+    swap(&value, &variable)
+    return value
 }

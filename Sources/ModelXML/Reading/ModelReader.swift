@@ -42,15 +42,14 @@ public struct ModelReader: Sendable {
 
     /// Reads one version from the bytes of a `contents` file.
     public func readVersion(contents: [UInt8], name: String, path: String) -> (ModelVersion?, [Diagnostic]) {
-        let root: XMLElementNode
+        let reader = ModelDocumentReader(name: name, path: path)
         do {
-            root = try XMLDocumentParser.parse(contents)
+            try XMLDocumentParser.parse(contents, into: reader)
         } catch {
+            // What the reader saw of a malformed document is left unsaid: the XML error is the problem.
             return (nil, [Self.diagnostic(for: error).inFile(path)])
         }
-        var reader = ModelDocumentReader()
-        let version = reader.read(root, name: name, path: path)
-        return (version, reader.diagnostics.diagnostics.map { $0.inFile(path) })
+        return (reader.version, reader.diagnostics.diagnostics.map { $0.inFile(path) })
     }
 
     // MARK: - Bundles
