@@ -47,11 +47,23 @@ final class XMLParserState {
         return bytes.withUnsafeBufferPointer { buffer in
             // A start tag's attribute values cannot hold a `<`: the last one before what libxml2
             // has consumed opens the tag.
-            let base = buffer.baseAddress!
-            var offset = consumed
-            while offset > 0 && base[offset] != UInt8(ascii: "<") { offset -= 1 }
-            return lines.location(ofOffset: offset, in: buffer)
+            lines.location(ofOffset: Self.lastLessThan(atOrBefore: consumed, in: buffer), in: buffer)
         }
+    }
+
+    /// The offset of the last `<` at or before `end`, or 0: eight bytes at a time, since a
+    /// start tag with its attributes runs to a hundred bytes and more.
+    private static func lastLessThan(atOrBefore end: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Int {
+        let base = UnsafeRawPointer(buffer.baseAddress!)
+        var offset = end
+        while offset >= 8 {
+            // A word holds a `<` when some byte of word ^ "<<<<<<<<" is zero.
+            let word = base.loadUnaligned(fromByteOffset: offset - 7, as: UInt64.self) ^ 0x3C3C_3C3C_3C3C_3C3C
+            if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+            offset -= 8
+        }
+        while offset > 0 && base.load(fromByteOffset: offset, as: UInt8.self) != UInt8(ascii: "<") { offset -= 1 }
+        return offset
     }
 
     func fail(_ kind: XMLParseError.Kind, _ message: String, at location: SourceLocation) {
