@@ -35,6 +35,9 @@ public struct BinaryPropertyListWriter {
     private var members: [UInt32] = []
     private var strings: [String: Int] = [:]
     private var integers: [Int64: Int] = [:]
+    /// The object of each integer below `smallIntegers.count`, or -1: archives repeat small
+    /// integers (flag words, types, counts), so these skip hashing.
+    private var smallIntegers = [Int](repeating: -1, count: 4096)
     /// The object of each UID, by UID (which counts up from 0 in a keyed archive), or -1.
     private var uids: [Int] = []
     /// Reals and dates by bit pattern, with -0.0 as 0.0 (they are equal values).
@@ -104,7 +107,15 @@ public struct BinaryPropertyListWriter {
 
     /// Adds an integer, in the fewest bytes that hold it.
     mutating func add(integer number: Int64) -> Int {
-        unique(\.integers, key: number) { writer in writer.appendInteger(number) }
+        guard number >= 0, number < smallIntegers.count else {
+            return unique(\.integers, key: number) { writer in writer.appendInteger(number) }
+        }
+        let known = smallIntegers[Int(number)]
+        if known >= 0 { return known }
+        let index = beginScalar()
+        appendInteger(number)
+        smallIntegers[Int(number)] = index
+        return index
     }
 
     /// Adds a real, as 8 bytes.
@@ -156,7 +167,7 @@ public struct BinaryPropertyListWriter {
         let container = Container(object: starts.count, slot: members.count)
         starts.append(ObjectStart(byte: bytes.count, member: members.count))
         appendMarker(type, count: count)
-        for _ in 0..<slots { members.append(0) }
+        members.append(contentsOf: repeatElement(0, count: slots))
         return container
     }
 
@@ -192,11 +203,13 @@ public struct BinaryPropertyListWriter {
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var output = OutputBuffer(buffer.baseAddress!)
             output.append(contentsOf: Array("bplist00".utf8))
-            for index in 0..<count {
-                let next = index + 1 < count ? starts[index + 1] : ObjectStart(byte: bytes.count, member: members.count)
-                output.append(contentsOf: bytes[starts[index].byte..<next.byte])
-                for member in members[starts[index].member..<next.member] {
-                    output.appendBigEndian(UInt64(member), size: referenceSize)
+            bytes.withUnsafeBufferPointer { bytes in
+                members.withUnsafeBufferPointer { members in
+                    for index in 0..<count {
+                        let next = index + 1 < count ? starts[index + 1] : ObjectStart(byte: bytes.count, member: members.count)
+                        output.append(contentsOf: bytes[starts[index].byte..<next.byte])
+                        output.appendBigEndian(members[starts[index].member..<next.member], size: referenceSize)
+                    }
                 }
             }
             for start in starts {
