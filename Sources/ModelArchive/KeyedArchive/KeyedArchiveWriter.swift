@@ -86,6 +86,9 @@ public struct KeyedArchiveWriter {
     /// The archive as binary property list bytes, with the object numbered `top` as its root.
     func encoded(top: UInt32) -> [UInt8] {
         var plist = BinaryPropertyListWriter()
+        // The property list adds keys and class names to the archive's strings, and a scalar for
+        // about one field value in four.
+        plist.reserveCapacity(strings: stringNumbers.count + 128, objects: entries.count + values.count / 4)
         let topObject = write(top: top, into: &plist)
         return plist.encoded(top: topObject)
     }

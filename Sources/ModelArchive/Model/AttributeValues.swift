@@ -3,17 +3,23 @@ import ModelSchema
 
 /// How momc stores an attribute's value class and default value.
 enum AttributeValues {
-    /// `NSAttributeValueClassName` per type; Transformable and Undefined have none.
-    static func valueClassName(_ type: AttributeType) -> String? {
+    /// The classes `NSAttributeValueClassName` names.
+    static let valueClassNames = [
+        "NSNumber", "NSDecimalNumber", "NSString", "NSDate", "NSData", "NSUUID", "NSURL", "NSManagedObjectID",
+    ]
+
+    /// The index in ``valueClassNames`` of `NSAttributeValueClassName` per type; Transformable
+    /// and Undefined have none.
+    static func valueClassIndex(_ type: AttributeType) -> Int? {
         switch type {
-        case .integer16, .integer32, .integer64, .double, .float, .boolean: "NSNumber"
-        case .decimal: "NSDecimalNumber"
-        case .string: "NSString"
-        case .date: "NSDate"
-        case .binary: "NSData"
-        case .uuid: "NSUUID"
-        case .uri: "NSURL"
-        case .objectID: "NSManagedObjectID"
+        case .integer16, .integer32, .integer64, .double, .float, .boolean: 0
+        case .decimal: 1
+        case .string: 2
+        case .date: 3
+        case .binary: 4
+        case .uuid: 5
+        case .uri: 6
+        case .objectID: 7
         case .undefined, .transformable, .composite: nil
         }
     }

@@ -44,6 +44,12 @@ public struct ModelArchiver {
     /// By entity index: its properties in archive order, once needed, and their object numbers.
     private var propertySources: [[(name: String, source: PropertySource)]?] = []
     private var propertyNumbers: [[UInt32]] = []
+    /// By entity index: the numbers of its property names' strings, once `NSProperties` has
+    /// numbered them, so that the properties need not hash their names again.
+    private var propertyNameNumbers: [[UInt32]] = []
+    /// By ``AttributeValues/valueClassNames`` index: the number of the class name's string, 0
+    /// until numbered.
+    private var valueClassNumbers = [UInt32](repeating: 0, count: AttributeValues.valueClassNames.count)
     /// Foundation's shared empty dictionary: every entity without userInfo refers to this one.
     private var emptyUserInfoNumber: UInt32 = 0
     /// The decimal defaults parsed so far, by text: models repeat a few (`0`, `0.0`).
@@ -84,6 +90,7 @@ public struct ModelArchiver {
         entityNumbers = Array(repeating: 0, count: count)
         propertySources = Array(repeating: nil, count: count)
         propertyNumbers = Array(repeating: [], count: count)
+        propertyNameNumbers = Array(repeating: [], count: count)
 
         let model = writer.beginObject()
         modelNumber = model.number
@@ -131,14 +138,21 @@ public struct ModelArchiver {
     // MARK: - Containers
 
     /// Numbers an NSDictionary (mutable unless `chain` says otherwise) whose `NS.objects` are
-    /// the objects `number` numbers for `members`, after its string `keys`.
+    /// the objects `number` numbers for `members`, after its string `keys`. The numbers of the
+    /// keys of an entity's `NSProperties` are kept in `propertyNameNumbers`.
     private mutating func dictionaryNumber<Members: Collection>(
         keys: [String], members: Members, chain: ArchiveClass = .mutableDictionary,
-        _ number: (inout ModelArchiver, Members.Element) -> UInt32
+        recordingKeysOf entityIndex: Int? = nil, _ number: (inout ModelArchiver, Members.Element) -> UInt32
     ) -> UInt32 {
         let dictionary = writer.beginObject()
         writer.appendArray(.keys, count: keys.count)
-        for key in keys { writer.appendMember(object: writer.number(for: key)) }
+        if let entityIndex {
+            let numbers = keys.map { writer.number(for: $0) }
+            for key in numbers { writer.appendMember(object: key) }
+            propertyNameNumbers[entityIndex] = numbers
+        } else {
+            for key in keys { writer.appendMember(object: writer.number(for: key)) }
+        }
         writer.appendArray(.objects, count: members.count)
         for member in members { writer.appendMember(object: number(&self, member)) }
         writer.endObject(dictionary, chain: chain)
@@ -184,7 +198,8 @@ public struct ModelArchiver {
         if entity.pointee.isAbstract { writer.append(.isAbstract, bool: true) }
         let properties = propertyList(of: index)
         writer.append(.properties, object: dictionaryNumber(
-            keys: properties.map(\.name), members: properties.indices) { $0.propertyNumber($1, of: index) })
+            keys: properties.map(\.name), members: properties.indices, recordingKeysOf: index
+        ) { $0.propertyNumber($1, of: index) })
 
         if !entity.pointee.uniquenessConstraints.isEmpty {
             writer.append(.uniqueTuples, .object(
@@ -214,18 +229,23 @@ public struct ModelArchiver {
         let entity = entities.baseAddress! + index
         var list = [(name: String, source: PropertySource)]()
         list.reserveCapacity(entity.pointee.attributes.count + entity.pointee.relationships.count + entity.pointee.fetchedProperties.count)
-        var seen = Set<String>(minimumCapacity: list.capacity)
+        // Entities have a few properties: scanning the list beats hashing every name into a set.
+        var seen = list.capacity > 32 ? Set<String>(minimumCapacity: list.capacity) : nil
+        func isNew(_ name: String) -> Bool {
+            if seen != nil { return seen!.insert(name).inserted }
+            return !list.contains { $0.name == name }
+        }
         let attributeNames = entity.pointee.attributes.map { $0.name }
-        for position in Self.nameOrder(attributeNames) where seen.insert(attributeNames[position]).inserted {
+        for position in Self.nameOrder(attributeNames) where isNew(attributeNames[position]) {
             list.append((attributeNames[position], .attribute(position)))
         }
         let relationshipNames = entity.pointee.relationships.map { $0.name }
-        for position in Self.nameOrder(relationshipNames) where seen.insert(relationshipNames[position]).inserted {
+        for position in Self.nameOrder(relationshipNames) where isNew(relationshipNames[position]) {
             let name = relationshipNames[position]
             list.append((name, .relationship(relationshipNames.firstIndex(of: name) ?? position)))
         }
         let fetchedNames = entity.pointee.fetchedProperties.map { $0.name }
-        for position in Self.nameOrder(fetchedNames) where seen.insert(fetchedNames[position]).inserted {
+        for position in Self.nameOrder(fetchedNames) where isNew(fetchedNames[position]) {
             list.append((fetchedNames[position], .fetchedProperty(position)))
         }
         propertySources[index] = list
@@ -241,19 +261,22 @@ public struct ModelArchiver {
         let object = writer.beginObject()
         propertyNumbers[entityIndex][position] = object.number
         let entityNumber = entityNumber(entityIndex)
+        let names = propertyNameNumbers[entityIndex]
+        let nameNumber = names.isEmpty ? nil : names[position]
         let chain: ArchiveClass
         switch source {
         case .attribute(let index):
             chain = entities[entityIndex].attributes.withUnsafeBufferPointer { attributes in
-                fillAttribute(attributes.baseAddress! + index, entityNumber: entityNumber)
+                fillAttribute(attributes.baseAddress! + index, nameNumber: nameNumber, entityNumber: entityNumber)
             }
         case .relationship(let index):
             entities[entityIndex].relationships.withUnsafeBufferPointer { relationships in
-                fillRelationship(relationships.baseAddress! + index, entityNumber: entityNumber)
+                fillRelationship(relationships.baseAddress! + index, nameNumber: nameNumber, entityNumber: entityNumber)
             }
             chain = .relationship
         case .fetchedProperty(let index):
-            fillFetchedProperty(entities[entityIndex].fetchedProperties[index], entityNumber: entityNumber)
+            fillFetchedProperty(
+                entities[entityIndex].fetchedProperties[index], nameNumber: nameNumber, entityNumber: entityNumber)
             chain = .fetchedProperty
         }
         writer.endObject(object, chain: chain)
@@ -300,14 +323,16 @@ public struct ModelArchiver {
         return flags
     }
 
-    /// Appends the fields every property starts with.
+    /// Appends the fields every property starts with; `nameNumber` is the number of the name's
+    /// string when `NSProperties` has numbered it already.
     private mutating func appendCommon(
-        name: String, entityNumber: UInt32, renamingIdentifier: String?,
+        name: String, nameNumber: UInt32?, entityNumber: UInt32, renamingIdentifier: String?,
         isOptional: Bool, isTransient: Bool, userInfo: UserInfo, modifier: String?
     ) {
-        writer.append(.propertyName, string: name)
+        let nameNumber = nameNumber ?? writer.number(for: name)
+        writer.append(.propertyName, object: nameNumber)
         writer.append(.entity, object: entityNumber)
-        writer.append(.renamingIdentifier, string: renamingIdentifier ?? name)
+        writer.append(.renamingIdentifier, object: renamingIdentifier.map { writer.number(for: $0) } ?? nameNumber)
         if isOptional { writer.append(.isOptional, bool: true) }
         if isTransient { writer.append(.isTransient, bool: true) }
         if let userInfo, !userInfo.isEmpty { writer.append(.userInfo, object: userInfoNumber(userInfo)) }
@@ -316,13 +341,15 @@ public struct ModelArchiver {
 
     /// Appends the fields of the attribute `attribute` points to, read in place rather than
     /// copied; returns its class chain.
-    private mutating func fillAttribute(_ attribute: UnsafePointer<Attribute>, entityNumber: UInt32) -> ArchiveClass {
+    private mutating func fillAttribute(
+        _ attribute: UnsafePointer<Attribute>, nameNumber: UInt32?, entityNumber: UInt32
+    ) -> ArchiveClass {
         appendCommon(
-            name: attribute.pointee.name, entityNumber: entityNumber, renamingIdentifier: attribute.pointee.renamingIdentifier,
+            name: attribute.pointee.name, nameNumber: nameNumber, entityNumber: entityNumber, renamingIdentifier: attribute.pointee.renamingIdentifier,
             isOptional: attribute.pointee.isOptional, isTransient: attribute.pointee.isTransient,
             userInfo: attribute.pointee.userInfo, modifier: attribute.pointee.versionHashModifier)
         let hasUserInfo = !(attribute.pointee.userInfo ?? []).isEmpty
-        let validation = ValidationPredicates.of(attribute.pointee)
+        let validation = ValidationPredicates.of(attribute)
         writer.append(.propertyFlags, integer: Self.propertyFlags(
             isOptional: attribute.pointee.isOptional, isTransient: attribute.pointee.isTransient,
             isReadOnly: attribute.pointee.isDerived, hasUserInfo: hasUserInfo,
@@ -341,7 +368,14 @@ public struct ModelArchiver {
         if attribute.pointee.isIndexed { writer.append(.isIndexed, bool: true) }
         let type = attribute.pointee.type
         writer.append(.attributeType, integer: Int64(type.rawValue))
-        writer.append(.attributeValueClassName, string: AttributeValues.valueClassName(type))
+        if let index = AttributeValues.valueClassIndex(type) {
+            if valueClassNumbers[index] == 0 {
+                valueClassNumbers[index] = writer.number(for: AttributeValues.valueClassNames[index])
+            }
+            writer.append(.attributeValueClassName, object: valueClassNumbers[index])
+        } else {
+            writer.appendNull(.attributeValueClassName)
+        }
         AttributeValues.appendDefaultValue(of: attribute, to: &writer, decimals: &decimals)
         writer.append(.valueTransformerName, string: attribute.pointee.valueTransformerName)
         var flags: Int64 = 0
@@ -358,9 +392,11 @@ public struct ModelArchiver {
     }
 
     /// Appends a relationship's fields, numbering its destination and inverse first when new.
-    private mutating func fillRelationship(_ relationship: UnsafePointer<Relationship>, entityNumber: UInt32) {
+    private mutating func fillRelationship(
+        _ relationship: UnsafePointer<Relationship>, nameNumber: UInt32?, entityNumber: UInt32
+    ) {
         appendCommon(
-            name: relationship.pointee.name, entityNumber: entityNumber, renamingIdentifier: relationship.pointee.renamingIdentifier,
+            name: relationship.pointee.name, nameNumber: nameNumber, entityNumber: entityNumber, renamingIdentifier: relationship.pointee.renamingIdentifier,
             isOptional: relationship.pointee.isOptional, isTransient: relationship.pointee.isTransient,
             userInfo: relationship.pointee.userInfo, modifier: relationship.pointee.versionHashModifier)
         writer.append(.propertyFlags, integer: Self.propertyFlags(
@@ -404,10 +440,10 @@ public struct ModelArchiver {
     }
 
     /// Appends a fetched property's fields.
-    private mutating func fillFetchedProperty(_ fetched: FetchedProperty, entityNumber: UInt32) {
+    private mutating func fillFetchedProperty(_ fetched: FetchedProperty, nameNumber: UInt32?, entityNumber: UInt32) {
         // A fetched property is always transient and read-only, as Core Data's own archives show.
         appendCommon(
-            name: fetched.name, entityNumber: entityNumber, renamingIdentifier: nil, isOptional: fetched.isOptional,
+            name: fetched.name, nameNumber: nameNumber, entityNumber: entityNumber, renamingIdentifier: nil, isOptional: fetched.isOptional,
             isTransient: true, userInfo: fetched.userInfo, modifier: nil)
         writer.append(.isReadOnly, bool: true)
         writer.append(.propertyFlags, integer: Self.propertyFlags(

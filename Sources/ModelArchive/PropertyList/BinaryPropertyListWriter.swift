@@ -55,6 +55,13 @@ public struct BinaryPropertyListWriter {
         return writer.encoded(top: top)
     }
 
+    /// Makes room for `strings` distinct strings and `objects` objects, so that a large archive
+    /// does not rehash and copy its tables as they grow.
+    mutating func reserveCapacity(strings: Int, objects: Int) {
+        self.strings.reserveCapacity(strings)
+        starts.reserveCapacity(objects)
+    }
+
     // MARK: - Adding objects
 
     /// Adds `value` and, for a container, its members depth-first; returns its object number.
