@@ -170,13 +170,21 @@ public struct KeyedArchiveWriter {
     /// Moves the fields of `object` from the pending stacks and records it.
     private mutating func close(_ object: OpenObject, classNumber: UInt32) {
         let firstKey = keys.count
-        keys.append(contentsOf: pendingKeys[object.keyMark...])
-        pendingKeys.removeLast(pendingKeys.count - object.keyMark)
+        Self.move(from: &pendingKeys, at: object.keyMark, to: &keys)
         let firstValue = values.count
-        values.append(contentsOf: pendingValues[object.valueMark...])
-        pendingValues.removeLast(pendingValues.count - object.valueMark)
+        Self.move(from: &pendingValues, at: object.valueMark, to: &values)
         entries[Int(object.number)] = .object(
             firstKey: firstKey, keyCount: keys.count - firstKey, firstValue: firstValue, classNumber: classNumber)
+    }
+
+    /// Moves the elements of `pending` from `mark` on to the end of `target`, copying memory
+    /// rather than going through the generic slice paths.
+    private static func move<Element>(from pending: inout [Element], at mark: Int, to target: inout [Element]) {
+        let count = pending.count - mark
+        pending.withUnsafeBufferPointer { source in
+            target.append(contentsOf: UnsafeBufferPointer(rebasing: source[mark...]))
+        }
+        pending.removeSubrange(mark..<mark + count)
     }
 
     /// Numbers `object`, then the objects its fields refer to, as one graph: nothing numbered

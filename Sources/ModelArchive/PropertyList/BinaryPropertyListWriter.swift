@@ -100,10 +100,19 @@ public struct BinaryPropertyListWriter {
     mutating func add(string text: String) -> Int {
         if let known = strings[text] { return known }
         let index = beginScalar()
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        var contiguous = text
+        contiguous.makeContiguousUTF8()
+        // ASCII is copied from the string's own UTF-8 storage rather than byte by byte.
+        let isASCII = contiguous.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+            appendMarker(0x5, count: utf8.count)
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if isASCII == nil, text.utf8.allSatisfy({ $0 < 0x80 }) {
             appendMarker(0x5, count: text.utf8.count)
             bytes += text.utf8
-        } else {
+        } else if isASCII != true {
             let units = Array(text.utf16)
             appendMarker(0x6, count: units.count)
             for unit in units { appendBigEndian(UInt64(unit), size: 2) }
@@ -143,9 +152,16 @@ public struct BinaryPropertyListWriter {
     }
 
     /// Adds a keyed archive's object reference.
+    @inline(__always)
     mutating func add(uid number: UInt32) -> Int {
         let slot = Int(number)
         if slot < uids.count, uids[slot] >= 0 { return uids[slot] }
+        return addNew(uid: number)
+    }
+
+    /// Adds a keyed archive's object reference not added before.
+    private mutating func addNew(uid number: UInt32) -> Int {
+        let slot = Int(number)
         let index = beginScalar()
         let size = Self.byteCount(for: UInt64(number))
         bytes.append(0x80 | UInt8(size - 1))
