@@ -262,29 +262,41 @@ public struct KeyedArchiveWriter {
     /// The number of a data or number object; equal values are one object.
     mutating func number(for scalar: PropertyListValue) -> UInt32 {
         switch scalar {
-        case .string(let text):
-            return number(for: text)
-        case .integer(let value):
-            if let known = integerNumbers[value] { return known }
-            let index = newScalar(scalar)
-            integerNumbers[value] = index
-            return index
-        case .bool(let flag):
-            let slot = flag ? 1 : 0
-            if boolNumbers[slot] == 0 { boolNumbers[slot] = newScalar(scalar) }
-            return boolNumbers[slot]
-        case .real(let value) where !value.isNaN:
-            let bits = value.isZero ? 0 : value.bitPattern
-            if let known = realNumbers[bits] { return known }
-            let index = newScalar(scalar)
-            realNumbers[bits] = index
-            return index
+        case .string(let text): return number(for: text)
+        case .integer(let value): return number(integer: value)
+        case .bool(let flag): return number(bool: flag)
+        case .real(let value) where !value.isNaN: return number(real: value)
         default:
             if let known = scalarNumbers[scalar] { return known }
             let index = newScalar(scalar)
             scalarNumbers[scalar] = index
             return index
         }
+    }
+
+    /// The number of an NSNumber object holding `value`; the value is boxed as a
+    /// ``PropertyListValue`` only when new.
+    mutating func number(integer value: Int64) -> UInt32 {
+        if let known = integerNumbers[value] { return known }
+        let index = newScalar(.integer(value))
+        integerNumbers[value] = index
+        return index
+    }
+
+    /// The number of an NSNumber object holding `flag`.
+    mutating func number(bool flag: Bool) -> UInt32 {
+        let slot = flag ? 1 : 0
+        if boolNumbers[slot] == 0 { boolNumbers[slot] = newScalar(.bool(flag)) }
+        return boolNumbers[slot]
+    }
+
+    /// The number of an NSNumber object holding `value`, which is not NaN.
+    mutating func number(real value: Double) -> UInt32 {
+        let bits = value.isZero ? 0 : value.bitPattern
+        if let known = realNumbers[bits] { return known }
+        let index = newScalar(.real(value))
+        realNumbers[bits] = index
+        return index
     }
 
     /// Numbers a new data or number object.

@@ -45,17 +45,17 @@ enum AttributeValues {
         guard let text = attribute.pointee.defaultValueString else { return writer.appendNull(.defaultValue) }
         switch type {
         case .integer16, .integer32, .integer64:
-            writer.append(.defaultValue, object: writer.number(for: .integer(Int64(integerValue(text)))))
+            writer.append(.defaultValue, object: writer.number(integer: Int64(integerValue(text))))
         case .double:
-            writer.append(.defaultValue, object: writer.number(for: .real(Double(text) ?? 0)))
+            appendReal(Double(text) ?? 0, to: &writer)
         case .float:
-            writer.append(.defaultValue, object: writer.number(for: .real(Double(Float(text) ?? 0))))
+            appendReal(Double(Float(text) ?? 0), to: &writer)
         case .boolean:
             let flag = switch text {
             case "YES", "yes", "true", "TRUE", "1": true
             default: false
             }
-            writer.append(.defaultValue, object: writer.number(for: .bool(flag)))
+            writer.append(.defaultValue, object: writer.number(bool: flag))
         case .decimal:
             let decimal = decimals[text] ?? {
                 let parsed = DecimalNumber(text)
@@ -80,6 +80,12 @@ enum AttributeValues {
         default:
             writer.appendNull(.defaultValue)
         }
+    }
+
+    /// Appends `NSDefaultValue`, an NSNumber holding `value`.
+    private static func appendReal(_ value: Double, to writer: inout KeyedArchiveWriter) {
+        let number = value.isNaN ? writer.number(for: .real(value)) : writer.number(real: value)
+        writer.append(.defaultValue, object: number)
     }
 
     /// What `-[NSString integerValue]` makes of the text: leading digits, else 0; `YES` is 0 too.

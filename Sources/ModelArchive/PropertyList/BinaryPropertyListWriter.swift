@@ -73,15 +73,20 @@ public struct BinaryPropertyListWriter {
         case .bool(let flag): return add(bool: flag)
         case .uid(let number): return add(uid: number)
         case .date(let seconds):
-            return unique(\.dates, key: seconds.isZero ? 0 : seconds.bitPattern) { writer in
-                writer.bytes.append(0x33)
-                writer.appendBigEndian(seconds.bitPattern, size: 8)
-            }
-        case .data(let bytes):
-            return unique(\.datas, key: bytes) { writer in
-                writer.appendMarker(0x4, count: bytes.count)
-                writer.bytes += bytes
-            }
+            let key = seconds.isZero ? 0 : seconds.bitPattern
+            if let known = dates[key] { return known }
+            let index = beginScalar()
+            bytes.append(0x33)
+            appendBigEndian(seconds.bitPattern, size: 8)
+            dates[key] = index
+            return index
+        case .data(let data):
+            if let known = datas[data] { return known }
+            let index = beginScalar()
+            appendMarker(0x4, count: data.count)
+            bytes += data
+            datas[data] = index
+            return index
         case .array(let items), .set(let items):
             let container = value.isSet ? addSet(count: items.count) : addArray(count: items.count)
             for (position, item) in items.enumerated() { setMember(position, of: container, to: add(item)) }
@@ -124,7 +129,11 @@ public struct BinaryPropertyListWriter {
     /// Adds an integer, in the fewest bytes that hold it.
     mutating func add(integer number: Int64) -> Int {
         guard number >= 0, number < smallIntegers.count else {
-            return unique(\.integers, key: number) { writer in writer.appendInteger(number) }
+            if let known = integers[number] { return known }
+            let index = beginScalar()
+            appendInteger(number)
+            integers[number] = index
+            return index
         }
         let known = smallIntegers[Int(number)]
         if known >= 0 { return known }
@@ -136,10 +145,13 @@ public struct BinaryPropertyListWriter {
 
     /// Adds a real, as 8 bytes.
     mutating func add(real number: Double) -> Int {
-        unique(\.reals, key: number.isZero ? 0 : number.bitPattern) { writer in
-            writer.bytes.append(0x23)
-            writer.appendBigEndian(number.bitPattern, size: 8)
-        }
+        let key = number.isZero ? 0 : number.bitPattern
+        if let known = reals[key] { return known }
+        let index = beginScalar()
+        bytes.append(0x23)
+        appendBigEndian(number.bitPattern, size: 8)
+        reals[key] = index
+        return index
     }
 
     /// Adds a boolean.
@@ -192,17 +204,6 @@ public struct BinaryPropertyListWriter {
         appendMarker(type, count: count)
         members.append(contentsOf: repeatElement(0, count: slots))
         return container
-    }
-
-    /// The number of the scalar `key` names, encoding it with `write` when it is new.
-    private mutating func unique<Key: Hashable>(
-        _ table: WritableKeyPath<Self, [Key: Int]>, key: Key, write: (inout Self) -> Void
-    ) -> Int {
-        if let known = self[keyPath: table][key] { return known }
-        let index = beginScalar()
-        write(&self)
-        self[keyPath: table][key] = index
-        return index
     }
 
     /// Starts an object with no members, whose bytes the caller appends next.
