@@ -33,7 +33,7 @@ enum PredicateArchiver {
             ["NSCompoundPredicate", "NSPredicate", "NSObject"],
             fields: [
                 ("NSCompoundPredicateType", .integer(type)),
-                ("NSSubpredicates", .object(ArchiveClass.array(terms.map { .object(archive($0)) }, classes: ArchiveClass.array))),
+                ("NSSubpredicates", .object(ArchiveClass.arrayObject(terms.map { .object(archive($0)) }, chain: .array))),
             ])
     }
 
@@ -104,7 +104,7 @@ enum PredicateArchiver {
                     ("NSOperand", .object(archive(operand))),
                     ("NSSelectorName", .string(isSelf && !path.contains(".") ? "valueForKey:" : "valueForKeyPath:")),
                     ("NSExpressionType", .integer(isSelf ? 3 : 4)),
-                    ("NSArguments", .object(ArchiveClass.array([.object(specifier)]))),
+                    ("NSArguments", .object(ArchiveClass.arrayObject([.object(specifier)]))),
                 ])
         case .function(let operand, let selector, let arguments):
             let target = operand.map { archive($0) }
@@ -116,14 +116,14 @@ enum PredicateArchiver {
                 fields: [
                     ("NSOperand", .object(target)), ("NSSelectorName", .string(selector)),
                     ("NSExpressionType", .integer(4)),
-                    ("NSArguments", .object(ArchiveClass.array(arguments.map { .object(archive($0)) }, classes: ArchiveClass.array))),
+                    ("NSArguments", .object(ArchiveClass.arrayObject(arguments.map { .object(archive($0)) }, chain: .array))),
                 ])
         case .aggregate(let items):
             return ArchivedObject(
                 ["NSAggregateExpression", "NSExpression", "NSObject"],
                 fields: [
                     ("NSExpressionType", .integer(14)),
-                    ("NSCollection", .object(ArchiveClass.array(items.map { .object(archive($0)) }, classes: ArchiveClass.array))),
+                    ("NSCollection", .object(ArchiveClass.arrayObject(items.map { .object(archive($0)) }, chain: .array))),
                 ])
         }
     }

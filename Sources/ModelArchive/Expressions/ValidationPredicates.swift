@@ -14,37 +14,38 @@ enum ValidationPredicates {
         var warning: Int64
     }
 
-    static func of(_ attribute: Attribute) -> [Check] {
+    /// The checks of the attribute `attribute` points to, read in place rather than copied.
+    static func of(_ attribute: UnsafePointer<Attribute>) -> [Check] {
         var checks = [Check]()
-        switch attribute.type {
-        case _ where attribute.type.isNumeric:
-            let integer = attribute.type.isInteger
-            if let min = attribute.minValueString.flatMap({ number($0, integer: integer) }) {
+        switch attribute.pointee.type {
+        case _ where attribute.pointee.type.isNumeric:
+            let integer = attribute.pointee.type.isInteger
+            if let min = attribute.pointee.minValueString.flatMap({ number($0, integer: integer) }) {
                 checks.append(Check(predicate: compare(.evaluatedObject, .greaterThanOrEqual, min), warning: 1620))
             }
-            if let max = attribute.maxValueString.flatMap({ number($0, integer: integer) }) {
+            if let max = attribute.pointee.maxValueString.flatMap({ number($0, integer: integer) }) {
                 checks.append(Check(predicate: compare(.evaluatedObject, .lessThanOrEqual, max), warning: 1610))
             }
         case .string:
             let length = ExpressionNode.keyPath(operand: .evaluatedObject, path: "length")
-            if let min = attribute.minValueString.flatMap({ number($0, integer: true) }) {
+            if let min = attribute.pointee.minValueString.flatMap({ number($0, integer: true) }) {
                 checks.append(Check(predicate: compare(length, .greaterThanOrEqual, min), warning: 1670))
             }
-            if let max = attribute.maxValueString.flatMap({ number($0, integer: true) }) {
+            if let max = attribute.pointee.maxValueString.flatMap({ number($0, integer: true) }) {
                 checks.append(Check(predicate: compare(length, .lessThanOrEqual, max), warning: 1660))
             }
         case .date:
             let seconds = ExpressionNode.keyPath(operand: .evaluatedObject, path: "timeIntervalSinceReferenceDate")
-            if let min = attribute.minDateTimeInterval.flatMap({ number($0, integer: false) }) {
+            if let min = attribute.pointee.minDateTimeInterval.flatMap({ number($0, integer: false) }) {
                 checks.append(Check(predicate: compare(seconds, .greaterThanOrEqual, min), warning: 1640))
             }
-            if let max = attribute.maxDateTimeInterval.flatMap({ number($0, integer: false) }) {
+            if let max = attribute.pointee.maxDateTimeInterval.flatMap({ number($0, integer: false) }) {
                 checks.append(Check(predicate: compare(seconds, .lessThanOrEqual, max), warning: 1630))
             }
         default:
             break
         }
-        if let pattern = attribute.regularExpressionString, attribute.type == .string {
+        if let pattern = attribute.pointee.regularExpressionString, attribute.pointee.type == .string {
             checks.append(
                 Check(predicate: compare(.evaluatedObject, .matches, .constant(.string(pattern))), warning: 1680))
         }

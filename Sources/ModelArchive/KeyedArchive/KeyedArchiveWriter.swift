@@ -6,17 +6,21 @@
 /// NSKeyedArchiver does, and records each object's keys and field values with their references
 /// resolved. Objects come either from an ``ArchivedObject`` graph or straight from an encoder such
 /// as ``ModelArchiver``, which calls ``beginObject()``, the `append` functions and
-/// ``endObject(_:classes:)`` as it visits its model, so that no graph is built. The second pass
+/// ``endObject(_:chain:)`` as it visits its model, so that no graph is built. The second pass
 /// writes the objects, in number order, straight into a ``BinaryPropertyListWriter``: no property
 /// list tree is built in between.
+///
+/// Keys are kept as numbers (an ``ArchiveKey``, or a number given to another key on first use)
+/// and class chains as ``ArchiveClass`` cases where possible, so that the hot paths copy, compare
+/// and look up small integers instead of strings.
 public struct KeyedArchiveWriter {
     /// An object of `$objects`.
     private enum Entry {
         case string(String)
         /// A data or number object.
         case scalar(PropertyListValue)
-        /// An object: where its keys start in `keys`, how many it has, where its field values
-        /// start in `values`, and its class description.
+        /// An object: where its keys and field values start in `keys` and `values`, how many
+        /// keys it has, and its class description.
         case object(firstKey: Int, keyCount: Int, firstValue: Int, classNumber: UInt32)
         case classDescription([String])
     }
@@ -38,30 +42,37 @@ public struct KeyedArchiveWriter {
         fileprivate let valueMark: Int
     }
 
+    /// The number of the first key that is not an ``ArchiveKey``.
+    private static let firstOtherKey = ArchiveKey.allCases.count
+
     private var entries: [Entry] = [.string("$null")]
-    /// The keys of every object, each object's together, in the order of its fields.
-    private var keys: [String] = []
+    /// The key numbers of every object, each object's together, in the order of its fields.
+    private var keys: [UInt16] = []
     /// The field values of every object, each object's together, in the order of its fields.
     private var values: [FieldValue] = []
     /// The keys and field values of the objects being numbered, innermost last: they move to
     /// `keys` and `values` once the object's fields are numbered, so no object needs arrays of
     /// its own.
-    private var pendingKeys: [String] = []
+    private var pendingKeys: [UInt16] = []
     private var pendingValues: [FieldValue] = []
+    /// Keys of ``ArchivedObject`` fields that are not ``ArchiveKey`` cases, numbered from
+    /// `firstOtherKey` on.
+    private var otherKeys: [String] = []
+    private var otherKeyNumbers: [String: UInt16] = [:]
     private var objectNumbers: [ObjectIdentifier: UInt32] = [:]
     private var stringNumbers: [String: UInt32] = [:]
+    /// NSNumber objects by value, one table per type; reals by bit pattern, with -0.0 as 0.0
+    /// (they are equal values). Other scalars (data, NaN) go in `scalarNumbers`.
+    private var integerNumbers: [Int64: UInt32] = [:]
+    private var realNumbers: [UInt64: UInt32] = [:]
+    private var boolNumbers: [UInt32] = [0, 0]
     private var scalarNumbers: [PropertyListValue: UInt32] = [:]
     private var classNumbers: [[String]: UInt32] = [:]
-    /// The last class description and string numbered: consecutive objects often share a class,
-    /// and a property's renaming identifier is usually its name, so these save hashing them.
-    private var lastClass: (classes: [String], number: UInt32)?
+    /// The class description of each ``ArchiveClass``, by raw value, 0 until numbered.
+    private var chainNumbers = [UInt32](repeating: 0, count: ArchiveClass.allCases.count)
+    /// The last string numbered: a property's renaming identifier is usually its name, so this
+    /// saves hashing it.
     private var lastString: (text: String, number: UInt32)?
-    /// The keys written so far for each class, with their property list objects, in the order
-    /// objects of that class list them: objects of one class have mostly the same keys in the
-    /// same order, so this saves hashing every key of every object.
-    private var classKeys: [UInt32: [(key: String, object: Int)]] = [:]
-    /// The property list object of the `$class` key, which every object has, once written.
-    private var classKey: Int?
 
     init() {}
 
@@ -73,15 +84,18 @@ public struct KeyedArchiveWriter {
     }
 
     /// The archive as binary property list bytes, with the object numbered `top` as its root.
-    mutating func encoded(top: UInt32) -> [UInt8] {
+    func encoded(top: UInt32) -> [UInt8] {
         var plist = BinaryPropertyListWriter()
+        // The property list adds keys and class names to the archive's strings, and a scalar for
+        // about one field value in four.
+        plist.reserveCapacity(strings: stringNumbers.count + 128, objects: entries.count + values.count / 4)
         let topObject = write(top: top, into: &plist)
         return plist.encoded(top: topObject)
     }
 
     // MARK: - Numbering
 
-    /// Numbers a new object, whose fields the caller then appends before ``endObject(_:classes:)``.
+    /// Numbers a new object, whose fields the caller then appends before ``endObject(_:chain:)``.
     mutating func beginObject() -> OpenObject {
         let number = UInt32(entries.count)
         entries.append(.string(""))  // a placeholder until the fields are numbered
@@ -90,23 +104,56 @@ public struct KeyedArchiveWriter {
 
     /// Appends the field `key`, a reference to the object numbered `number`, to the innermost
     /// open object.
-    mutating func append(_ key: String, object number: UInt32) {
-        pendingKeys.append(key)
+    mutating func append(_ key: ArchiveKey, object number: UInt32) {
+        pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.uid(number))
+    }
+
+    /// Appends the field `key`, a nil object, to the innermost open object.
+    mutating func appendNull(_ key: ArchiveKey) {
+        append(key, object: 0)
+    }
+
+    /// Appends the field `key`, a string object, to the innermost open object.
+    mutating func append(_ key: ArchiveKey, string: String) {
+        append(key, object: number(for: string))
+    }
+
+    /// Appends the field `key`, a string object or nil, to the innermost open object.
+    mutating func append(_ key: ArchiveKey, string: String?) {
+        append(key, object: string.map { number(for: $0) } ?? 0)
+    }
+
+    /// Appends the field `key`, a boolean encoded in place, to the innermost open object.
+    mutating func append(_ key: ArchiveKey, bool flag: Bool) {
+        pendingKeys.append(UInt16(key.rawValue))
+        pendingValues.append(.bool(flag))
+    }
+
+    /// Appends the field `key`, an integer encoded in place, to the innermost open object.
+    mutating func append(_ key: ArchiveKey, integer number: Int64) {
+        pendingKeys.append(UInt16(key.rawValue))
+        pendingValues.append(.integer(number))
+    }
+
+    /// Appends the field `key`, a real encoded in place, to the innermost open object.
+    mutating func append(_ key: ArchiveKey, real number: Double) {
+        pendingKeys.append(UInt16(key.rawValue))
+        pendingValues.append(.real(number))
     }
 
     /// Appends the field `key`, a list of `count` references that ``appendMember(object:)``
     /// then appends, to the innermost open object.
-    mutating func appendArray(_ key: String, count: Int) {
-        pendingKeys.append(key)
+    mutating func appendArray(_ key: ArchiveKey, count: Int) {
+        pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.array(count: count))
     }
 
     /// Appends the field `key` to the innermost open object, numbering the objects it refers to,
     /// which nothing appended later may refer to (see ``number(for:)``).
-    mutating func append(_ key: String, _ value: ArchiveValue) {
+    mutating func append(_ key: ArchiveKey, _ value: ArchiveValue) {
         appendPending(value)
-        pendingKeys.append(key)
+        pendingKeys.append(UInt16(key.rawValue))
         forgetObjects()
     }
 
@@ -116,16 +163,28 @@ public struct KeyedArchiveWriter {
     }
 
     /// Closes `object` once its fields are appended, numbering its class description.
-    mutating func endObject(_ object: OpenObject, classes: [String]) {
+    mutating func endObject(_ object: OpenObject, chain: ArchiveClass) {
+        close(object, classNumber: classNumber(chain))
+    }
+
+    /// Moves the fields of `object` from the pending stacks and records it.
+    private mutating func close(_ object: OpenObject, classNumber: UInt32) {
         let firstKey = keys.count
-        keys += pendingKeys[object.keyMark...]
-        pendingKeys.removeSubrange(object.keyMark...)
+        Self.move(from: &pendingKeys, at: object.keyMark, to: &keys)
         let firstValue = values.count
-        values += pendingValues[object.valueMark...]
-        pendingValues.removeSubrange(object.valueMark...)
+        Self.move(from: &pendingValues, at: object.valueMark, to: &values)
         entries[Int(object.number)] = .object(
-            firstKey: firstKey, keyCount: keys.count - firstKey, firstValue: firstValue,
-            classNumber: classNumber(classes))
+            firstKey: firstKey, keyCount: keys.count - firstKey, firstValue: firstValue, classNumber: classNumber)
+    }
+
+    /// Moves the elements of `pending` from `mark` on to the end of `target`, copying memory
+    /// rather than going through the generic slice paths.
+    private static func move<Element>(from pending: inout [Element], at mark: Int, to target: inout [Element]) {
+        let count = pending.count - mark
+        pending.withUnsafeBufferPointer { source in
+            target.append(contentsOf: UnsafeBufferPointer(rebasing: source[mark...]))
+        }
+        pending.removeSubrange(mark..<mark + count)
     }
 
     /// Numbers `object`, then the objects its fields refer to, as one graph: nothing numbered
@@ -144,10 +203,21 @@ public struct KeyedArchiveWriter {
         objectNumbers[identity] = open.number
         for field in object.fields {
             appendPending(field.value)
-            pendingKeys.append(field.key)
+            pendingKeys.append(keyNumber(field.key))
         }
-        endObject(open, classes: object.classes)
+        close(open, classNumber: classNumber(object.classes))
         return open.number
+    }
+
+    /// The number of a key of an ``ArchivedObject`` field. Such keys get numbers of their own
+    /// even when they spell an ``ArchiveKey``: the property list writer makes equal strings one
+    /// object either way.
+    private mutating func keyNumber(_ key: String) -> UInt16 {
+        if let known = otherKeyNumbers[key] { return known }
+        let number = UInt16(Self.firstOtherKey + otherKeys.count)
+        otherKeys.append(key)
+        otherKeyNumbers[key] = number
+        return number
     }
 
     /// Forgets the identities of the graph numbered last: once its objects are freed, new
@@ -190,33 +260,74 @@ public struct KeyedArchiveWriter {
     }
 
     /// The number of a data or number object; equal values are one object.
-    private mutating func number(for scalar: PropertyListValue) -> UInt32 {
-        if case .string(let text) = scalar { return number(for: text) }
-        if let known = scalarNumbers[scalar] { return known }
-        let index = UInt32(entries.count)
-        entries.append(.scalar(scalar))
-        scalarNumbers[scalar] = index
+    mutating func number(for scalar: PropertyListValue) -> UInt32 {
+        switch scalar {
+        case .string(let text): return number(for: text)
+        case .integer(let value): return number(integer: value)
+        case .bool(let flag): return number(bool: flag)
+        case .real(let value) where !value.isNaN: return number(real: value)
+        default:
+            if let known = scalarNumbers[scalar] { return known }
+            let index = newScalar(scalar)
+            scalarNumbers[scalar] = index
+            return index
+        }
+    }
+
+    /// The number of an NSNumber object holding `value`; the value is boxed as a
+    /// ``PropertyListValue`` only when new.
+    mutating func number(integer value: Int64) -> UInt32 {
+        if let known = integerNumbers[value] { return known }
+        let index = newScalar(.integer(value))
+        integerNumbers[value] = index
         return index
+    }
+
+    /// The number of an NSNumber object holding `flag`.
+    mutating func number(bool flag: Bool) -> UInt32 {
+        let slot = flag ? 1 : 0
+        if boolNumbers[slot] == 0 { boolNumbers[slot] = newScalar(.bool(flag)) }
+        return boolNumbers[slot]
+    }
+
+    /// The number of an NSNumber object holding `value`, which is not NaN.
+    mutating func number(real value: Double) -> UInt32 {
+        let bits = value.isZero ? 0 : value.bitPattern
+        if let known = realNumbers[bits] { return known }
+        let index = newScalar(.real(value))
+        realNumbers[bits] = index
+        return index
+    }
+
+    /// Numbers a new data or number object.
+    private mutating func newScalar(_ scalar: PropertyListValue) -> UInt32 {
+        entries.append(.scalar(scalar))
+        return UInt32(entries.count - 1)
+    }
+
+    /// The number of the class description of `chain`, written once per archive.
+    private mutating func classNumber(_ chain: ArchiveClass) -> UInt32 {
+        let known = chainNumbers[Int(chain.rawValue)]
+        if known != 0 { return known }
+        let number = classNumber(chain.names)
+        chainNumbers[Int(chain.rawValue)] = number
+        return number
     }
 
     /// The number of the class description of `classes`, written once per archive.
     private mutating func classNumber(_ classes: [String]) -> UInt32 {
-        if let last = lastClass, last.classes == classes { return last.number }
-        let number = classNumbers[classes] ?? {
-            let index = UInt32(entries.count)
-            entries.append(.classDescription(classes))
-            classNumbers[classes] = index
-            return index
-        }()
-        lastClass = (classes, number)
-        return number
+        if let known = classNumbers[classes] { return known }
+        let index = UInt32(entries.count)
+        entries.append(.classDescription(classes))
+        classNumbers[classes] = index
+        return index
     }
 
     // MARK: - Writing
 
     /// Writes the archive's top dictionary, then `$objects` in number order; returns the top's
     /// object number.
-    private mutating func write(top: UInt32, into plist: inout BinaryPropertyListWriter) -> Int {
+    private func write(top: UInt32, into plist: inout BinaryPropertyListWriter) -> Int {
         let root = plist.addDictionary(count: 4)
         for (position, key) in ["$version", "$archiver", "$top", "$objects"].enumerated() {
             plist.setMember(position, of: root, to: plist.add(string: key))
@@ -229,63 +340,66 @@ public struct KeyedArchiveWriter {
         plist.setMember(1, of: topDictionary, to: plist.add(uid: top))
         let objects = plist.addArray(count: entries.count)
         plist.setMember(7, of: root, to: objects.object)
-        for (position, entry) in entries.enumerated() {
-            plist.setMember(position, of: objects, to: write(entry, into: &plist))
+        // The property list string of each key, by key number, once written (-1 before).
+        var keyObjects = [Int](repeating: -1, count: Self.firstOtherKey + otherKeys.count)
+        var classKey = -1
+        keys.withUnsafeBufferPointer { keys in
+            values.withUnsafeBufferPointer { values in
+                for (position, entry) in entries.enumerated() {
+                    let object: Int
+                    switch entry {
+                    case .string(let text):
+                        object = plist.add(string: text)
+                    case .scalar(let value):
+                        object = plist.add(value)
+                    case .object(let firstKey, let count, let firstValue, let classNumber):
+                        let dictionary = plist.addDictionary(count: count + 1)
+                        for position in 0..<count {
+                            let key = Int(keys[firstKey + position])
+                            if keyObjects[key] < 0 { keyObjects[key] = plist.add(string: keyName(key)) }
+                            plist.setMember(position, of: dictionary, to: keyObjects[key])
+                        }
+                        if classKey < 0 { classKey = plist.add(string: "$class") }
+                        plist.setMember(count, of: dictionary, to: classKey)
+                        var next = firstValue
+                        for position in 0..<count {
+                            plist.setMember(count + 1 + position, of: dictionary, to: Self.write(values, at: &next, into: &plist))
+                        }
+                        plist.setMember(2 * count + 1, of: dictionary, to: plist.add(uid: classNumber))
+                        object = dictionary.object
+                    case .classDescription(let classes):
+                        object = Self.writeClassDescription(classes, into: &plist)
+                    }
+                    plist.setMember(position, of: objects, to: object)
+                }
+            }
         }
         return root.object
     }
 
-    /// Writes one object of `$objects`; returns its property list object.
-    private mutating func write(_ entry: Entry, into plist: inout BinaryPropertyListWriter) -> Int {
-        switch entry {
-        case .string(let text):
-            return plist.add(string: text)
-        case .scalar(let value):
-            return plist.add(value)
-        case .object(let firstKey, let count, let firstValue, let classNumber):
-            let dictionary = plist.addDictionary(count: count + 1)
-            var seenKeys = classKeys.removeValue(forKey: classNumber) ?? []
-            var nextKey = 0
-            for position in 0..<count {
-                let key = keys[firstKey + position]
-                // The key is usually the next known one, or a little further on when the object
-                // lacks an optional key.
-                if let known = seenKeys[nextKey...].firstIndex(where: { $0.key == key }) {
-                    plist.setMember(position, of: dictionary, to: seenKeys[known].object)
-                    nextKey = known + 1
-                } else {
-                    let keyObject = plist.add(string: key)
-                    plist.setMember(position, of: dictionary, to: keyObject)
-                    seenKeys.insert((key, keyObject), at: nextKey)
-                    nextKey += 1
-                }
-            }
-            classKeys[classNumber] = seenKeys
-            let classKey = self.classKey ?? plist.add(string: "$class")
-            self.classKey = classKey
-            plist.setMember(count, of: dictionary, to: classKey)
-            var next = firstValue
-            for position in 0..<count {
-                plist.setMember(count + 1 + position, of: dictionary, to: write(values, at: &next, into: &plist))
-            }
-            plist.setMember(2 * count + 1, of: dictionary, to: plist.add(uid: classNumber))
-            return dictionary.object
-        case .classDescription(let classes):
-            let dictionary = plist.addDictionary(count: 2)
-            plist.setMember(0, of: dictionary, to: plist.add(string: "$classname"))
-            plist.setMember(1, of: dictionary, to: plist.add(string: "$classes"))
-            plist.setMember(2, of: dictionary, to: plist.add(string: classes.first ?? "NSObject"))
-            let names = plist.addArray(count: classes.count)
-            plist.setMember(3, of: dictionary, to: names.object)
-            for (position, name) in classes.enumerated() {
-                plist.setMember(position, of: names, to: plist.add(string: name))
-            }
-            return dictionary.object
+    /// The key numbered `number`.
+    private func keyName(_ number: Int) -> String {
+        number < Self.firstOtherKey ? ArchiveKey(rawValue: UInt8(number))!.name : otherKeys[number - Self.firstOtherKey]
+    }
+
+    /// Writes a class description; returns its property list object.
+    private static func writeClassDescription(_ classes: [String], into plist: inout BinaryPropertyListWriter) -> Int {
+        let dictionary = plist.addDictionary(count: 2)
+        plist.setMember(0, of: dictionary, to: plist.add(string: "$classname"))
+        plist.setMember(1, of: dictionary, to: plist.add(string: "$classes"))
+        plist.setMember(2, of: dictionary, to: plist.add(string: classes.first ?? "NSObject"))
+        let names = plist.addArray(count: classes.count)
+        plist.setMember(3, of: dictionary, to: names.object)
+        for (position, name) in classes.enumerated() {
+            plist.setMember(position, of: names, to: plist.add(string: name))
         }
+        return dictionary.object
     }
 
     /// Writes the field value at `next` (with its members, for an array) and moves past it.
-    private func write(_ values: [FieldValue], at next: inout Int, into plist: inout BinaryPropertyListWriter) -> Int {
+    private static func write(
+        _ values: UnsafeBufferPointer<FieldValue>, at next: inout Int, into plist: inout BinaryPropertyListWriter
+    ) -> Int {
         let value = values[next]
         next += 1
         switch value {

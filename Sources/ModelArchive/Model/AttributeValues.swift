@@ -3,51 +3,89 @@ import ModelSchema
 
 /// How momc stores an attribute's value class and default value.
 enum AttributeValues {
-    /// `NSAttributeValueClassName` per type; Transformable and Undefined have none.
-    static func valueClassName(_ type: AttributeType) -> String? {
+    /// The classes `NSAttributeValueClassName` names.
+    static let valueClassNames = [
+        "NSNumber", "NSDecimalNumber", "NSString", "NSDate", "NSData", "NSUUID", "NSURL", "NSManagedObjectID",
+    ]
+
+    /// The index in ``valueClassNames`` of `NSAttributeValueClassName` per type; Transformable
+    /// and Undefined have none.
+    static func valueClassIndex(_ type: AttributeType) -> Int? {
         switch type {
-        case .integer16, .integer32, .integer64, .double, .float, .boolean: "NSNumber"
-        case .decimal: "NSDecimalNumber"
-        case .string: "NSString"
-        case .date: "NSDate"
-        case .binary: "NSData"
-        case .uuid: "NSUUID"
-        case .uri: "NSURL"
-        case .objectID: "NSManagedObjectID"
+        case .integer16, .integer32, .integer64, .double, .float, .boolean: 0
+        case .decimal: 1
+        case .string: 2
+        case .date: 3
+        case .binary: 4
+        case .uuid: 5
+        case .uri: 6
+        case .objectID: 7
         case .undefined, .transformable, .composite: nil
         }
     }
 
-    /// `NSDefaultValue`: the XML default parsed per type, leniently as Core Data parses it.
-    static func defaultValue(_ attribute: Attribute) -> ArchiveValue {
-        if attribute.type == .date {
-            let seconds = attribute.defaultDateTimeInterval.flatMap(Double.init)
-                ?? attribute.defaultValueString.flatMap(dateSeconds)
-            return seconds.map { .object(ArchivedObject(ArchiveClass.date, fields: [("NS.time", .real($0))])) } ?? .null
+    /// Appends `NSDefaultValue`, the XML default parsed per type, leniently as Core Data parses
+    /// it, to the innermost open object of `writer`. Date, decimal, UUID and URL defaults are
+    /// objects of their own, numbered before the field as NSKeyedArchiver numbers them;
+    /// `decimals` keeps the decimal defaults parsed so far, by text.
+    static func appendDefaultValue(
+        of attribute: UnsafePointer<Attribute>, to writer: inout KeyedArchiveWriter,
+        decimals: inout [String: DecimalNumber]
+    ) {
+        let type = attribute.pointee.type
+        if type == .date {
+            guard let seconds = attribute.pointee.defaultDateTimeInterval.flatMap(Double.init)
+                ?? attribute.pointee.defaultValueString.flatMap(dateSeconds)
+            else { return writer.appendNull(.defaultValue) }
+            let date = writer.beginObject()
+            writer.append(.time, real: seconds)
+            writer.endObject(date, chain: .date)
+            return writer.append(.defaultValue, object: date.number)
         }
-        guard let text = attribute.defaultValueString else { return .null }
-        switch attribute.type {
+        guard let text = attribute.pointee.defaultValueString else { return writer.appendNull(.defaultValue) }
+        switch type {
         case .integer16, .integer32, .integer64:
-            return .number(.integer(Int64(integerValue(text))))
+            writer.append(.defaultValue, object: writer.number(integer: Int64(integerValue(text))))
         case .double:
-            return .number(.real(Double(text) ?? 0))
+            appendReal(Double(text) ?? 0, to: &writer)
         case .float:
-            return .number(.real(Double(Float(text) ?? 0)))
+            appendReal(Double(Float(text) ?? 0), to: &writer)
         case .boolean:
-            return .number(.bool(["YES", "yes", "true", "TRUE", "1"].contains(text)))
+            let flag = switch text {
+            case "YES", "yes", "true", "TRUE", "1": true
+            default: false
+            }
+            writer.append(.defaultValue, object: writer.number(bool: flag))
         case .decimal:
-            return .object(decimalNumber(text))
+            let decimal = decimals[text] ?? {
+                let parsed = DecimalNumber(text)
+                decimals[text] = parsed
+                return parsed
+            }()
+            writer.append(.defaultValue, object: decimal.number(in: &writer))
         case .string:
-            return .string(text)
+            writer.append(.defaultValue, string: text)
         case .uuid:
-            guard let uuid = UUID(uuidString: text) else { return .null }
-            let bytes = withUnsafeBytes(of: uuid.uuid) { Array($0) }
-            return .object(ArchivedObject(ArchiveClass.uuid, fields: [("NS.uuidbytes", .data(bytes))]))
+            guard let uuid = UUID(uuidString: text) else { return writer.appendNull(.defaultValue) }
+            let object = writer.beginObject()
+            writer.append(.uuidBytes, object: writer.number(for: .data(withUnsafeBytes(of: uuid.uuid) { Array($0) })))
+            writer.endObject(object, chain: .uuid)
+            writer.append(.defaultValue, object: object.number)
         case .uri:
-            return .object(ArchivedObject(ArchiveClass.url, fields: [("NS.base", .null), ("NS.relative", .string(text))]))
+            let object = writer.beginObject()
+            writer.appendNull(.base)
+            writer.append(.relative, string: text)
+            writer.endObject(object, chain: .url)
+            writer.append(.defaultValue, object: object.number)
         default:
-            return .null
+            writer.appendNull(.defaultValue)
         }
+    }
+
+    /// Appends `NSDefaultValue`, an NSNumber holding `value`.
+    private static func appendReal(_ value: Double, to writer: inout KeyedArchiveWriter) {
+        let number = value.isNaN ? writer.number(for: .real(value)) : writer.number(real: value)
+        writer.append(.defaultValue, object: number)
     }
 
     /// What `-[NSString integerValue]` makes of the text: leading digits, else 0; `YES` is 0 too.
@@ -68,42 +106,57 @@ enum AttributeValues {
 
     /// An NSDecimalNumber as NSCoder stores it: exponent, length in 16-bit words, sign,
     /// compactness and the little-endian mantissa (up to 19 significant digits here).
-    static func decimalNumber(_ text: String) -> ArchivedObject {
-        // Trimming through Foundation is slow; most defaults (`0`) have nothing to trim.
-        let isTrimmed = text.first?.isWhitespace == false && text.last?.isWhitespace == false
-        var digits = isTrimmed ? text : text.trimmingCharacters(in: .whitespaces)
-        let isNegative = digits.hasPrefix("-")
-        if isNegative || digits.hasPrefix("+") { digits.removeFirst() }
-        let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        var all = String(parts.first ?? "") + (parts.count > 1 ? String(parts[1]) : "")
-        var exponent = -(parts.count > 1 ? parts[1].count : 0)
-        all = String(all.drop { $0 == "0" })
-        while all.hasSuffix("0") {
-            all.removeLast()
-            exponent += 1
+    struct DecimalNumber {
+        let exponent: Int64
+        let length: Int64
+        let isNegative: Bool
+        let mantissa: [UInt8]
+
+        /// Parses decimal text such as `-12.50`.
+        init(_ text: String) {
+            // Trimming through Foundation is slow; most defaults (`0`) have nothing to trim.
+            let isTrimmed = text.first?.isWhitespace == false && text.last?.isWhitespace == false
+            var digits = isTrimmed ? text : text.trimmingCharacters(in: .whitespaces)
+            let isNegative = digits.hasPrefix("-")
+            if isNegative || digits.hasPrefix("+") { digits.removeFirst() }
+            let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            var all = String(parts.first ?? "") + (parts.count > 1 ? String(parts[1]) : "")
+            var exponent = -(parts.count > 1 ? parts[1].count : 0)
+            all = String(all.drop { $0 == "0" })
+            while all.hasSuffix("0") {
+                all.removeLast()
+                exponent += 1
+            }
+            var mantissa = UInt64(all.prefix(19)) ?? 0
+            if all.isEmpty { exponent = 0 }
+            var words = [UInt16]()
+            while mantissa > 0 {
+                words.append(UInt16(mantissa & 0xFFFF))
+                mantissa >>= 16
+            }
+            var bytes = [UInt8]()
+            for index in 0..<8 {
+                let word = index < words.count ? words[index] : 0
+                bytes += [UInt8(word & 0xFF), UInt8(word >> 8)]
+            }
+            self.exponent = Int64(exponent)
+            self.length = Int64(words.count)
+            self.isNegative = isNegative && !words.isEmpty
+            self.mantissa = bytes
         }
-        var mantissa = UInt64(all.prefix(19)) ?? 0
-        if all.isEmpty { exponent = 0 }
-        var words = [UInt16]()
-        while mantissa > 0 {
-            words.append(UInt16(mantissa & 0xFFFF))
-            mantissa >>= 16
+
+        /// Numbers a new NSDecimalNumber object of this value in `writer`.
+        func number(in writer: inout KeyedArchiveWriter) -> UInt32 {
+            let object = writer.beginObject()
+            writer.append(.exponent, integer: exponent)
+            writer.append(.length, integer: length)
+            writer.append(.negative, bool: isNegative)
+            writer.append(.compact, bool: true)
+            writer.append(.mantissaByteOrder, integer: 1)
+            writer.append(.mantissa, object: writer.number(for: .data(mantissa)))
+            writer.endObject(object, chain: .decimalNumber)
+            return object.number
         }
-        var bytes = [UInt8]()
-        for index in 0..<8 {
-            let word = index < words.count ? words[index] : 0
-            bytes += [UInt8(word & 0xFF), UInt8(word >> 8)]
-        }
-        return ArchivedObject(
-            ArchiveClass.decimalNumber,
-            fields: [
-                ("NS.exponent", .integer(Int64(exponent))),
-                ("NS.length", .integer(Int64(words.count))),
-                ("NS.negative", .bool(isNegative && !words.isEmpty)),
-                ("NS.compact", .bool(true)),
-                ("NS.mantissa.bo", .integer(1)),
-                ("NS.mantissa", .data(bytes)),
-            ])
     }
 }
 

@@ -44,8 +44,16 @@ public struct ModelArchiver {
     /// By entity index: its properties in archive order, once needed, and their object numbers.
     private var propertySources: [[(name: String, source: PropertySource)]?] = []
     private var propertyNumbers: [[UInt32]] = []
+    /// By entity index: the numbers of its property names' strings, once `NSProperties` has
+    /// numbered them, so that the properties need not hash their names again.
+    private var propertyNameNumbers: [[UInt32]] = []
+    /// By ``AttributeValues/valueClassNames`` index: the number of the class name's string, 0
+    /// until numbered.
+    private var valueClassNumbers = [UInt32](repeating: 0, count: AttributeValues.valueClassNames.count)
     /// Foundation's shared empty dictionary: every entity without userInfo refers to this one.
     private var emptyUserInfoNumber: UInt32 = 0
+    /// The decimal defaults parsed so far, by text: models repeat a few (`0`, `0.0`).
+    private var decimals: [String: AttributeValues.DecimalNumber] = [:]
 
     /// The `.mom` bytes of `version`: its objects go straight into a ``KeyedArchiveWriter`` as
     /// NSKeyedArchiver would number them, with no object graph in between.
@@ -82,34 +90,35 @@ public struct ModelArchiver {
         entityNumbers = Array(repeating: 0, count: count)
         propertySources = Array(repeating: nil, count: count)
         propertyNumbers = Array(repeating: [], count: count)
+        propertyNameNumbers = Array(repeating: [], count: count)
 
         let model = writer.beginObject()
         modelNumber = model.number
-        writer.append("NSEntities", object: dictionaryNumber(
+        writer.append(.entities, object: dictionaryNumber(
             keys: entityOrder.map { entities[$0].name }, members: entityOrder) { $0.entityNumber($1) })
         if let compiler = options.compilerVersion {
-            writer.append("CDMCompilerToolVersion", .real(compiler.toolVersion))
-            writer.append("CDMCompilerXcodeVersion", .integer(Int64(compiler.xcodeVersion)))
+            writer.append(.compilerToolVersion, real: compiler.toolVersion)
+            writer.append(.compilerXcodeVersion, integer: Int64(compiler.xcodeVersion))
         }
         if version.fetchRequests.isEmpty {
-            writer.append("NSFetchRequestTemplates", .null)
+            writer.appendNull(.fetchRequestTemplates)
         } else {
             let requests = version.fetchRequests.sorted(by: { NameOrder.precedes($0.name, $1.name) })
-            writer.append("NSFetchRequestTemplates", object: dictionaryNumber(
+            writer.append(.fetchRequestTemplates, object: dictionaryNumber(
                 keys: requests.map(\.name), members: requests) { $0.fetchRequestNumber($1) })
         }
-        writer.append("NSVersionIdentifiers", .object(
-            ArchiveClass.array([.string(version.versionIdentifier)], classes: ArchiveClass.set)))
+        writer.append(.versionIdentifiers, .object(
+            ArchiveClass.arrayObject([.string(version.versionIdentifier)], chain: .set)))
         if !version.configurations.isEmpty {
             let configurations = version.configurations.sorted(by: { NameOrder.precedes($0.name, $1.name) })
-            writer.append("NSConfigurations", object: dictionaryNumber(
+            writer.append(.configurations, object: dictionaryNumber(
                 keys: configurations.map(\.name), members: configurations) { archiver, configuration in
                     let members = configuration.memberEntityNames.sorted(by: NameOrder.precedes)
                         .compactMap { archiver.entityIndexes[$0] }
-                    return archiver.arrayNumber(members, classes: ArchiveClass.set) { $0.entityNumber($1) }
+                    return archiver.arrayNumber(members, chain: .set) { $0.entityNumber($1) }
                 })
         }
-        writer.endObject(model, classes: ArchiveClass.model)
+        writer.endObject(model, chain: .model)
         return model.number
     }
 
@@ -128,31 +137,38 @@ public struct ModelArchiver {
 
     // MARK: - Containers
 
-    /// Numbers an NSDictionary (mutable unless `classes` says otherwise) whose `NS.objects` are
-    /// the objects `number` numbers for `members`, after its string `keys`.
+    /// Numbers an NSDictionary (mutable unless `chain` says otherwise) whose `NS.objects` are
+    /// the objects `number` numbers for `members`, after its string `keys`. The numbers of the
+    /// keys of an entity's `NSProperties` are kept in `propertyNameNumbers`.
     private mutating func dictionaryNumber<Members: Collection>(
-        keys: [String], members: Members, classes: [String] = ArchiveClass.mutableDictionary,
-        _ number: (inout ModelArchiver, Members.Element) -> UInt32
+        keys: [String], members: Members, chain: ArchiveClass = .mutableDictionary,
+        recordingKeysOf entityIndex: Int? = nil, _ number: (inout ModelArchiver, Members.Element) -> UInt32
     ) -> UInt32 {
         let dictionary = writer.beginObject()
-        writer.appendArray("NS.keys", count: keys.count)
-        for key in keys { writer.appendMember(object: writer.number(for: key)) }
-        writer.appendArray("NS.objects", count: members.count)
+        writer.appendArray(.keys, count: keys.count)
+        if let entityIndex {
+            let numbers = keys.map { writer.number(for: $0) }
+            for key in numbers { writer.appendMember(object: key) }
+            propertyNameNumbers[entityIndex] = numbers
+        } else {
+            for key in keys { writer.appendMember(object: writer.number(for: key)) }
+        }
+        writer.appendArray(.objects, count: members.count)
         for member in members { writer.appendMember(object: number(&self, member)) }
-        writer.endObject(dictionary, classes: classes)
+        writer.endObject(dictionary, chain: chain)
         return dictionary.number
     }
 
-    /// Numbers an NSArray (mutable unless `classes` says otherwise) of the objects `number`
+    /// Numbers an NSArray (mutable unless `chain` says otherwise) of the objects `number`
     /// numbers for `members`.
     private mutating func arrayNumber<Members: Collection>(
-        _ members: Members, classes: [String] = ArchiveClass.mutableArray,
+        _ members: Members, chain: ArchiveClass = .mutableArray,
         _ number: (inout ModelArchiver, Members.Element) -> UInt32
     ) -> UInt32 {
         let array = writer.beginObject()
-        writer.appendArray("NS.objects", count: members.count)
+        writer.appendArray(.objects, count: members.count)
         for member in members { writer.appendMember(object: number(&self, member)) }
-        writer.endObject(array, classes: classes)
+        writer.endObject(array, chain: chain)
         return array.number
     }
 
@@ -165,41 +181,43 @@ public struct ModelArchiver {
         let object = writer.beginObject()
         entityNumbers[index] = object.number
         let entity = entities.baseAddress! + index
-        writer.append("NSEntityName", .string(entity.pointee.name))
-        writer.append("NSClassNameForEntity", .string(entity.pointee.representedClassName ?? "NSManagedObject"))
-        writer.append("NSManagedObjectModel", object: modelNumber)
+        writer.append(.entityName, string: entity.pointee.name)
+        writer.append(.classNameForEntity, string: entity.pointee.representedClassName ?? "NSManagedObject")
+        writer.append(.managedObjectModel, object: modelNumber)
         if let parent = parentIndexes[index] {
-            writer.append("NSSuperentity", object: entityNumber(parent))
+            writer.append(.superentity, object: entityNumber(parent))
         } else {
-            writer.append("NSSuperentity", .null)
+            writer.appendNull(.superentity)
         }
         let subentities = subentityIndexes[index]
-        writer.append("NSSubentities", object: dictionaryNumber(
+        writer.append(.subentities, object: dictionaryNumber(
             keys: subentities.map { entities[$0].name }, members: subentities) { $0.entityNumber($1) })
-        writer.append("NSRenamingIdentifier", .string(entity.pointee.renamingIdentifier ?? entity.pointee.name))
-        writer.append("NSVersionHashModifier", entity.pointee.versionHashModifier.map { .string($0) } ?? .null)
-        writer.append("NSUserInfo", object: userInfoNumber(entity.pointee.userInfo))
-        if entity.pointee.isAbstract { writer.append("NSIsAbstract", .bool(true)) }
+        writer.append(.renamingIdentifier, string: entity.pointee.renamingIdentifier ?? entity.pointee.name)
+        writer.append(.versionHashModifier, string: entity.pointee.versionHashModifier)
+        writer.append(.userInfo, object: userInfoNumber(entity.pointee.userInfo))
+        if entity.pointee.isAbstract { writer.append(.isAbstract, bool: true) }
         let properties = propertyList(of: index)
-        writer.append("NSProperties", object: dictionaryNumber(
-            keys: properties.map(\.name), members: properties.indices) { $0.propertyNumber($1, of: index) })
+        writer.append(.properties, object: dictionaryNumber(
+            keys: properties.map(\.name), members: properties.indices, recordingKeysOf: index
+        ) { $0.propertyNumber($1, of: index) })
 
         if !entity.pointee.uniquenessConstraints.isEmpty {
-            writer.append("NSUniqueTuples", .object(
-                ArchiveClass.array(
-                    entity.pointee.uniquenessConstraints.map { .object(ArchiveClass.array($0.map { .string($0) })) })))
+            writer.append(.uniqueTuples, .object(
+                ArchiveClass.arrayObject(
+                    entity.pointee.uniquenessConstraints.map { .object(ArchiveClass.arrayObject($0.map { .string($0) })) })))
         }
         if !entity.pointee.fetchIndexes.isEmpty {
-            writer.append("NSFetchIndexDescriptions", object: arrayNumber(entity.pointee.fetchIndexes) {
+            writer.append(.fetchIndexDescriptions, object: arrayNumber(entity.pointee.fetchIndexes) {
                 $0.fetchIndexNumber($1, entityNumber: object.number)
             })
         }
-        let compound = entity.pointee.compoundIndexes + entity.pointee.fetchIndexes.map { $0.elements.compactMap(\.propertyName) }
-        if !compound.isEmpty {
-            writer.append("NSCompoundIndexes", .object(
-                ArchiveClass.array(compound.map { .object(ArchiveClass.array($0.map { .string($0) })) })))
+        if !entity.pointee.compoundIndexes.isEmpty || !entity.pointee.fetchIndexes.isEmpty {
+            let compound = entity.pointee.compoundIndexes
+                + entity.pointee.fetchIndexes.map { $0.elements.compactMap(\.propertyName) }
+            writer.append(.compoundIndexes, .object(
+                ArchiveClass.arrayObject(compound.map { .object(ArchiveClass.arrayObject($0.map { .string($0) })) })))
         }
-        writer.endObject(object, classes: ArchiveClass.entity)
+        writer.endObject(object, chain: .entity)
         return object.number
     }
 
@@ -211,18 +229,23 @@ public struct ModelArchiver {
         let entity = entities.baseAddress! + index
         var list = [(name: String, source: PropertySource)]()
         list.reserveCapacity(entity.pointee.attributes.count + entity.pointee.relationships.count + entity.pointee.fetchedProperties.count)
-        var seen = Set<String>(minimumCapacity: list.capacity)
+        // Entities have a few properties: scanning the list beats hashing every name into a set.
+        var seen = list.capacity > 32 ? Set<String>(minimumCapacity: list.capacity) : nil
+        func isNew(_ name: String) -> Bool {
+            if seen != nil { return seen!.insert(name).inserted }
+            return !list.contains { $0.name == name }
+        }
         let attributeNames = entity.pointee.attributes.map { $0.name }
-        for position in Self.nameOrder(attributeNames) where seen.insert(attributeNames[position]).inserted {
+        for position in Self.nameOrder(attributeNames) where isNew(attributeNames[position]) {
             list.append((attributeNames[position], .attribute(position)))
         }
         let relationshipNames = entity.pointee.relationships.map { $0.name }
-        for position in Self.nameOrder(relationshipNames) where seen.insert(relationshipNames[position]).inserted {
+        for position in Self.nameOrder(relationshipNames) where isNew(relationshipNames[position]) {
             let name = relationshipNames[position]
             list.append((name, .relationship(relationshipNames.firstIndex(of: name) ?? position)))
         }
         let fetchedNames = entity.pointee.fetchedProperties.map { $0.name }
-        for position in Self.nameOrder(fetchedNames) where seen.insert(fetchedNames[position]).inserted {
+        for position in Self.nameOrder(fetchedNames) where isNew(fetchedNames[position]) {
             list.append((fetchedNames[position], .fetchedProperty(position)))
         }
         propertySources[index] = list
@@ -238,36 +261,43 @@ public struct ModelArchiver {
         let object = writer.beginObject()
         propertyNumbers[entityIndex][position] = object.number
         let entityNumber = entityNumber(entityIndex)
-        let classes: [String]
+        let names = propertyNameNumbers[entityIndex]
+        let nameNumber = names.isEmpty ? nil : names[position]
+        let chain: ArchiveClass
         switch source {
         case .attribute(let index):
-            classes = fillAttribute(entities[entityIndex].attributes[index], entityNumber: entityNumber)
+            chain = entities[entityIndex].attributes.withUnsafeBufferPointer { attributes in
+                fillAttribute(attributes.baseAddress! + index, nameNumber: nameNumber, entityNumber: entityNumber)
+            }
         case .relationship(let index):
-            fillRelationship(entities[entityIndex].relationships[index], entityNumber: entityNumber)
-            classes = ArchiveClass.relationship
+            entities[entityIndex].relationships.withUnsafeBufferPointer { relationships in
+                fillRelationship(relationships.baseAddress! + index, nameNumber: nameNumber, entityNumber: entityNumber)
+            }
+            chain = .relationship
         case .fetchedProperty(let index):
-            fillFetchedProperty(entities[entityIndex].fetchedProperties[index], entityNumber: entityNumber)
-            classes = ArchiveClass.fetchedProperty
+            fillFetchedProperty(
+                entities[entityIndex].fetchedProperties[index], nameNumber: nameNumber, entityNumber: entityNumber)
+            chain = .fetchedProperty
         }
-        writer.endObject(object, classes: classes)
+        writer.endObject(object, chain: chain)
         return object.number
     }
 
     private mutating func fetchIndexNumber(_ index: FetchIndex, entityNumber: UInt32) -> UInt32 {
         let object = writer.beginObject()
-        writer.append("NSIndexName", .string(index.name))
-        writer.append("NSPartialIndexPredicate", index.partialIndexPredicate.map { predicateValue($0) } ?? .null)
-        writer.append("NSIndexElements", object: arrayNumber(index.elements, classes: ArchiveClass.array) { archiver, element in
+        writer.append(.indexName, string: index.name)
+        writer.append(.partialIndexPredicate, index.partialIndexPredicate.map { predicateValue($0) } ?? .null)
+        writer.append(.indexElements, object: arrayNumber(index.elements, chain: .array) { archiver, element in
             let item = archiver.writer.beginObject()
-            archiver.writer.append("NSPropertyName", element.propertyName.map { .string($0) } ?? .null)
-            archiver.writer.append("NSFetchIndexElementType", .integer(element.type == "RTree" ? 1 : 0))
-            archiver.writer.append("NSFetchIndexDescription", object: object.number)
-            archiver.writer.append("NSAscending", .bool(element.isAscending))
-            archiver.writer.endObject(item, classes: ArchiveClass.fetchIndexElement)
+            archiver.writer.append(.propertyName, string: element.propertyName)
+            archiver.writer.append(.fetchIndexElementType, integer: element.type == "RTree" ? 1 : 0)
+            archiver.writer.append(.fetchIndexDescription, object: object.number)
+            archiver.writer.append(.ascending, bool: element.isAscending)
+            archiver.writer.endObject(item, chain: .fetchIndexElement)
             return item.number
         })
-        writer.append("NSEntity", object: entityNumber)
-        writer.endObject(object, classes: ArchiveClass.fetchIndex)
+        writer.append(.entity, object: entityNumber)
+        writer.endObject(object, chain: .fetchIndex)
         return object.number
     }
 
@@ -293,89 +323,104 @@ public struct ModelArchiver {
         return flags
     }
 
-    /// Appends the fields every property starts with.
+    /// Appends the fields every property starts with; `nameNumber` is the number of the name's
+    /// string when `NSProperties` has numbered it already.
     private mutating func appendCommon(
-        name: String, entityNumber: UInt32, renamingIdentifier: String?,
+        name: String, nameNumber: UInt32?, entityNumber: UInt32, renamingIdentifier: String?,
         isOptional: Bool, isTransient: Bool, userInfo: UserInfo, modifier: String?
     ) {
-        writer.append("NSPropertyName", .string(name))
-        writer.append("NSEntity", object: entityNumber)
-        writer.append("NSRenamingIdentifier", .string(renamingIdentifier ?? name))
-        if isOptional { writer.append("NSIsOptional", .bool(true)) }
-        if isTransient { writer.append("NSIsTransient", .bool(true)) }
-        if let userInfo, !userInfo.isEmpty { writer.append("NSUserInfo", object: userInfoNumber(userInfo)) }
-        if let modifier { writer.append("NSVersionHashModifier", .string(modifier)) }
+        let nameNumber = nameNumber ?? writer.number(for: name)
+        writer.append(.propertyName, object: nameNumber)
+        writer.append(.entity, object: entityNumber)
+        writer.append(.renamingIdentifier, object: renamingIdentifier.map { writer.number(for: $0) } ?? nameNumber)
+        if isOptional { writer.append(.isOptional, bool: true) }
+        if isTransient { writer.append(.isTransient, bool: true) }
+        if let userInfo, !userInfo.isEmpty { writer.append(.userInfo, object: userInfoNumber(userInfo)) }
+        if let modifier { writer.append(.versionHashModifier, string: modifier) }
     }
 
-    /// Appends an attribute's fields; returns its class chain.
-    private mutating func fillAttribute(_ attribute: Attribute, entityNumber: UInt32) -> [String] {
+    /// Appends the fields of the attribute `attribute` points to, read in place rather than
+    /// copied; returns its class chain.
+    private mutating func fillAttribute(
+        _ attribute: UnsafePointer<Attribute>, nameNumber: UInt32?, entityNumber: UInt32
+    ) -> ArchiveClass {
         appendCommon(
-            name: attribute.name, entityNumber: entityNumber, renamingIdentifier: attribute.renamingIdentifier,
-            isOptional: attribute.isOptional, isTransient: attribute.isTransient, userInfo: attribute.userInfo,
-            modifier: attribute.versionHashModifier)
-        let hasUserInfo = !(attribute.userInfo ?? []).isEmpty
+            name: attribute.pointee.name, nameNumber: nameNumber, entityNumber: entityNumber, renamingIdentifier: attribute.pointee.renamingIdentifier,
+            isOptional: attribute.pointee.isOptional, isTransient: attribute.pointee.isTransient,
+            userInfo: attribute.pointee.userInfo, modifier: attribute.pointee.versionHashModifier)
+        let hasUserInfo = !(attribute.pointee.userInfo ?? []).isEmpty
         let validation = ValidationPredicates.of(attribute)
-        writer.append("_P", .integer(
-            Self.propertyFlags(
-                isOptional: attribute.isOptional, isTransient: attribute.isTransient, isReadOnly: attribute.isDerived,
-                hasUserInfo: hasUserInfo, hasModifier: attribute.versionHashModifier != nil,
-                isSpotlightIndexed: attribute.isIndexedBySpotlight, isStoredInTruthFile: attribute.isStoredInTruthFile,
-                allowsCloudEncryption: attribute.allowsCloudEncryption, hasValidation: !validation.isEmpty)))
+        writer.append(.propertyFlags, integer: Self.propertyFlags(
+            isOptional: attribute.pointee.isOptional, isTransient: attribute.pointee.isTransient,
+            isReadOnly: attribute.pointee.isDerived, hasUserInfo: hasUserInfo,
+            hasModifier: attribute.pointee.versionHashModifier != nil,
+            isSpotlightIndexed: attribute.pointee.isIndexedBySpotlight,
+            isStoredInTruthFile: attribute.pointee.isStoredInTruthFile,
+            allowsCloudEncryption: attribute.pointee.allowsCloudEncryption, hasValidation: !validation.isEmpty))
         if !validation.isEmpty {
-            writer.append("NSValidationPredicates", .object(
-                ArchiveClass.array(validation.map { .object(PredicateArchiver.archive($0.predicate)) })))
-            writer.append("NSValidationWarnings", .object(ArchiveClass.array(validation.map { .number(.integer($0.warning)) })))
+            writer.append(.validationPredicates, .object(
+                ArchiveClass.arrayObject(validation.map { .object(PredicateArchiver.archive($0.predicate)) })))
+            writer.append(.validationWarnings, .object(ArchiveClass.arrayObject(validation.map { .number(.integer($0.warning)) })))
         }
-        if attribute.isIndexedBySpotlight { writer.append("NSIndexedBySpotlight", .bool(true)) }
-        if attribute.isStoredInTruthFile { writer.append("NSIsStoredInTruth", .bool(true)) }
-        if attribute.allowsCloudEncryption { writer.append("NSAllowsCloudEncryption", .bool(true)) }
-        if attribute.isIndexed { writer.append("NSIsIndexed", .bool(true)) }
-        writer.append("NSAttributeType", .integer(Int64(attribute.type.rawValue)))
-        writer.append("NSAttributeValueClassName", AttributeValues.valueClassName(attribute.type).map { .string($0) } ?? .null)
-        writer.append("NSDefaultValue", AttributeValues.defaultValue(attribute))
-        writer.append("NSValueTransformerName", attribute.valueTransformerName.map { .string($0) } ?? .null)
+        if attribute.pointee.isIndexedBySpotlight { writer.append(.indexedBySpotlight, bool: true) }
+        if attribute.pointee.isStoredInTruthFile { writer.append(.isStoredInTruth, bool: true) }
+        if attribute.pointee.allowsCloudEncryption { writer.append(.allowsCloudEncryption, bool: true) }
+        if attribute.pointee.isIndexed { writer.append(.isIndexed, bool: true) }
+        let type = attribute.pointee.type
+        writer.append(.attributeType, integer: Int64(type.rawValue))
+        if let index = AttributeValues.valueClassIndex(type) {
+            if valueClassNumbers[index] == 0 {
+                valueClassNumbers[index] = writer.number(for: AttributeValues.valueClassNames[index])
+            }
+            writer.append(.attributeValueClassName, object: valueClassNumbers[index])
+        } else {
+            writer.appendNull(.attributeValueClassName)
+        }
+        AttributeValues.appendDefaultValue(of: attribute, to: &writer, decimals: &decimals)
+        writer.append(.valueTransformerName, string: attribute.pointee.valueTransformerName)
         var flags: Int64 = 0
-        if attribute.allowsExternalBinaryDataStorage { flags |= 0x04 }
-        if attribute.preservesValueInHistoryOnDeletion { flags |= 0x10 }
-        writer.append("NSFlagsKey", .integer(flags))
-        if attribute.isDerived, let expression = attribute.derivationExpression {
-            writer.append("NSIsReadOnly", .bool(true))
-            writer.append("NSDerivationExpression", derivationValue(expression))
-            writer.append("NSFilteringPredicate", .null)
+        if attribute.pointee.allowsExternalBinaryDataStorage { flags |= 0x04 }
+        if attribute.pointee.preservesValueInHistoryOnDeletion { flags |= 0x10 }
+        writer.append(.flags, integer: flags)
+        let isDerived = attribute.pointee.isDerived
+        if isDerived, let expression = attribute.pointee.derivationExpression {
+            writer.append(.isReadOnly, bool: true)
+            writer.append(.derivationExpression, derivationValue(expression))
+            writer.appendNull(.filteringPredicate)
         }
-        return attribute.isDerived
-            ? ArchiveClass.derivedAttribute : attribute.type == .composite ? ArchiveClass.compositeAttribute : ArchiveClass.attribute
+        return isDerived ? .derivedAttribute : type == .composite ? .compositeAttribute : .attribute
     }
 
     /// Appends a relationship's fields, numbering its destination and inverse first when new.
-    private mutating func fillRelationship(_ relationship: Relationship, entityNumber: UInt32) {
+    private mutating func fillRelationship(
+        _ relationship: UnsafePointer<Relationship>, nameNumber: UInt32?, entityNumber: UInt32
+    ) {
         appendCommon(
-            name: relationship.name, entityNumber: entityNumber, renamingIdentifier: relationship.renamingIdentifier,
-            isOptional: relationship.isOptional, isTransient: relationship.isTransient,
-            userInfo: relationship.userInfo, modifier: relationship.versionHashModifier)
-        writer.append("_P", .integer(
-            Self.propertyFlags(
-                isOptional: relationship.isOptional, isTransient: relationship.isTransient,
-                hasUserInfo: !(relationship.userInfo ?? []).isEmpty,
-                hasModifier: relationship.versionHashModifier != nil, isOrdered: relationship.isOrdered)))
-        if relationship.isOrdered { writer.append("NSIsOrdered", .bool(true)) }
-        if relationship.isIndexed { writer.append("NSIsIndexed", .bool(true)) }
-        let destination = entityIndexes[relationship.destinationEntityName]
+            name: relationship.pointee.name, nameNumber: nameNumber, entityNumber: entityNumber, renamingIdentifier: relationship.pointee.renamingIdentifier,
+            isOptional: relationship.pointee.isOptional, isTransient: relationship.pointee.isTransient,
+            userInfo: relationship.pointee.userInfo, modifier: relationship.pointee.versionHashModifier)
+        writer.append(.propertyFlags, integer: Self.propertyFlags(
+            isOptional: relationship.pointee.isOptional, isTransient: relationship.pointee.isTransient,
+            hasUserInfo: !(relationship.pointee.userInfo ?? []).isEmpty,
+            hasModifier: relationship.pointee.versionHashModifier != nil, isOrdered: relationship.pointee.isOrdered))
+        if relationship.pointee.isOrdered { writer.append(.isOrdered, bool: true) }
+        if relationship.pointee.isIndexed { writer.append(.isIndexed, bool: true) }
+        let destination = entityIndexes[relationship.pointee.destinationEntityName]
         if let destination {
-            writer.append("NSDestinationEntity", object: self.entityNumber(destination))
+            writer.append(.destinationEntity, object: self.entityNumber(destination))
         } else {
-            writer.append("NSDestinationEntity", .null)
+            writer.appendNull(.destinationEntity)
         }
-        writer.append("_NSDestinationEntityName", .string(relationship.destinationEntityName))
-        if let name = relationship.inverseName, let destination, let inverse = inheritedProperty(name, of: destination) {
-            writer.append("NSInverseRelationship", object: propertyNumber(inverse.position, of: inverse.entity))
+        writer.append(.destinationEntityName, string: relationship.pointee.destinationEntityName)
+        if let name = relationship.pointee.inverseName, let destination, let inverse = inheritedProperty(name, of: destination) {
+            writer.append(.inverseRelationship, object: propertyNumber(inverse.position, of: inverse.entity))
         } else {
-            writer.append("NSInverseRelationship", .null)
+            writer.appendNull(.inverseRelationship)
         }
-        writer.append("_NSInverseRelationshipName", relationship.inverseName.map { .string($0) } ?? .null)
-        writer.append("NSDeleteRule", .integer(Int64(relationship.deleteRule.rawValue)))
-        writer.append("NSMinCount", .integer(Int64(relationship.effectiveMinCount)))
-        writer.append("NSMaxCount", .integer(Int64(relationship.effectiveMaxCount)))
+        writer.append(.inverseRelationshipName, string: relationship.pointee.inverseName)
+        writer.append(.deleteRule, integer: Int64(relationship.pointee.deleteRule.rawValue))
+        writer.append(.minCount, integer: Int64(relationship.pointee.effectiveMinCount))
+        writer.append(.maxCount, integer: Int64(relationship.pointee.effectiveMaxCount))
     }
 
     /// The property `name` of an entity or of its nearest ancestor that declares it: the
@@ -395,18 +440,17 @@ public struct ModelArchiver {
     }
 
     /// Appends a fetched property's fields.
-    private mutating func fillFetchedProperty(_ fetched: FetchedProperty, entityNumber: UInt32) {
+    private mutating func fillFetchedProperty(_ fetched: FetchedProperty, nameNumber: UInt32?, entityNumber: UInt32) {
         // A fetched property is always transient and read-only, as Core Data's own archives show.
         appendCommon(
-            name: fetched.name, entityNumber: entityNumber, renamingIdentifier: nil, isOptional: fetched.isOptional,
+            name: fetched.name, nameNumber: nameNumber, entityNumber: entityNumber, renamingIdentifier: nil, isOptional: fetched.isOptional,
             isTransient: true, userInfo: fetched.userInfo, modifier: nil)
-        writer.append("NSIsReadOnly", .bool(true))
-        writer.append("_P", .integer(
-            Self.propertyFlags(
-                isOptional: fetched.isOptional, isTransient: true, isReadOnly: true,
-                hasUserInfo: !(fetched.userInfo ?? []).isEmpty, hasModifier: false)))
-        writer.append("NSFetchRequest", object: fetchRequestNumber(fetched.fetchRequest))
-        writer.append("_NSFetchRequestEntityName", .string(fetched.fetchRequest.entityName))
+        writer.append(.isReadOnly, bool: true)
+        writer.append(.propertyFlags, integer: Self.propertyFlags(
+            isOptional: fetched.isOptional, isTransient: true, isReadOnly: true,
+            hasUserInfo: !(fetched.userInfo ?? []).isEmpty, hasModifier: false))
+        writer.append(.fetchRequest, object: fetchRequestNumber(fetched.fetchRequest))
+        writer.append(.fetchRequestEntityName, string: fetched.fetchRequest.entityName)
     }
 
     // MARK: - Values
@@ -415,43 +459,43 @@ public struct ModelArchiver {
     private mutating func userInfoNumber(_ userInfo: UserInfo) -> UInt32 {
         guard let userInfo, !userInfo.isEmpty else {
             if emptyUserInfoNumber == 0 {
-                emptyUserInfoNumber = writer.number(for: ArchiveClass.dictionary([], classes: ArchiveClass.dictionary))
+                emptyUserInfoNumber = writer.number(for: ArchiveClass.dictionaryObject([], chain: .dictionary))
             }
             return emptyUserInfoNumber
         }
-        return writer.number(for: ArchiveClass.dictionary(
+        return writer.number(for: ArchiveClass.dictionaryObject(
             userInfo.sorted(by: { NameOrder.precedes($0.key, $1.key) }).map { ($0.key, .string($0.value)) },
-            classes: ArchiveClass.dictionary))
+            chain: .dictionary))
     }
 
     /// Numbers a fetch request object, and the entity it fetches when new.
     private mutating func fetchRequestNumber(_ request: FetchRequestTemplate) -> UInt32 {
         let object = writer.beginObject()
         if let entity = entityIndexes[request.entityName] {
-            writer.append("NSEntity", object: entityNumber(entity))
+            writer.append(.entity, object: entityNumber(entity))
         } else {
-            writer.append("NSEntity", .null)
+            writer.appendNull(.entity)
         }
-        writer.append("NSPredicate", request.predicateString.map { predicateValue($0) } ?? .null)
-        writer.append("NSSortDescriptors", .null)
-        writer.append("NSValuesToFetch", .null)
-        writer.append("NSValuesToGroupBy", .null)
-        writer.append("NSHavingPredicate", .null)
-        writer.append("NSRelationshipKeyPathsForPrefetching", .null)
-        writer.append("NSFetchOffset", .integer(0))
-        writer.append("NSAllocationType", .integer(0))
-        writer.append("NSFetchLimit", .integer(Int64(request.fetchLimit ?? 0)))
-        writer.append("NSBatchSize", .integer(Int64(request.fetchBatchSize ?? 0)))
-        writer.append("NSResultType", .integer(Int64(request.resultType ?? 0)))
-        writer.append("NSHasFetchRequestFlags", .bool(true))
+        writer.append(.predicate, request.predicateString.map { predicateValue($0) } ?? .null)
+        writer.appendNull(.sortDescriptors)
+        writer.appendNull(.valuesToFetch)
+        writer.appendNull(.valuesToGroupBy)
+        writer.appendNull(.havingPredicate)
+        writer.appendNull(.relationshipKeyPathsForPrefetching)
+        writer.append(.fetchOffset, integer: 0)
+        writer.append(.allocationType, integer: 0)
+        writer.append(.fetchLimit, integer: Int64(request.fetchLimit ?? 0))
+        writer.append(.batchSize, integer: Int64(request.fetchBatchSize ?? 0))
+        writer.append(.resultType, integer: Int64(request.resultType ?? 0))
+        writer.append(.hasFetchRequestFlags, bool: true)
         var flags: Int64 = 0
         if request.includesSubentities { flags |= 0x1 }
         if request.includesPropertyValues { flags |= 0x2 }
         if request.returnsObjectsAsFaults { flags |= 0x4 }
         if request.includesPendingChanges { flags |= 0x8 }
         if request.returnsDistinctResults { flags |= 0x10 }
-        writer.append("NSFetchRequestFlags", .integer(flags))
-        writer.endObject(object, classes: ArchiveClass.fetchRequest)
+        writer.append(.fetchRequestFlags, integer: flags)
+        writer.endObject(object, chain: .fetchRequest)
         return object.number
     }
 

@@ -29,9 +29,9 @@ public struct VersionInfo: Sendable, Hashable {
         root.append(
             ("NSManagedObjectModel_VersionHashes",
              .dictionary(
-                versionHashes.keys.sorted().map { version in
-                    let hashes = versionHashes[version]!
-                    return (version, .dictionary(hashes.keys.sorted().map { ($0, .data(hashes[$0]!.bytes)) }))
+                // Sorting the pairs rather than the keys saves looking each key up again.
+                versionHashes.sorted { $0.key < $1.key }.map { version, hashes in
+                    (version, .dictionary(hashes.sorted { $0.key < $1.key }.map { ($0.key, .data($0.value.bytes)) }))
                 })))
         root.append(("NSManagedObjectModel_CurrentVersionName", .string(currentVersionName)))
         return BinaryPropertyListWriter.encode(.dictionary(root))

@@ -35,6 +35,9 @@ public struct BinaryPropertyListWriter {
     private var members: [UInt32] = []
     private var strings: [String: Int] = [:]
     private var integers: [Int64: Int] = [:]
+    /// The object of each integer below `smallIntegers.count`, or -1: archives repeat small
+    /// integers (flag words, types, counts), so these skip hashing.
+    private var smallIntegers = [Int](repeating: -1, count: 4096)
     /// The object of each UID, by UID (which counts up from 0 in a keyed archive), or -1.
     private var uids: [Int] = []
     /// Reals and dates by bit pattern, with -0.0 as 0.0 (they are equal values).
@@ -52,6 +55,13 @@ public struct BinaryPropertyListWriter {
         return writer.encoded(top: top)
     }
 
+    /// Makes room for `strings` distinct strings and `objects` objects, so that a large archive
+    /// does not rehash and copy its tables as they grow.
+    mutating func reserveCapacity(strings: Int, objects: Int) {
+        self.strings.reserveCapacity(strings)
+        starts.reserveCapacity(objects)
+    }
+
     // MARK: - Adding objects
 
     /// Adds `value` and, for a container, its members depth-first; returns its object number.
@@ -63,15 +73,20 @@ public struct BinaryPropertyListWriter {
         case .bool(let flag): return add(bool: flag)
         case .uid(let number): return add(uid: number)
         case .date(let seconds):
-            return unique(\.dates, key: seconds.isZero ? 0 : seconds.bitPattern) { writer in
-                writer.bytes.append(0x33)
-                writer.appendBigEndian(seconds.bitPattern, size: 8)
-            }
-        case .data(let bytes):
-            return unique(\.datas, key: bytes) { writer in
-                writer.appendMarker(0x4, count: bytes.count)
-                writer.bytes += bytes
-            }
+            let key = seconds.isZero ? 0 : seconds.bitPattern
+            if let known = dates[key] { return known }
+            let index = beginScalar()
+            bytes.append(0x33)
+            appendBigEndian(seconds.bitPattern, size: 8)
+            dates[key] = index
+            return index
+        case .data(let data):
+            if let known = datas[data] { return known }
+            let index = beginScalar()
+            appendMarker(0x4, count: data.count)
+            bytes += data
+            datas[data] = index
+            return index
         case .array(let items), .set(let items):
             let container = value.isSet ? addSet(count: items.count) : addArray(count: items.count)
             for (position, item) in items.enumerated() { setMember(position, of: container, to: add(item)) }
@@ -90,10 +105,19 @@ public struct BinaryPropertyListWriter {
     mutating func add(string text: String) -> Int {
         if let known = strings[text] { return known }
         let index = beginScalar()
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        var contiguous = text
+        contiguous.makeContiguousUTF8()
+        // ASCII is copied from the string's own UTF-8 storage rather than byte by byte.
+        let isASCII = contiguous.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+            appendMarker(0x5, count: utf8.count)
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if isASCII == nil, text.utf8.allSatisfy({ $0 < 0x80 }) {
             appendMarker(0x5, count: text.utf8.count)
             bytes += text.utf8
-        } else {
+        } else if isASCII != true {
             let units = Array(text.utf16)
             appendMarker(0x6, count: units.count)
             for unit in units { appendBigEndian(UInt64(unit), size: 2) }
@@ -104,15 +128,30 @@ public struct BinaryPropertyListWriter {
 
     /// Adds an integer, in the fewest bytes that hold it.
     mutating func add(integer number: Int64) -> Int {
-        unique(\.integers, key: number) { writer in writer.appendInteger(number) }
+        guard number >= 0, number < smallIntegers.count else {
+            if let known = integers[number] { return known }
+            let index = beginScalar()
+            appendInteger(number)
+            integers[number] = index
+            return index
+        }
+        let known = smallIntegers[Int(number)]
+        if known >= 0 { return known }
+        let index = beginScalar()
+        appendInteger(number)
+        smallIntegers[Int(number)] = index
+        return index
     }
 
     /// Adds a real, as 8 bytes.
     mutating func add(real number: Double) -> Int {
-        unique(\.reals, key: number.isZero ? 0 : number.bitPattern) { writer in
-            writer.bytes.append(0x23)
-            writer.appendBigEndian(number.bitPattern, size: 8)
-        }
+        let key = number.isZero ? 0 : number.bitPattern
+        if let known = reals[key] { return known }
+        let index = beginScalar()
+        bytes.append(0x23)
+        appendBigEndian(number.bitPattern, size: 8)
+        reals[key] = index
+        return index
     }
 
     /// Adds a boolean.
@@ -125,9 +164,16 @@ public struct BinaryPropertyListWriter {
     }
 
     /// Adds a keyed archive's object reference.
+    @inline(__always)
     mutating func add(uid number: UInt32) -> Int {
         let slot = Int(number)
         if slot < uids.count, uids[slot] >= 0 { return uids[slot] }
+        return addNew(uid: number)
+    }
+
+    /// Adds a keyed archive's object reference not added before.
+    private mutating func addNew(uid number: UInt32) -> Int {
+        let slot = Int(number)
         let index = beginScalar()
         let size = Self.byteCount(for: UInt64(number))
         bytes.append(0x80 | UInt8(size - 1))
@@ -156,19 +202,8 @@ public struct BinaryPropertyListWriter {
         let container = Container(object: starts.count, slot: members.count)
         starts.append(ObjectStart(byte: bytes.count, member: members.count))
         appendMarker(type, count: count)
-        for _ in 0..<slots { members.append(0) }
+        members.append(contentsOf: repeatElement(0, count: slots))
         return container
-    }
-
-    /// The number of the scalar `key` names, encoding it with `write` when it is new.
-    private mutating func unique<Key: Hashable>(
-        _ table: WritableKeyPath<Self, [Key: Int]>, key: Key, write: (inout Self) -> Void
-    ) -> Int {
-        if let known = self[keyPath: table][key] { return known }
-        let index = beginScalar()
-        write(&self)
-        self[keyPath: table][key] = index
-        return index
     }
 
     /// Starts an object with no members, whose bytes the caller appends next.
@@ -192,11 +227,13 @@ public struct BinaryPropertyListWriter {
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var output = OutputBuffer(buffer.baseAddress!)
             output.append(contentsOf: Array("bplist00".utf8))
-            for index in 0..<count {
-                let next = index + 1 < count ? starts[index + 1] : ObjectStart(byte: bytes.count, member: members.count)
-                output.append(contentsOf: bytes[starts[index].byte..<next.byte])
-                for member in members[starts[index].member..<next.member] {
-                    output.appendBigEndian(UInt64(member), size: referenceSize)
+            bytes.withUnsafeBufferPointer { bytes in
+                members.withUnsafeBufferPointer { members in
+                    for index in 0..<count {
+                        let next = index + 1 < count ? starts[index + 1] : ObjectStart(byte: bytes.count, member: members.count)
+                        output.append(contentsOf: bytes[starts[index].byte..<next.byte])
+                        output.appendBigEndian(members[starts[index].member..<next.member], size: referenceSize)
+                    }
                 }
             }
             for start in starts {
