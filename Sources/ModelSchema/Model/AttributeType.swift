@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An attribute's type: the XML `attributeType` spelling and Core Data's `NSAttributeType` code.
 public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable {
     /// Written by omitting `attributeType`; Xcode allows it only on transient attributes.
@@ -20,6 +26,11 @@ public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable {
 
     /// The spelling Xcode writes in `attributeType`; `nil` for ``undefined``.
     public var xmlName: String? {
+        xmlSpelling.map { $0.description }
+    }
+
+    /// ``xmlName`` as static bytes, which a reader compares without making a string.
+    public var xmlSpelling: StaticString? {
         switch self {
         case .undefined: nil
         case .integer16: "Integer 16"
@@ -42,13 +53,22 @@ public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable {
 
     /// The type for an XML `attributeType` value, or `nil` when the spelling is unknown.
     public init?(xmlName: String) {
-        guard let match = Self.byXMLName[xmlName] else { return nil }
+        var name = xmlName
+        guard let match = name.withUTF8({ Self(xmlSpelling: $0) }) else { return nil }
         self = match
     }
 
-    /// Every type by its XML spelling: one hash per look-up, where a search compared every name.
-    private static let byXMLName: [String: AttributeType] = Dictionary(
-        uniqueKeysWithValues: allCases.compactMap { type in type.xmlName.map { ($0, type) } })
+    /// The type whose spelling is exactly `bytes` (UTF-8, references resolved), or `nil`.
+    public init?(xmlSpelling bytes: UnsafeBufferPointer<UInt8>) {
+        for type in Self.allCases {
+            guard let spelling = type.xmlSpelling, spelling.utf8CodeUnitCount == bytes.count else { continue }
+            if bytes.count == 0 || memcmp(spelling.utf8Start, bytes.baseAddress!, bytes.count) == 0 {
+                self = type
+                return
+            }
+        }
+        return nil
+    }
 
     /// Whether values are numbers that `minValueString`/`maxValueString` compare numerically.
     public var isNumeric: Bool {

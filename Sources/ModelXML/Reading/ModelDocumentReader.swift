@@ -101,7 +101,7 @@ final class ModelDocumentReader: XMLContentHandler {
         case (.model, .configuration): startConfiguration(tag); return .configuration
         case (.model, .composite): startComposite(tag); return .composite
         case (.entity, .attribute):
-            entity.attributes.append(readAttribute(tag))
+            appendAttribute(tag, to: &entity.attributes)
             propertyHasUserInfo = false
             return .entityAttribute
         case (.entity, .relationship):
@@ -140,7 +140,7 @@ final class ModelDocumentReader: XMLContentHandler {
             if let member = value(of: .name, in: tag) { configuration.memberEntityNames.append(member) }
             return .ignored
         case (.composite, .attribute):
-            composite.attributes.append(readAttribute(tag))
+            appendAttribute(tag, to: &composite.attributes)
             propertyHasUserInfo = false
             return .compositeAttribute
         default:
@@ -218,9 +218,14 @@ final class ModelDocumentReader: XMLContentHandler {
 
     // MARK: - Properties
 
-    private func readAttribute(_ tag: XMLStartTag) -> Attribute {
+    /// Appends the attribute `tag` describes to `attributes`, filled in place.
+    private func appendAttribute(_ tag: XMLStartTag, to attributes: inout [Attribute]) {
+        attributes.append(Self.blankAttribute)
+        readAttribute(tag, into: &attributes[attributes.count - 1])
+    }
+
+    private func readAttribute(_ tag: XMLStartTag, into a: inout Attribute) {
         let location = tag.location
-        var a = Self.blankAttribute
         a.location = location
         var hasName = false
         for index in 0..<tag.count {
@@ -229,7 +234,7 @@ final class ModelDocumentReader: XMLContentHandler {
             case .name: a.name = tag.value(at: index); hasName = true
             case .attributeType:
                 // Written plainly the spelling matches as bytes; with character references, decoded.
-                if let known = tag.withRawValue(at: index, Self.attributeType(spelled:)) {
+                if let known = tag.withRawValue(at: index, AttributeType.init(xmlSpelling:)) {
                     a.type = known
                 } else {
                     let value = tag.value(at: index)
@@ -267,24 +272,11 @@ final class ModelDocumentReader: XMLContentHandler {
             }
         }
         if !hasName { diagnostics.emit(.missingAttribute("name", on: "attribute", at: location)) }
-        return a
     }
 
     /// An attribute with every value unset, copied for each `<attribute>`: cheaper than
     /// calling the initializer with its many defaults.
     private static let blankAttribute = Attribute(name: "", type: .undefined)
-
-    /// Every attribute type's XML spelling as bytes, compared with a value as written.
-    private static let attributeTypeSpellings: [(type: AttributeType, bytes: [UInt8])] =
-        AttributeType.allCases.compactMap { type in type.xmlName.map { (type, Array($0.utf8)) } }
-
-    /// The attribute type whose XML spelling is `bytes`, without making a string of them.
-    private static func attributeType(spelled bytes: UnsafeBufferPointer<UInt8>) -> AttributeType? {
-        for spelling in attributeTypeSpellings where spelling.bytes.count == bytes.count {
-            if spelling.bytes.elementsEqual(bytes) { return spelling.type }
-        }
-        return nil
-    }
 
     private func readRelationship(_ tag: XMLStartTag) -> Relationship {
         let location = tag.location
