@@ -17,37 +17,68 @@ struct PropertyNameRule: ValidationRule {
             }
             let ancestors = context.ancestors(of: entity)
             let inherited = ancestors.isEmpty ? [:] : inheritedNames(of: entity, context)
-            var own = [String: SourceLocation](
-                minimumCapacity: entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count)
-            func visit(_ name: String, _ location: SourceLocation) {
-                if let first = own[name] {
+            var names = [String]()
+            var locations = [SourceLocation]()
+            names.reserveCapacity(entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count)
+            locations.reserveCapacity(names.capacity)
+            // By index: `for attribute in entity.attributes` would copy every attribute.
+            for index in entity.attributes.indices {
+                names.append(entity.attributes[index].name)
+                locations.append(entity.attributes[index].location)
+            }
+            for index in entity.relationships.indices {
+                names.append(entity.relationships[index].name)
+                locations.append(entity.relationships[index].location)
+            }
+            for index in entity.fetchedProperties.indices {
+                names.append(entity.fetchedProperties[index].name)
+                locations.append(entity.fetchedProperties[index].location)
+            }
+            let firstDeclarations = Self.firstDeclarations(of: names)
+            for (index, name) in names.enumerated() {
+                let location = locations[index]
+                if let first = firstDeclarations[index] {
                     diagnostics.emit(
                         Diagnostic.duplicateProperty(name, entity.name, at: location)
-                            .noting("'\(name)' is first declared here", at: first))
-                    return
+                            .noting("'\(name)' is first declared here", at: locations[first]))
+                    continue
                 }
-                own[name] = location
                 if let ancestor = inherited[name] {
                     diagnostics.emit(
                         Diagnostic.inheritedClash(name, entity.name, ancestor.entity, at: location)
                             .noting("'\(name)' is declared in '\(ancestor.entity)' here", at: ancestor.location))
                 }
-                if Self.reservedNames.contains(name) {
+                if Self.isIdentifier(name) {
+                    if Self.isReservedIdentifier(name) {
+                        diagnostics.emit(.reservedName(name, "property", at: location))
+                    }
+                } else if Self.reservedNames.contains(name) {
                     diagnostics.emit(.reservedName(name, "property", at: location))
-                } else if !Self.isIdentifier(name) {
+                } else {
                     diagnostics.emit(.invalidIdentifier(name, "property", at: location))
                 }
             }
-            // By index: `for attribute in entity.attributes` would copy every attribute.
-            for index in entity.attributes.indices { visit(entity.attributes[index].name, entity.attributes[index].location) }
-            for relationship in entity.relationships { visit(relationship.name, relationship.location) }
-            for fetched in entity.fetchedProperties { visit(fetched.name, fetched.location) }
-            let count = ([entity] + ancestors).reduce(0) {
+            let count = ancestors.reduce(names.count) {
                 $0 + $1.attributes.count + $1.relationships.count + $1.fetchedProperties.count
             }
             if count > 100 {
                 diagnostics.emit(.tooManyProperties(entity.name, count, at: entity.location))
             }
+        }
+    }
+
+    /// For each name, the position of the first earlier name equal to it, if any. Entities have
+    /// few properties, so comparing each name with the earlier ones beats hashing every name;
+    /// past a few dozen a dictionary takes over.
+    static func firstDeclarations(of names: [String]) -> [Int?] {
+        guard names.count > 32 else {
+            return names.indices.map { index in names[..<index].firstIndex(of: names[index]) }
+        }
+        var firstPositions = [String: Int](minimumCapacity: names.count)
+        return names.indices.map { index in
+            if let first = firstPositions[names[index]] { return first }
+            firstPositions[names[index]] = index
+            return nil
         }
     }
 
@@ -65,11 +96,39 @@ struct PropertyNameRule: ValidationRule {
 
     /// ASCII letters, digits and underscores, starting with a letter.
     static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.utf8.first, isLetter(first) else { return false }
-        return name.utf8.allSatisfy { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+        name.utf8.withContiguousStorageIfAvailable(isIdentifier(bytes:)) ?? isIdentifier(bytes: name.utf8)
+    }
+
+    private static func isIdentifier<Bytes: Sequence<UInt8>>(bytes: Bytes) -> Bool {
+        var iterator = bytes.makeIterator()
+        guard let first = iterator.next(), isLetter(first) else { return false }
+        while let byte = iterator.next() {
+            guard isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F else { return false }
+        }
+        return true
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    /// For each lower-case first letter, the lengths of the reserved names starting with it, as bits.
+    private static let reservedLengths: [UInt32] = {
+        var lengths = [UInt32](repeating: 0, count: 26)
+        for name in reservedNames {
+            lengths[Int(name.utf8.first! - 0x61)] |= 1 << name.utf8.count
+        }
+        return lengths
+    }()
+
+    /// Whether an identifier is reserved. Identifiers are ASCII, so only a reserved name with the
+    /// same first letter and length can equal one, which rules most out before any hashing.
+    private static func isReservedIdentifier(_ name: String) -> Bool {
+        let first = name.utf8.first!
+        let length = name.utf8.count
+        guard first >= 0x61, first <= 0x7A, length < 32, reservedLengths[Int(first - 0x61)] & (1 << length) != 0 else {
+            return false
+        }
+        return reservedNames.contains(name)
     }
 }
