@@ -72,48 +72,7 @@ public struct VersionHasher: Sendable {
     /// hash covers, since models repeat attributes (`id`, `createdAt`) across entities.
     private struct Memo {
         var entities: [String: VersionHash] = [:]
-        var attributes: [AttributeHashKey: VersionHash] = [:]
-    }
-
-    /// What the hash of an attribute that is neither derived nor composite depends on.
-    private struct AttributeHashKey: Hashable {
-        var name: String
-        var type: AttributeType
-        var isOptional: Bool
-        var isTransient: Bool
-        var versionHashModifier: String?
-        var allowsExternalBinaryDataStorage: Bool
-        var preservesValueInHistoryOnDeletion: Bool
-
-        /// The values of the attribute, read in place.
-        init(_ attribute: UnsafePointer<Attribute>) {
-            name = attribute.pointee.name
-            type = attribute.pointee.type
-            isOptional = attribute.pointee.isOptional
-            isTransient = attribute.pointee.isTransient
-            versionHashModifier = attribute.pointee.versionHashModifier
-            allowsExternalBinaryDataStorage = attribute.pointee.allowsExternalBinaryDataStorage
-            preservesValueInHistoryOnDeletion = attribute.pointee.preservesValueInHistoryOnDeletion
-        }
-
-        /// The hash of an attribute with these values.
-        var versionHash: VersionHash {
-            var input = HashInput()
-            input.append(
-                sha256Of: VersionHasher.baseInput(
-                    name: name, isOptional: isOptional, isTransient: isTransient, modifier: versionHashModifier))
-            input.append(uint32: type.rawValue)
-            if allowsExternalBinaryDataStorage { input.append(byte: 1) }
-            if preservesValueInHistoryOnDeletion { input.append(byte: 1) }
-            return input.sha256
-        }
-
-        /// Only the name and type: they tell a model's attributes apart well enough, and hashing
-        /// fewer fields makes every memo look-up cheaper (equality still compares them all).
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(name)
-            hasher.combine(type)
-        }
+        var attributes = AttributeMemo()
     }
 
     /// One own or inherited property in an entity's hash: its name, and its hash unless it is transient.
@@ -209,17 +168,32 @@ public struct VersionHasher: Sendable {
     /// The hashes of `properties` in name order, where of equal names the last one counts and
     /// transient ones (no hash) are left out, as a dictionary keyed by name, sorted, would give.
     ///
-    /// Sorts positions by name and then position, so that equal names end up next to each other
-    /// with the last one last. Only with non-ASCII names can equal (canonically equivalent)
-    /// names have different bytes and sort apart; those are merged by a dictionary first.
+    /// Only with non-ASCII names can equal (canonically equivalent) names have different bytes
+    /// and sort apart; those are merged by a dictionary first. ASCII names are sorted by their
+    /// first eight bytes, which decide most comparisons, before `NameOrder`.
     private static func nameOrderedHashes(_ properties: [NamedHash]) -> [VersionHash] {
-        let properties = properties.allSatisfy { isASCII($0.name) } ? properties : mergingEqualNames(properties)
+        var prefixes = [UInt64]()
+        prefixes.reserveCapacity(properties.count)
+        for index in properties.indices {
+            guard let prefix = asciiPrefix(of: properties[index].name) else {
+                return sortedHashes(mergingEqualNames(properties), prefixes: nil)
+            }
+            prefixes.append(prefix)
+        }
+        return sortedHashes(properties, prefixes: prefixes)
+    }
+
+    /// The hashes of `properties` sorted by name and then position, so that equal names end up
+    /// next to each other with the last one last, which is the one kept. `prefixes`, when given,
+    /// are the names' ASCII prefixes (`asciiPrefix(of:)`), compared first.
+    private static func sortedHashes(_ properties: [NamedHash], prefixes: [UInt64]?) -> [VersionHash] {
         var hashes = [VersionHash]()
         hashes.reserveCapacity(properties.count)
         properties.withUnsafeBufferPointer { properties in
             var order = Array(properties.indices)
             order.sort { a, b in
-                NameOrder.precedes(properties[a].name, properties[b].name)
+                if let prefixes, prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] }
+                return NameOrder.precedes(properties[a].name, properties[b].name)
                     || (a < b && properties[a].name == properties[b].name)
             }
             for (position, index) in order.enumerated() {
@@ -246,9 +220,19 @@ public struct VersionHasher: Sendable {
         return merged
     }
 
-    /// Whether the name is all ASCII, where equal names are equal bytes.
-    private static func isASCII(_ name: String) -> Bool {
-        name.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? name.utf8.allSatisfy { $0 < 0x80 }
+    /// The name's first eight bytes as a big-endian number (zero-padded), or `nil` when the name
+    /// is not all ASCII. Where two ASCII names' prefixes differ, they order the names as
+    /// `NameOrder` does; and only ASCII names are equal exactly when their bytes are.
+    private static func asciiPrefix(of name: String) -> UInt64? {
+        name.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
+            var prefix: UInt64 = 0
+            var all: UInt8 = 0
+            for (index, byte) in bytes.enumerated() {
+                all |= byte
+                if index < 8 { prefix |= UInt64(byte) << (56 - 8 * index) }
+            }
+            return all < 0x80 ? prefix : nil
+        } ?? nil
     }
 
     // MARK: - Properties
@@ -259,15 +243,15 @@ public struct VersionHasher: Sendable {
         guard !attributes[index].isDerived, attributes[index].type != .composite else {
             return attributeHash(attributes[index])
         }
+        if let known = memo.attributes.hash(of: attributes.baseAddress! + index) { return known }
         let key = AttributeHashKey(attributes.baseAddress! + index)
-        if let known = memo.attributes[key] { return known }
         let hash = key.versionHash
-        memo.attributes[key] = hash
+        memo.attributes.insert(hash, for: key)
         return hash
     }
 
     /// What the hash every property kind starts from covers: name, flags and version hash modifier.
-    private static func baseInput(name: String, isOptional: Bool, isTransient: Bool, modifier: String?) -> HashInput {
+    static func baseInput(name: String, isOptional: Bool, isTransient: Bool, modifier: String?) -> HashInput {
         var input = HashInput()
         input.append(name)
         input.append(uint16: (isOptional ? 1 : 0) | (isTransient ? 2 : 0))
