@@ -13,16 +13,18 @@ import Foundation
 /// ```
 public struct VersionHasher: Sendable {
     public let version: ModelVersion
-    private let entitiesByName: [String: Entity]
+    /// The position in `version.entities` of the first entity declared with each name; positions
+    /// rather than entities, so that building it copies no entity.
+    private let entityPositions: [String: Int]
     private let compositesByName: [String: CompositeDefinition]
 
     public init(_ version: ModelVersion) {
         self.version = version
-        var entities = [String: Entity]()
-        for entity in version.entities where entities[entity.name] == nil {
-            entities[entity.name] = entity
+        var positions = [String: Int](minimumCapacity: version.entities.count)
+        for index in version.entities.indices {
+            positions[version.entities[index].name] = positions[version.entities[index].name] ?? index
         }
-        entitiesByName = entities
+        entityPositions = positions
         var composites = [String: CompositeDefinition]()
         for composite in version.composites where composites[composite.name] == nil {
             composites[composite.name] = composite
@@ -48,8 +50,7 @@ public struct VersionHasher: Sendable {
     public func versionChecksum(_ hashes: [String: VersionHash]? = nil) -> String {
         let hashes = Array(hashes ?? entityHashes())
         var input = HashInput(capacity: 32 * hashes.count)
-        // Sorting positions moves plain integers rather than names and hashes.
-        for index in hashes.indices.sorted(by: { NameOrder.precedes(hashes[$0].key, hashes[$1].key) }) {
+        for index in NameOrder.sortedPositions(of: hashes.map(\.key)) {
             input.append(hashes[index].value)
         }
         return input.sha256.base64
@@ -108,7 +109,7 @@ public struct VersionHasher: Sendable {
     }
 
     private func parent(of entity: Entity) -> Entity? {
-        entity.parentEntityName.flatMap { entitiesByName[$0] }
+        entity.parentEntityName.flatMap { entityPositions[$0] }.map { version.entities[$0] }
     }
 
     /// The root of the entity's hierarchy (cycles stop where they close).
@@ -168,34 +169,16 @@ public struct VersionHasher: Sendable {
     /// The hashes of `properties` in name order, where of equal names the last one counts and
     /// transient ones (no hash) are left out, as a dictionary keyed by name, sorted, would give.
     ///
-    /// Only with non-ASCII names can equal (canonically equivalent) names have different bytes
-    /// and sort apart; those are merged by a dictionary first. ASCII names are sorted by their
-    /// first eight bytes, which decide most comparisons, before `NameOrder`.
+    /// Sorts by name and then position, so that equal names end up next to each other with the
+    /// last one last, which is the one kept. Only with non-ASCII names can equal (canonically
+    /// equivalent) names have different bytes and sort apart; those are merged by a dictionary first.
     private static func nameOrderedHashes(_ properties: [NamedHash]) -> [VersionHash] {
-        var prefixes = [UInt64]()
-        prefixes.reserveCapacity(properties.count)
-        for index in properties.indices {
-            guard let prefix = asciiPrefix(of: properties[index].name) else {
-                return sortedHashes(mergingEqualNames(properties), prefixes: nil)
-            }
-            prefixes.append(prefix)
-        }
-        return sortedHashes(properties, prefixes: prefixes)
-    }
-
-    /// The hashes of `properties` sorted by name and then position, so that equal names end up
-    /// next to each other with the last one last, which is the one kept. `prefixes`, when given,
-    /// are the names' ASCII prefixes (`asciiPrefix(of:)`), compared first.
-    private static func sortedHashes(_ properties: [NamedHash], prefixes: [UInt64]?) -> [VersionHash] {
+        let allASCII = properties.indices.allSatisfy { isASCII(properties[$0].name) }
+        let properties = allASCII ? properties : mergingEqualNames(properties)
+        let order = NameOrder.sortedPositions(of: properties.map(\.name))
         var hashes = [VersionHash]()
         hashes.reserveCapacity(properties.count)
         properties.withUnsafeBufferPointer { properties in
-            var order = Array(properties.indices)
-            order.sort { a, b in
-                if let prefixes, prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] }
-                return NameOrder.precedes(properties[a].name, properties[b].name)
-                    || (a < b && properties[a].name == properties[b].name)
-            }
             for (position, index) in order.enumerated() {
                 if position + 1 < order.count, properties[order[position + 1]].name == properties[index].name { continue }
                 if let hash = properties[index].hash { hashes.append(hash) }
@@ -220,19 +203,9 @@ public struct VersionHasher: Sendable {
         return merged
     }
 
-    /// The name's first eight bytes as a big-endian number (zero-padded), or `nil` when the name
-    /// is not all ASCII. Where two ASCII names' prefixes differ, they order the names as
-    /// `NameOrder` does; and only ASCII names are equal exactly when their bytes are.
-    private static func asciiPrefix(of name: String) -> UInt64? {
-        name.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
-            var prefix: UInt64 = 0
-            var all: UInt8 = 0
-            for (index, byte) in bytes.enumerated() {
-                all |= byte
-                if index < 8 { prefix |= UInt64(byte) << (56 - 8 * index) }
-            }
-            return all < 0x80 ? prefix : nil
-        } ?? nil
+    /// Whether the name is all ASCII, where equal names are equal bytes.
+    private static func isASCII(_ name: String) -> Bool {
+        name.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? !name.utf8.contains { $0 >= 0x80 }
     }
 
     // MARK: - Properties

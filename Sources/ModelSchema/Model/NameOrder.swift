@@ -40,3 +40,49 @@ public enum NameOrder {
         return left.count < right.count
     }
 }
+
+extension NameOrder {
+    /// The positions of `names` sorted in name order, identical names by position.
+    ///
+    /// Each name's first sixteen bytes, read once as two big-endian numbers, decide most
+    /// comparisons with two integer comparisons; only names whose prefixes tie, or hold a byte
+    /// from 0xEE up (where UTF-16 order can differ from UTF-8's), are compared with `precedes`.
+    public static func sortedPositions(of names: [String]) -> [Int] {
+        let keys = names.map(SortKey.init)
+        return names.withUnsafeBufferPointer { names in
+            keys.withUnsafeBufferPointer { keys in
+                names.indices.sorted { a, b in
+                    if keys[a].isDecisive, keys[b].isDecisive, keys[a] != keys[b] {
+                        return (keys[a].high, keys[a].low) < (keys[b].high, keys[b].low)
+                    }
+                    return precedes(names[a], names[b]) || (a < b && !precedes(names[b], names[a]))
+                }
+            }
+        }
+    }
+
+    /// A name's first sixteen UTF-8 bytes as two big-endian numbers, zero-padded.
+    private struct SortKey: Equatable {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        /// Whether all those bytes are below 0xEE, so that where two such keys differ they order
+        /// their names as `precedes` does.
+        var isDecisive = true
+
+        init(_ name: String) {
+            self = name.utf8.withContiguousStorageIfAvailable(SortKey.init(bytes:))
+                ?? Array(name.utf8).withUnsafeBufferPointer(SortKey.init(bytes:))
+        }
+
+        private init(bytes: UnsafeBufferPointer<UInt8>) {
+            var raw: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(16)))) }
+            high = UInt64(bigEndian: raw.0)
+            low = UInt64(bigEndian: raw.1)
+            // ASCII, the usual case, needs no look at each byte.
+            if (high | low) & 0x8080_8080_8080_8080 != 0 {
+                isDecisive = !bytes.prefix(16).contains { $0 >= 0xEE }
+            }
+        }
+    }
+}
