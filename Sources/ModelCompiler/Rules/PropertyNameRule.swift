@@ -34,7 +34,8 @@ struct PropertyNameRule: ValidationRule {
                 names.append(entity.fetchedProperties[index].name)
                 locations.append(entity.fetchedProperties[index].location)
             }
-            let firstDeclarations = Self.firstDeclarations(of: names)
+            let keys = names.map(Self.identifierKey)
+            let firstDeclarations = Self.firstDeclarations(of: names, keys: keys)
             for (index, name) in names.enumerated() {
                 let location = locations[index]
                 if let first = firstDeclarations[index] {
@@ -48,8 +49,8 @@ struct PropertyNameRule: ValidationRule {
                         Diagnostic.inheritedClash(name, entity.name, ancestor.entity, at: location)
                             .noting("'\(name)' is declared in '\(ancestor.entity)' here", at: ancestor.location))
                 }
-                if Self.isIdentifier(name) {
-                    if Self.isReservedIdentifier(name) {
+                if let key = keys[index] {
+                    if Self.isReservedIdentifier(name, key: key) {
                         diagnostics.emit(.reservedName(name, "property", at: location))
                     }
                 } else if Self.reservedNames.contains(name) {
@@ -67,12 +68,17 @@ struct PropertyNameRule: ValidationRule {
         }
     }
 
-    /// For each name, the position of the first earlier name equal to it, if any. Entities have
-    /// few properties, so comparing each name with the earlier ones beats hashing every name;
-    /// past a few dozen a dictionary takes over.
-    static func firstDeclarations(of names: [String]) -> [Int?] {
+    /// For each name, the position of the first earlier name equal to it, if any; `keys` are the
+    /// names' ``identifierKey(_:)``s. Entities have few properties, so comparing each name with
+    /// the earlier ones beats hashing every name, and identifiers with different keys differ
+    /// without comparing them; past a few dozen names a dictionary takes over.
+    static func firstDeclarations(of names: [String], keys: [Int?]) -> [Int?] {
         guard names.count > 32 else {
-            return names.indices.map { index in names[..<index].firstIndex(of: names[index]) }
+            return names.indices.map { index in
+                names.indices[..<index].first { earlier in
+                    (keys[earlier] == nil || keys[index] == nil || keys[earlier] == keys[index]) && names[earlier] == names[index]
+                }
+            }
         }
         var firstPositions = [String: Int](minimumCapacity: names.count)
         return names.indices.map { index in
@@ -96,16 +102,23 @@ struct PropertyNameRule: ValidationRule {
 
     /// ASCII letters, digits and underscores, starting with a letter.
     static func isIdentifier(_ name: String) -> Bool {
-        name.utf8.withContiguousStorageIfAvailable(isIdentifier(bytes:)) ?? isIdentifier(bytes: name.utf8)
+        identifierKey(name) != nil
     }
 
-    private static func isIdentifier<Bytes: Sequence<UInt8>>(bytes: Bytes) -> Bool {
-        var iterator = bytes.makeIterator()
-        guard let first = iterator.next(), isLetter(first) else { return false }
-        while let byte = iterator.next() {
-            guard isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F else { return false }
+    /// For an identifier, its length, first and last byte in one number, which tells most
+    /// identifiers apart; `nil` for a name that is no identifier. Identifiers are ASCII, so two
+    /// are equal only if their bytes are, and then their keys are too.
+    static func identifierKey(_ name: String) -> Int? {
+        name.utf8.withContiguousStorageIfAvailable(identifierKey(bytes:))
+            ?? Array(name.utf8).withUnsafeBufferPointer(identifierKey(bytes:))
+    }
+
+    private static func identifierKey(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = bytes.first, isLetter(first) else { return nil }
+        for byte in bytes where !(isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F) {
+            return nil
         }
-        return true
+        return bytes.count << 16 | Int(first) << 8 | Int(bytes.last!)
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
@@ -121,11 +134,12 @@ struct PropertyNameRule: ValidationRule {
         return lengths
     }()
 
-    /// Whether an identifier is reserved. Identifiers are ASCII, so only a reserved name with the
-    /// same first letter and length can equal one, which rules most out before any hashing.
-    private static func isReservedIdentifier(_ name: String) -> Bool {
-        let first = name.utf8.first!
-        let length = name.utf8.count
+    /// Whether the identifier with this ``identifierKey(_:)`` is reserved. Identifiers are ASCII,
+    /// so only a reserved name with the same first letter and length can equal one, which rules
+    /// most out before any hashing.
+    private static func isReservedIdentifier(_ name: String, key: Int) -> Bool {
+        let length = key >> 16
+        let first = UInt8(truncatingIfNeeded: key >> 8)
         guard first >= 0x61, first <= 0x7A, length < 32, reservedLengths[Int(first - 0x61)] & (1 << length) != 0 else {
             return false
         }
