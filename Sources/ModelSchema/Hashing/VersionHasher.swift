@@ -86,12 +86,16 @@ public struct VersionHasher: Sendable {
         _ entity: Entity, memo: inout Memo, visiting: Set<String>
     ) -> VersionHash {
         if let known = memo.entities[entity.name] { return known }
+        var parentHash: VersionHash?
+        if let parent = parent(of: entity), !visiting.contains(parent.name) {
+            parentHash = entityHash(parent, memo: &memo, visiting: visiting.union([entity.name]))
+        }
         let properties = propertyHashes(of: entity, memo: &memo)
-        var input = HashInput(capacity: 96 + entity.name.utf8.count + 32 * properties.count)
+        var input = HashInput(capacity: 128 + entity.name.utf8.count + 32 * properties.count)
         input.append(entity.name)
         input.append(byte: entity.isAbstract ? 1 : 0)
-        if let parent = parent(of: entity), !visiting.contains(parent.name) {
-            input.append(entityHash(parent, memo: &memo, visiting: visiting.union([entity.name])))
+        if let parentHash {
+            input.append(parentHash)
         }
         for hash in properties {
             input.append(hash)
@@ -110,16 +114,6 @@ public struct VersionHasher: Sendable {
 
     private func parent(of entity: Entity) -> Entity? {
         entity.parentEntityName.flatMap { entityPositions[$0] }.map { version.entities[$0] }
-    }
-
-    /// The root of the entity's hierarchy (cycles stop where they close).
-    private func root(of entity: Entity) -> Entity {
-        var current = entity
-        var seen: Set<String> = [entity.name]
-        while let parent = parent(of: current), seen.insert(parent.name).inserted {
-            current = parent
-        }
-        return current
     }
 
     /// The hashes of own and inherited attributes and relationships in name order, transient ones
