@@ -101,4 +101,37 @@ struct VersionHasherTests {
         renamed.entities[0].name = "Article"
         #expect(VersionHasher(renamed).hashesDigest() != digest)
     }
+
+    @Test func ofDuplicatePropertyNamesTheLastDeclaredCounts() {
+        var duplicated = Self.post
+        duplicated.entities[0].attributes.append(Attribute(name: "color", type: .uri, isOptional: true))
+        var replaced = Self.post
+        replaced.entities[0].attributes[0].type = .uri
+        #expect(VersionHasher(duplicated).entityHashes() == VersionHasher(replaced).entityHashes())
+    }
+}
+
+/// The name order of archives and version hashes, against the UTF-16 order it stands for.
+struct NameOrderTests {
+    static let names = [
+        "postID", "Post", "post", "postIDs", "", "a", "é", "\u{E000}", "\u{1F600}", "\u{FFFD}x",
+        "account0001", "account0001s", "account00010000000", "account00010000001", "zeta", "Zeta",
+    ]
+
+    @Test func precedesOrdersByUTF16CodeUnits() {
+        for lhs in Self.names {
+            for rhs in Self.names {
+                #expect(NameOrder.precedes(lhs, rhs) == lhs.utf16.lexicographicallyPrecedes(rhs.utf16), "\(lhs) \(rhs)")
+            }
+        }
+    }
+
+    @Test func sortedPositionsSortByNameThenPosition() {
+        let names = Self.names + ["post", "a", "\u{E000}"]
+        let expected = names.indices.sorted { a, b in
+            names[a].utf16.lexicographicallyPrecedes(names[b].utf16)
+                || (a < b && !names[b].utf16.lexicographicallyPrecedes(names[a].utf16))
+        }
+        #expect(NameOrder.sortedPositions(of: names) == expected)
+    }
 }

@@ -15,22 +15,22 @@ struct EntityGraphRule: ValidationRule {
             }
             checkParent(of: entity, context, &diagnostics)
             for relationship in entity.relationships
-            where context.entitiesByName[relationship.destinationEntityName] == nil {
+            where !context.hasEntity(named: relationship.destinationEntityName) {
                 diagnostics.emit(
                     .unknownDestination(relationship.name, relationship.destinationEntityName, at: relationship.location))
             }
             for fetched in entity.fetchedProperties
-            where context.entitiesByName[fetched.fetchRequest.entityName] == nil {
+            where !context.hasEntity(named: fetched.fetchRequest.entityName) {
                 diagnostics.emit(
                     .unknownEntityReference(
                         fetched.fetchRequest.entityName, "fetched property '\(fetched.name)'", at: fetched.location))
             }
         }
-        for request in context.version.fetchRequests where context.entitiesByName[request.entityName] == nil {
+        for request in context.version.fetchRequests where !context.hasEntity(named: request.entityName) {
             diagnostics.emit(.unknownEntityReference(request.entityName, "fetch request '\(request.name)'", at: request.location))
         }
         for configuration in context.version.configurations {
-            for member in configuration.memberEntityNames where context.entitiesByName[member] == nil {
+            for member in configuration.memberEntityNames where !context.hasEntity(named: member) {
                 diagnostics.emit(
                     .unknownEntityReference(member, "configuration '\(configuration.name)'", at: configuration.location))
             }
@@ -39,14 +39,14 @@ struct EntityGraphRule: ValidationRule {
 
     private func checkParent(of entity: Entity, _ context: ValidationContext, _ diagnostics: inout DiagnosticList) {
         guard let parentName = entity.parentEntityName else { return }
-        guard context.entitiesByName[parentName] != nil else {
+        guard context.hasEntity(named: parentName) else {
             diagnostics.emit(.unknownParent(entity.name, parentName, at: entity.location))
             return
         }
         // Follow the chain; a cycle is reported once, at the entity whose name sorts first.
         var chain = [entity.name]
         var current = parentName
-        while let next = context.entitiesByName[current] {
+        while let next = context.entity(named: current) {
             if let start = chain.firstIndex(of: next.name) {
                 let cycle = Array(chain[start...])
                 if start == 0 && entity.name == cycle.min() {

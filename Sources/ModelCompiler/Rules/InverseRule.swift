@@ -19,7 +19,7 @@ struct InverseRule: ValidationRule {
             diagnostics.emit(.missingInverse(relationship.name, entity.name, at: relationship.location))
             return
         }
-        guard let destination = context.entitiesByName[relationship.destinationEntityName] else { return }
+        guard let destination = context.entity(named: relationship.destinationEntityName) else { return }
         if let inverseEntity = relationship.inverseEntityName, inverseEntity != destination.name {
             diagnostics.emit(.inverseNotFound(relationship.name, inverseName, destination.name, at: relationship.location))
             return

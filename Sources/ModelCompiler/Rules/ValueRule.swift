@@ -7,61 +7,70 @@ struct ValueRule: ValidationRule {
     func check(_ context: ValidationContext, into diagnostics: inout DiagnosticList) {
         let composites = Set(context.version.composites.map(\.name))
         for entity in context.entities {
-            for attribute in entity.attributes {
-                checkDefault(attribute, &diagnostics)
-                checkBounds(attribute, &diagnostics)
-                if attribute.type == .undefined && !attribute.isTransient && !attribute.isDerived {
-                    diagnostics.emit(.undefinedPersistentAttribute(attribute.name, at: attribute.location))
-                }
-                if attribute.type == .composite, let name = attribute.compositeName, !composites.contains(name) {
-                    diagnostics.emit(.unknownComposite(name, attribute.name, at: attribute.location))
+            // Through pointers: `for attribute in entity.attributes`, or passing `attributes[index]`,
+            // would copy every attribute.
+            entity.attributes.withUnsafeBufferPointer { attributes in
+                for index in attributes.indices {
+                    check(attributes.baseAddress! + index, composites, &diagnostics)
                 }
             }
         }
     }
 
+    /// The checks of one attribute, read through a pointer so that nothing copies it.
+    private func check(_ attribute: UnsafePointer<Attribute>, _ composites: Set<String>, _ diagnostics: inout DiagnosticList) {
+        checkDefault(attribute, &diagnostics)
+        checkBounds(attribute, &diagnostics)
+        if attribute.pointee.type == .undefined && !attribute.pointee.isTransient && !attribute.pointee.isDerived {
+            diagnostics.emit(.undefinedPersistentAttribute(attribute.pointee.name, at: attribute.pointee.location))
+        }
+        if attribute.pointee.type == .composite, let name = attribute.pointee.compositeName, !composites.contains(name) {
+            diagnostics.emit(.unknownComposite(name, attribute.pointee.name, at: attribute.pointee.location))
+        }
+    }
+
     // MARK: - Defaults
 
-    private func checkDefault(_ attribute: Attribute, _ diagnostics: inout DiagnosticList) {
-        let typeName = attribute.type.xmlName ?? "Undefined"
-        let location = attribute.location
-        if attribute.type == .date, let interval = attribute.defaultDateTimeInterval {
+    private func checkDefault(_ attribute: UnsafePointer<Attribute>, _ diagnostics: inout DiagnosticList) {
+        let typeName = attribute.pointee.type.xmlName ?? "Undefined"
+        let location = attribute.pointee.location
+        if attribute.pointee.type == .date, let interval = attribute.pointee.defaultDateTimeInterval {
             if Double(interval) == nil {
-                diagnostics.emit(.invalidDefault(interval, attribute.name, typeName, at: location))
+                diagnostics.emit(.invalidDefault(interval, attribute.pointee.name, typeName, at: location))
             }
             return
         }
-        guard let text = attribute.defaultValueString else { return }
-        switch attribute.type {
+        guard let text = attribute.pointee.defaultValueString else { return }
+        switch attribute.pointee.type {
         case .integer16, .integer32, .integer64:
             if let value = Int(text) {
-                if !Self.integerRange(attribute.type).contains(value) {
-                    diagnostics.emit(.invalidDefault(text, attribute.name, typeName, at: location))
+                if !Self.integerRange(attribute.pointee.type).contains(value) {
+                    diagnostics.emit(.invalidDefault(text, attribute.pointee.name, typeName, at: location))
                 }
             } else if let lenient = Self.lenientInteger(text) {
-                diagnostics.emit(.lenientDefault(text, attribute.name, typeName, String(lenient), at: location))
+                diagnostics.emit(.lenientDefault(text, attribute.pointee.name, typeName, String(lenient), at: location))
             } else {
-                diagnostics.emit(.invalidDefault(text, attribute.name, typeName, at: location))
+                diagnostics.emit(.invalidDefault(text, attribute.pointee.name, typeName, at: location))
             }
         case .decimal, .double, .float:
             if Double(text) == nil {
-                diagnostics.emit(.invalidDefault(text, attribute.name, typeName, at: location))
+                diagnostics.emit(.invalidDefault(text, attribute.pointee.name, typeName, at: location))
             }
         case .boolean:
             if !["YES", "NO", "yes", "no", "true", "false", "TRUE", "FALSE", "0", "1"].contains(text) {
-                diagnostics.emit(.invalidDefault(text, attribute.name, typeName, at: location))
+                diagnostics.emit(.invalidDefault(text, attribute.pointee.name, typeName, at: location))
             }
         case .date:
             if Double(text) == nil && !Self.isDateText(text) {
-                diagnostics.emit(.invalidDefault(text, attribute.name, typeName, at: location))
+                diagnostics.emit(.invalidDefault(text, attribute.pointee.name, typeName, at: location))
             }
         case .uuid:
             if UUID(uuidString: text) == nil {
-                diagnostics.emit(.invalidDefault(text, attribute.name, typeName, at: location))
+                diagnostics.emit(.invalidDefault(text, attribute.pointee.name, typeName, at: location))
             }
         case .uri:
             if URL(string: text)?.scheme == nil {
-                diagnostics.emit(.invalidDefault(text, attribute.name, typeName, at: location))
+                diagnostics.emit(.invalidDefault(text, attribute.pointee.name, typeName, at: location))
             }
         default:
             break
@@ -96,32 +105,32 @@ struct ValueRule: ValidationRule {
 
     // MARK: - Bounds
 
-    private func checkBounds(_ attribute: Attribute, _ diagnostics: inout DiagnosticList) {
-        let location = attribute.location
+    private func checkBounds(_ attribute: UnsafePointer<Attribute>, _ diagnostics: inout DiagnosticList) {
+        let location = attribute.pointee.location
         var min: Double?
         var max: Double?
-        var minText = attribute.minValueString
-        var maxText = attribute.maxValueString
-        switch attribute.type {
-        case _ where attribute.type.isNumeric, .string:
+        var minText = attribute.pointee.minValueString
+        var maxText = attribute.pointee.maxValueString
+        switch attribute.pointee.type {
+        case _ where attribute.pointee.type.isNumeric, .string:
             if let text = minText {
                 min = Double(text)
-                if min == nil { diagnostics.emit(.invalidBound("minimum", text, attribute.name, at: location)) }
+                if min == nil { diagnostics.emit(.invalidBound("minimum", text, attribute.pointee.name, at: location)) }
             }
             if let text = maxText {
                 max = Double(text)
-                if max == nil { diagnostics.emit(.invalidBound("maximum", text, attribute.name, at: location)) }
+                if max == nil { diagnostics.emit(.invalidBound("maximum", text, attribute.pointee.name, at: location)) }
             }
         case .date:
-            minText = attribute.minDateTimeInterval ?? minText
-            maxText = attribute.maxDateTimeInterval ?? maxText
-            min = attribute.minDateTimeInterval.flatMap(Double.init)
-            max = attribute.maxDateTimeInterval.flatMap(Double.init)
+            minText = attribute.pointee.minDateTimeInterval ?? minText
+            maxText = attribute.pointee.maxDateTimeInterval ?? maxText
+            min = attribute.pointee.minDateTimeInterval.flatMap(Double.init)
+            max = attribute.pointee.maxDateTimeInterval.flatMap(Double.init)
         default:
             return
         }
         if let min, let max, min > max {
-            diagnostics.emit(.boundsOutOfOrder(attribute.name, min: minText ?? "", max: maxText ?? "", at: location))
+            diagnostics.emit(.boundsOutOfOrder(attribute.pointee.name, min: minText ?? "", max: maxText ?? "", at: location))
         }
     }
 }

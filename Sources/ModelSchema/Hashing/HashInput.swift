@@ -4,12 +4,22 @@ import Crypto
 struct HashInput {
     private(set) var bytes: [UInt8] = []
 
+    /// An empty input with room for `capacity` bytes, so that building it allocates once.
+    init(capacity: Int = 64) {
+        bytes.reserveCapacity(capacity)
+    }
+
     mutating func append(_ string: String) {
         bytes.append(contentsOf: string.utf8)
     }
 
     mutating func append(_ hash: VersionHash) {
         bytes.append(contentsOf: hash.bytes)
+    }
+
+    /// Appends the SHA-256 of `other` without making a ``VersionHash`` of it first.
+    mutating func append(sha256Of other: HashInput) {
+        other.digest.withUnsafeBytes { bytes.append(contentsOf: $0) }
     }
 
     mutating func append(byte: UInt8) {
@@ -28,10 +38,17 @@ struct HashInput {
     }
 
     var sha256: VersionHash {
-        VersionHash(bytes: SHA256.hash(data: bytes).withUnsafeBytes { Array($0) })
+        VersionHash(bytes: digest.withUnsafeBytes { Array($0) })
     }
 
     var sha512: [UInt8] {
         SHA512.hash(data: bytes).withUnsafeBytes { Array($0) }
+    }
+
+    /// The SHA-256 digest, hashed straight from the bytes' storage.
+    private var digest: SHA256.Digest {
+        var hasher = SHA256()
+        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return hasher.finalize()
     }
 }

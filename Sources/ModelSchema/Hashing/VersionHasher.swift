@@ -13,16 +13,18 @@ import Foundation
 /// ```
 public struct VersionHasher: Sendable {
     public let version: ModelVersion
-    private let entitiesByName: [String: Entity]
+    /// The position in `version.entities` of the first entity declared with each name; positions
+    /// rather than entities, so that building it copies no entity.
+    private let entityPositions: [String: Int]
     private let compositesByName: [String: CompositeDefinition]
 
     public init(_ version: ModelVersion) {
         self.version = version
-        var entities = [String: Entity]()
-        for entity in version.entities where entities[entity.name] == nil {
-            entities[entity.name] = entity
+        var positions = [String: Int](minimumCapacity: version.entities.count)
+        for index in version.entities.indices {
+            positions[version.entities[index].name] = positions[version.entities[index].name] ?? index
         }
-        entitiesByName = entities
+        entityPositions = positions
         var composites = [String: CompositeDefinition]()
         for composite in version.composites where composites[composite.name] == nil {
             composites[composite.name] = composite
@@ -35,18 +37,21 @@ public struct VersionHasher: Sendable {
     /// The version hash of every entity, by entity name (abstract entities and subentities included).
     public func entityHashes() -> [String: VersionHash] {
         var memo = Memo()
-        for entity in version.entities {
-            _ = entityHash(entity, memo: &memo, visiting: [])
+        memo.entities.reserveCapacity(version.entities.count)
+        version.entities.withUnsafeBufferPointer { entities in
+            for index in entities.indices {
+                _ = entityHash(entities[index], memo: &memo, visiting: [])
+            }
         }
         return memo.entities
     }
 
     /// `NSManagedObjectModel.versionChecksum`: base64 of SHA-256 over the entity hashes in name order.
     public func versionChecksum(_ hashes: [String: VersionHash]? = nil) -> String {
-        let hashes = hashes ?? entityHashes()
-        var input = HashInput()
-        for name in hashes.keys.sorted(by: NameOrder.precedes) {
-            input.append(hashes[name]!)
+        let hashes = Array(hashes ?? entityHashes())
+        var input = HashInput(capacity: 32 * hashes.count)
+        for index in NameOrder.sortedPositions(of: hashes.map(\.key)) {
+            input.append(hashes[index].value)
         }
         return input.sha256.base64
     }
@@ -68,32 +73,32 @@ public struct VersionHasher: Sendable {
     /// hash covers, since models repeat attributes (`id`, `createdAt`) across entities.
     private struct Memo {
         var entities: [String: VersionHash] = [:]
-        var attributes: [AttributeHashKey: VersionHash] = [:]
+        var attributes = AttributeMemo()
     }
 
-    /// What the hash of an attribute that is neither derived nor composite depends on.
-    private struct AttributeHashKey: Hashable {
+    /// One own or inherited property in an entity's hash: its name, and its hash unless it is transient.
+    private struct NamedHash {
         var name: String
-        var type: AttributeType
-        var isOptional: Bool
-        var isTransient: Bool
-        var versionHashModifier: String?
-        var allowsExternalBinaryDataStorage: Bool
-        var preservesValueInHistoryOnDeletion: Bool
+        var hash: VersionHash?
     }
 
     private func entityHash(
         _ entity: Entity, memo: inout Memo, visiting: Set<String>
     ) -> VersionHash {
         if let known = memo.entities[entity.name] { return known }
-        var input = HashInput()
+        var parentHash: VersionHash?
+        if let parent = parent(of: entity), !visiting.contains(parent.name) {
+            parentHash = entityHash(parent, memo: &memo, visiting: visiting.union([entity.name]))
+        }
+        let properties = propertyHashes(of: entity, memo: &memo)
+        var input = HashInput(capacity: 128 + entity.name.utf8.count + 32 * properties.count)
         input.append(entity.name)
         input.append(byte: entity.isAbstract ? 1 : 0)
-        if let parent = parent(of: entity), !visiting.contains(parent.name) {
-            input.append(entityHash(parent, memo: &memo, visiting: visiting.union([entity.name])))
+        if let parentHash {
+            input.append(parentHash)
         }
-        for (_, hash) in propertyHashes(of: entity, memo: &memo).sorted(by: { NameOrder.precedes($0.key, $1.key) }) {
-            if let hash { input.append(hash) }
+        for hash in properties {
+            input.append(hash)
         }
         if let modifier = entity.versionHashModifier, !modifier.isEmpty {
             input.append(modifier)
@@ -108,69 +113,119 @@ public struct VersionHasher: Sendable {
     }
 
     private func parent(of entity: Entity) -> Entity? {
-        entity.parentEntityName.flatMap { entitiesByName[$0] }
+        entity.parentEntityName.flatMap { entityPositions[$0] }.map { version.entities[$0] }
     }
 
-    /// The root of the entity's hierarchy (cycles stop where they close).
-    private func root(of entity: Entity) -> Entity {
-        var current = entity
-        var seen: Set<String> = [entity.name]
-        while let parent = parent(of: current), seen.insert(parent.name).inserted {
-            current = parent
-        }
-        return current
-    }
-
-    /// The hashes of own and inherited attributes and relationships by name, `nil` for a
-    /// transient one; a subentity's own property wins. Hashing here, rather than collecting the
-    /// properties first, saves copying every attribute.
-    private func propertyHashes(of entity: Entity, memo: inout Memo) -> [String: VersionHash?] {
-        var chain = [entity]
-        var seen: Set<String> = [entity.name]
-        while let parent = parent(of: chain.last!), seen.insert(parent.name).inserted {
-            chain.append(parent)
-        }
-        var hashes = [String: VersionHash?](
-            minimumCapacity: chain.reduce(0) { $0 + $1.attributes.count + $1.relationships.count })
-        for ancestor in chain.reversed() {
-            for index in ancestor.attributes.indices {
-                let hash = ancestor.attributes[index].isTransient ? nil : attributeHash(ancestor.attributes[index], memo: &memo)
-                hashes[ancestor.attributes[index].name] = .some(hash)
+    /// The hashes of own and inherited attributes and relationships in name order, transient ones
+    /// left out; a subentity's own property wins, and within one entity the last one of a name.
+    /// Hashing here, rather than collecting the properties first, saves copying every attribute.
+    private func propertyHashes(of entity: Entity, memo: inout Memo) -> [VersionHash] {
+        var ancestors = [Entity]()
+        if entity.parentEntityName != nil {
+            var seen: Set<String> = [entity.name]
+            var current = entity
+            while let parent = parent(of: current), seen.insert(parent.name).inserted {
+                ancestors.append(parent)
+                current = parent
             }
-            for index in ancestor.relationships.indices {
-                let relationship = ancestor.relationships[index]
-                let hash = relationship.isTransient ? nil : relationshipHash(relationship, in: entity)
-                hashes[relationship.name] = .some(hash)
+        }
+        var properties = [NamedHash]()
+        properties.reserveCapacity(
+            ancestors.reduce(entity.attributes.count + entity.relationships.count) {
+                $0 + $1.attributes.count + $1.relationships.count
+            })
+        for ancestor in ancestors.reversed() {
+            appendPropertyHashes(of: ancestor, in: entity, to: &properties, memo: &memo)
+        }
+        appendPropertyHashes(of: entity, in: entity, to: &properties, memo: &memo)
+        return Self.nameOrderedHashes(properties)
+    }
+
+    /// Appends the hashes of the attributes and relationships `declaring` declares, as seen from
+    /// `entity`; reads them in place rather than copying each one.
+    private func appendPropertyHashes(
+        of declaring: Entity, in entity: Entity, to properties: inout [NamedHash], memo: inout Memo
+    ) {
+        declaring.attributes.withUnsafeBufferPointer { attributes in
+            for index in attributes.indices {
+                let hash = attributes[index].isTransient ? nil : attributeHash(at: index, of: attributes, memo: &memo)
+                properties.append(NamedHash(name: attributes[index].name, hash: hash))
+            }
+        }
+        declaring.relationships.withUnsafeBufferPointer { relationships in
+            for index in relationships.indices {
+                let hash = relationships[index].isTransient ? nil : relationshipHash(relationships[index], in: entity)
+                properties.append(NamedHash(name: relationships[index].name, hash: hash))
+            }
+        }
+    }
+
+    /// The hashes of `properties` in name order, where of equal names the last one counts and
+    /// transient ones (no hash) are left out, as a dictionary keyed by name, sorted, would give.
+    ///
+    /// Sorts by name and then position, so that equal names end up next to each other with the
+    /// last one last, which is the one kept. Only with non-ASCII names can equal (canonically
+    /// equivalent) names have different bytes and sort apart; those are merged by a dictionary first.
+    private static func nameOrderedHashes(_ properties: [NamedHash]) -> [VersionHash] {
+        let allASCII = properties.indices.allSatisfy { isASCII(properties[$0].name) }
+        let properties = allASCII ? properties : mergingEqualNames(properties)
+        let order = NameOrder.sortedPositions(of: properties.map(\.name))
+        var hashes = [VersionHash]()
+        hashes.reserveCapacity(properties.count)
+        properties.withUnsafeBufferPointer { properties in
+            for (position, index) in order.enumerated() {
+                if position + 1 < order.count, properties[order[position + 1]].name == properties[index].name { continue }
+                if let hash = properties[index].hash { hashes.append(hash) }
             }
         }
         return hashes
     }
 
+    /// The properties with equal names merged as assigning into a dictionary merges them: at the
+    /// first one's place, spelled as the first one, with the last one's hash.
+    private static func mergingEqualNames(_ properties: [NamedHash]) -> [NamedHash] {
+        var merged = [NamedHash]()
+        var positions = [String: Int]()
+        for property in properties {
+            if let position = positions[property.name] {
+                merged[position].hash = property.hash
+            } else {
+                positions[property.name] = merged.count
+                merged.append(property)
+            }
+        }
+        return merged
+    }
+
+    /// Whether the name is all ASCII, where equal names are equal bytes.
+    private static func isASCII(_ name: String) -> Bool {
+        name.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? !name.utf8.contains { $0 >= 0x80 }
+    }
+
     // MARK: - Properties
 
-    /// `attributeHash(_:)` through the memo, for the attributes whose hash depends on plain values.
-    private func attributeHash(_ attribute: Attribute, memo: inout Memo) -> VersionHash {
-        guard !attribute.isDerived, attribute.type != .composite else { return attributeHash(attribute) }
-        let key = AttributeHashKey(
-            name: attribute.name, type: attribute.type, isOptional: attribute.isOptional,
-            isTransient: attribute.isTransient, versionHashModifier: attribute.versionHashModifier,
-            allowsExternalBinaryDataStorage: attribute.allowsExternalBinaryDataStorage,
-            preservesValueInHistoryOnDeletion: attribute.preservesValueInHistoryOnDeletion)
-        if let known = memo.attributes[key] { return known }
-        let hash = attributeHash(attribute)
-        memo.attributes[key] = hash
+    /// `attributeHash(_:)` through the memo, for the attributes whose hash depends on plain values;
+    /// reads the attribute in place, since copying one costs more than a look-up.
+    private func attributeHash(at index: Int, of attributes: UnsafeBufferPointer<Attribute>, memo: inout Memo) -> VersionHash {
+        guard !attributes[index].isDerived, attributes[index].type != .composite else {
+            return attributeHash(attributes[index])
+        }
+        if let known = memo.attributes.hash(of: attributes.baseAddress! + index) { return known }
+        let key = AttributeHashKey(attributes.baseAddress! + index)
+        let hash = key.versionHash
+        memo.attributes.insert(hash, for: key)
         return hash
     }
 
-    /// The hash every property kind starts from: name, flags and version hash modifier.
-    private func baseHash(name: String, isOptional: Bool, isTransient: Bool, modifier: String?) -> VersionHash {
+    /// What the hash every property kind starts from covers: name, flags and version hash modifier.
+    static func baseInput(name: String, isOptional: Bool, isTransient: Bool, modifier: String?) -> HashInput {
         var input = HashInput()
         input.append(name)
         input.append(uint16: (isOptional ? 1 : 0) | (isTransient ? 2 : 0))
         if let modifier, !modifier.isEmpty {
             input.append(modifier)
         }
-        return input.sha256
+        return input
     }
 
     func attributeHash(_ attribute: Attribute) -> VersionHash {
@@ -182,15 +237,7 @@ public struct VersionHasher: Sendable {
         if attribute.type == .composite {
             return compositeHash(attribute)
         }
-        var input = HashInput()
-        input.append(
-            baseHash(
-                name: attribute.name, isOptional: attribute.isOptional,
-                isTransient: attribute.isTransient, modifier: attribute.versionHashModifier))
-        input.append(uint32: attribute.type.rawValue)
-        if attribute.allowsExternalBinaryDataStorage { input.append(byte: 1) }
-        if attribute.preservesValueInHistoryOnDeletion { input.append(byte: 1) }
-        return input.sha256
+        return withUnsafePointer(to: attribute) { AttributeHashKey($0) }.versionHash
     }
 
     /// A composite attribute hashes its flattened, non-transient leaf attributes sorted by name.
@@ -214,9 +261,9 @@ public struct VersionHasher: Sendable {
     }
 
     func relationshipHash(_ relationship: Relationship, in entity: Entity) -> VersionHash {
-        var input = HashInput()
+        var input = HashInput(capacity: 128)
         input.append(
-            baseHash(
+            sha256Of: Self.baseInput(
                 name: relationship.name, isOptional: relationship.isOptional,
                 isTransient: relationship.isTransient, modifier: relationship.versionHashModifier))
         input.append(relationship.destinationEntityName)
