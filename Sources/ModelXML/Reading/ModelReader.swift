@@ -101,10 +101,10 @@ public struct ModelReader: Sendable {
             }
             return (nil, [Diagnostic.missingContents(name).inFile(folder)])
         }
-        guard let data = FileManager.default.contents(atPath: contents) else {
+        guard let bytes = FileBytes.read(atPath: contents) else {
             return (nil, [Diagnostic.unreadableFile("permission denied or not a regular file").inFile(contents)])
         }
-        return readVersion(contents: [UInt8](data), name: name, path: contents)
+        return readVersion(contents: bytes, name: name, path: contents)
     }
 
     // MARK: - Current version
