@@ -85,10 +85,17 @@ public struct KeyedArchiveWriter {
 
     /// The archive as binary property list bytes, with the object numbered `top` as its root.
     func encoded(top: UInt32) -> [UInt8] {
-        var plist = BinaryPropertyListWriter()
-        // The property list adds keys and class names to the archive's strings, and a scalar for
-        // about one field value in four.
-        plist.reserveCapacity(strings: stringNumbers.count + 128, objects: entries.count + values.count / 4)
+        // At most: the top dictionary and its 10 members, each entry, a UID per entry, an
+        // object per field value, each key and `$class`, and per class description its keys,
+        // its array and its class names. About one field value in four is a new scalar.
+        let classNames = classNumbers.keys.reduce(0) { $0 + $1.count }
+        let maximumObjects = 11 + 2 * entries.count + values.count + Self.firstOtherKey + otherKeys.count + 1
+            + 3 * classNumbers.count + classNames
+        var plist = BinaryPropertyListWriter(
+            maximumObjects: maximumObjects, objects: entries.count + values.count / 4,
+            bytes: 4 * (2 * keys.count + values.count + entries.count) + 16 * entries.count)
+        // The property list adds keys and class names to the archive's strings.
+        plist.reserveCapacity(strings: stringNumbers.count + 128)
         let topObject = write(top: top, into: &plist)
         return plist.encoded(top: topObject)
     }
