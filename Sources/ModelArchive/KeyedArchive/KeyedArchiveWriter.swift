@@ -13,7 +13,7 @@
 /// Keys are kept as numbers (an ``ArchiveKey``, or a number given to another key on first use)
 /// and class chains as ``ArchiveClass`` cases where possible, so that the hot paths copy, compare
 /// and look up small integers instead of strings.
-public struct KeyedArchiveWriter {
+public struct KeyedArchiveWriter: ~Copyable {
     /// An object of `$objects`.
     private enum Entry {
         case string(String)
@@ -47,14 +47,14 @@ public struct KeyedArchiveWriter {
 
     private var entries: [Entry] = [.string("$null")]
     /// The key numbers of every object, each object's together, in the order of its fields.
-    private var keys: [UInt16] = []
+    private var keys = GrowableBuffer<UInt16>(capacity: 1024)
     /// The field values of every object, each object's together, in the order of its fields.
-    private var values: [FieldValue] = []
+    private var values = GrowableBuffer<FieldValue>(capacity: 1024)
     /// The keys and field values of the objects being numbered, innermost last: they move to
     /// `keys` and `values` once the object's fields are numbered, so no object needs arrays of
     /// its own.
-    private var pendingKeys: [UInt16] = []
-    private var pendingValues: [FieldValue] = []
+    private var pendingKeys = GrowableBuffer<UInt16>(capacity: 256)
+    private var pendingValues = GrowableBuffer<FieldValue>(capacity: 256)
     /// Keys of ``ArchivedObject`` fields that are not ``ArchiveKey`` cases, numbered from
     /// `firstOtherKey` on.
     private var otherKeys: [String] = []
@@ -184,14 +184,12 @@ public struct KeyedArchiveWriter {
             firstKey: firstKey, keyCount: keys.count - firstKey, firstValue: firstValue, classNumber: classNumber)
     }
 
-    /// Moves the elements of `pending` from `mark` on to the end of `target`, copying memory
-    /// rather than going through the generic slice paths.
-    private static func move<Element>(from pending: inout [Element], at mark: Int, to target: inout [Element]) {
-        let count = pending.count - mark
-        pending.withUnsafeBufferPointer { source in
-            target.append(contentsOf: UnsafeBufferPointer(rebasing: source[mark...]))
-        }
-        pending.removeSubrange(mark..<mark + count)
+    /// Moves the elements of `pending` from `mark` on to the end of `target`.
+    private static func move<Element>(
+        from pending: inout GrowableBuffer<Element>, at mark: Int, to target: inout GrowableBuffer<Element>
+    ) {
+        target.append(contentsOf: UnsafeBufferPointer(rebasing: pending.elements[mark...]))
+        pending.removeLast(pending.count - mark)
     }
 
     /// Numbers `object`, then the objects its fields refer to, as one graph: nothing numbered
@@ -350,36 +348,34 @@ public struct KeyedArchiveWriter {
         // The property list string of each key, by key number, once written (-1 before).
         var keyObjects = [Int](repeating: -1, count: Self.firstOtherKey + otherKeys.count)
         var classKey = -1
-        keys.withUnsafeBufferPointer { keys in
-            values.withUnsafeBufferPointer { values in
-                for (position, entry) in entries.enumerated() {
-                    let object: Int
-                    switch entry {
-                    case .string(let text):
-                        object = plist.add(string: text)
-                    case .scalar(let value):
-                        object = plist.add(value)
-                    case .object(let firstKey, let count, let firstValue, let classNumber):
-                        let dictionary = plist.addDictionary(count: count + 1)
-                        for position in 0..<count {
-                            let key = Int(keys[firstKey + position])
-                            if keyObjects[key] < 0 { keyObjects[key] = plist.add(string: keyName(key)) }
-                            plist.setMember(position, of: dictionary, to: keyObjects[key])
-                        }
-                        if classKey < 0 { classKey = plist.add(string: "$class") }
-                        plist.setMember(count, of: dictionary, to: classKey)
-                        var next = firstValue
-                        for position in 0..<count {
-                            plist.setMember(count + 1 + position, of: dictionary, to: Self.write(values, at: &next, into: &plist))
-                        }
-                        plist.setMember(2 * count + 1, of: dictionary, to: plist.add(uid: classNumber))
-                        object = dictionary.object
-                    case .classDescription(let classes):
-                        object = Self.writeClassDescription(classes, into: &plist)
-                    }
-                    plist.setMember(position, of: objects, to: object)
+        let keys = keys.elements
+        let values = values.elements
+        for (position, entry) in entries.enumerated() {
+            let object: Int
+            switch entry {
+            case .string(let text):
+                object = plist.add(string: text)
+            case .scalar(let value):
+                object = plist.add(value)
+            case .object(let firstKey, let count, let firstValue, let classNumber):
+                let dictionary = plist.addDictionary(count: count + 1)
+                for position in 0..<count {
+                    let key = Int(keys[firstKey + position])
+                    if keyObjects[key] < 0 { keyObjects[key] = plist.add(string: keyName(key)) }
+                    plist.setMember(position, of: dictionary, to: keyObjects[key])
                 }
+                if classKey < 0 { classKey = plist.add(string: "$class") }
+                plist.setMember(count, of: dictionary, to: classKey)
+                var next = firstValue
+                for position in 0..<count {
+                    plist.setMember(count + 1 + position, of: dictionary, to: Self.write(values, at: &next, into: &plist))
+                }
+                plist.setMember(2 * count + 1, of: dictionary, to: plist.add(uid: classNumber))
+                object = dictionary.object
+            case .classDescription(let classes):
+                object = Self.writeClassDescription(classes, into: &plist)
             }
+            plist.setMember(position, of: objects, to: object)
         }
         return root.object
     }
@@ -404,6 +400,7 @@ public struct KeyedArchiveWriter {
     }
 
     /// Writes the field value at `next` (with its members, for an array) and moves past it.
+    @inline(__always)
     private static func write(
         _ values: UnsafeBufferPointer<FieldValue>, at next: inout Int, into plist: inout BinaryPropertyListWriter
     ) -> Int {
@@ -414,12 +411,19 @@ public struct KeyedArchiveWriter {
         case .bool(let flag): return plist.add(bool: flag)
         case .integer(let number): return plist.add(integer: number)
         case .real(let number): return plist.add(real: number)
-        case .array(let count):
-            let array = plist.addArray(count: count)
-            for position in 0..<count {
-                plist.setMember(position, of: array, to: write(values, at: &next, into: &plist))
-            }
-            return array.object
+        case .array(let count): return writeArray(count: count, values, at: &next, into: &plist)
         }
+    }
+
+    /// Writes an array of the `count` field values from `next` on and moves past them.
+    private static func writeArray(
+        count: Int, _ values: UnsafeBufferPointer<FieldValue>, at next: inout Int,
+        into plist: inout BinaryPropertyListWriter
+    ) -> Int {
+        let array = plist.addArray(count: count)
+        for position in 0..<count {
+            plist.setMember(position, of: array, to: write(values, at: &next, into: &plist))
+        }
+        return array.object
     }
 }

@@ -8,7 +8,7 @@ import ModelSchema
 /// properties only in `NSProperties`, both object references and names for destinations and
 /// inverses, the renaming identifier defaulting to the name, `_P` flag words, and
 /// `NSCompoundIndexes` mirroring every fetch index.
-public struct ModelArchiver {
+public struct ModelArchiver: ~Copyable {
     public struct Options: Sendable {
         /// The compiler identity to record; `nil` writes none, as momc before Xcode 15 did.
         public var compilerVersion: CompilerVersion?

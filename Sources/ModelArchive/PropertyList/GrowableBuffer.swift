@@ -54,6 +54,12 @@ struct GrowableBuffer<Element: BitwiseCopyable>: ~Copyable {
         return start
     }
 
+    /// Removes the last `removed` elements.
+    @inline(__always)
+    mutating func removeLast(_ removed: Int) {
+        count -= removed
+    }
+
     /// The element at `index`, which must be below ``count``.
     @inline(__always)
     subscript(index: Int) -> Element {
