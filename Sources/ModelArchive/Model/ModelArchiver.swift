@@ -122,17 +122,10 @@ public struct ModelArchiver: ~Copyable {
         return model.number
     }
 
-    /// The indexes of `names` in the order archives list entities, properties and keys in
-    /// (``NameOrder``), so that the bytes depend on the model and not on the order of its XML.
-    /// Sorting indexes rather than entities or attributes saves copying each of them.
-    static func nameOrder(_ names: [String]) -> [Int] {
-        names.indices.sorted { NameOrder.precedes(names[$0], names[$1]) }
-    }
-
     /// Entities by first declaration (duplicates are a validation error and are not compiled).
     private func uniqueEntityIndexes() -> [Int] {
         var seen = Set<String>()
-        return Self.nameOrder(entities.map { $0.name }).filter { seen.insert(entities[$0].name).inserted }
+        return NameSorting.order(entities.map { $0.name }).filter { seen.insert(entities[$0].name).inserted }
     }
 
     // MARK: - Containers
@@ -236,16 +229,16 @@ public struct ModelArchiver: ~Copyable {
             return !list.contains { $0.name == name }
         }
         let attributeNames = entity.pointee.attributes.map { $0.name }
-        for position in Self.nameOrder(attributeNames) where isNew(attributeNames[position]) {
+        for position in NameSorting.order(attributeNames) where isNew(attributeNames[position]) {
             list.append((attributeNames[position], .attribute(position)))
         }
         let relationshipNames = entity.pointee.relationships.map { $0.name }
-        for position in Self.nameOrder(relationshipNames) where isNew(relationshipNames[position]) {
+        for position in NameSorting.order(relationshipNames) where isNew(relationshipNames[position]) {
             let name = relationshipNames[position]
             list.append((name, .relationship(relationshipNames.firstIndex(of: name) ?? position)))
         }
         let fetchedNames = entity.pointee.fetchedProperties.map { $0.name }
-        for position in Self.nameOrder(fetchedNames) where isNew(fetchedNames[position]) {
+        for position in NameSorting.order(fetchedNames) where isNew(fetchedNames[position]) {
             list.append((fetchedNames[position], .fetchedProperty(position)))
         }
         propertySources[index] = list
