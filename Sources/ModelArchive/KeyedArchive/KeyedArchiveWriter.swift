@@ -26,7 +26,7 @@ public struct KeyedArchiveWriter: ~Copyable {
     }
 
     /// A field value with its references resolved; an array's members follow it.
-    private enum FieldValue {
+    enum FieldValue {
         case uid(UInt32)
         case bool(Bool)
         case integer(Int64)

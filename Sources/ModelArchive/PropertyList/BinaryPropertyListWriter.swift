@@ -26,7 +26,7 @@ public struct BinaryPropertyListWriter: ~Copyable {
     }
 
     /// Where an object starts in `bytes`, and how many references the objects before it hold.
-    private struct ObjectStart {
+    struct ObjectStart {
         var byte: Int
         var referencesBefore: Int
     }
