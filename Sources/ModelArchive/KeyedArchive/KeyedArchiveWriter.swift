@@ -103,6 +103,7 @@ public struct KeyedArchiveWriter: ~Copyable {
     // MARK: - Numbering
 
     /// Numbers a new object, whose fields the caller then appends before ``endObject(_:chain:)``.
+    @inline(__always)
     mutating func beginObject() -> OpenObject {
         let number = UInt32(entries.count)
         entries.append(.string(""))  // a placeholder until the fields are numbered
@@ -111,12 +112,14 @@ public struct KeyedArchiveWriter: ~Copyable {
 
     /// Appends the field `key`, a reference to the object numbered `number`, to the innermost
     /// open object.
+    @inline(__always)
     mutating func append(_ key: ArchiveKey, object number: UInt32) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.uid(number))
     }
 
     /// Appends the field `key`, a nil object, to the innermost open object.
+    @inline(__always)
     mutating func appendNull(_ key: ArchiveKey) {
         append(key, object: 0)
     }
@@ -132,18 +135,21 @@ public struct KeyedArchiveWriter: ~Copyable {
     }
 
     /// Appends the field `key`, a boolean encoded in place, to the innermost open object.
+    @inline(__always)
     mutating func append(_ key: ArchiveKey, bool flag: Bool) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.bool(flag))
     }
 
     /// Appends the field `key`, an integer encoded in place, to the innermost open object.
+    @inline(__always)
     mutating func append(_ key: ArchiveKey, integer number: Int64) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.integer(number))
     }
 
     /// Appends the field `key`, a real encoded in place, to the innermost open object.
+    @inline(__always)
     mutating func append(_ key: ArchiveKey, real number: Double) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.real(number))
@@ -151,6 +157,7 @@ public struct KeyedArchiveWriter: ~Copyable {
 
     /// Appends the field `key`, a list of `count` references that ``appendMember(object:)``
     /// then appends, to the innermost open object.
+    @inline(__always)
     mutating func appendArray(_ key: ArchiveKey, count: Int) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.array(count: count))
@@ -165,6 +172,7 @@ public struct KeyedArchiveWriter: ~Copyable {
     }
 
     /// Appends a reference to the object numbered `number` to the list appended last.
+    @inline(__always)
     mutating func appendMember(object number: UInt32) {
         pendingValues.append(.uid(number))
     }
