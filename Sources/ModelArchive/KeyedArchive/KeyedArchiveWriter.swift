@@ -102,6 +102,13 @@ public struct KeyedArchiveWriter: ~Copyable {
 
     // MARK: - Numbering
 
+    /// Makes room for `fields` fields, so that a large model does not copy its fields as they
+    /// grow.
+    mutating func reserveCapacity(fields: Int) {
+        keys.reserve(fields)
+        values.reserve(fields)
+    }
+
     /// Numbers a new object, whose fields the caller then appends before ``endObject(_:chain:)``.
     @inline(__always)
     mutating func beginObject() -> OpenObject {
@@ -262,12 +269,9 @@ public struct KeyedArchiveWriter: ~Copyable {
     /// The number of a string object; equal strings are one object.
     mutating func number(for text: String) -> UInt32 {
         if let last = lastString, last.text == text { return last.number }
-        let number = stringNumbers[text] ?? {
-            let index = UInt32(entries.count)
-            entries.append(.string(text))
-            stringNumbers[text] = index
-            return index
-        }()
+        let next = UInt32(entries.count)
+        let number = stringNumbers.findOrInsert(text, next)
+        if number == next { entries.append(.string(text)) }
         lastString = (text, number)
         return number
     }

@@ -76,6 +76,13 @@ public struct ModelArchiver: ~Copyable {
     /// Numbers the model object (the archive's root) and, depth-first, everything it refers to.
     private mutating func numberModel() -> UInt32 {
         let count = entities.count
+        // A property has up to about 16 fields, with its place in its entity's dictionary; an
+        // entity about 32 with its dictionaries.
+        let properties = entities.indices.reduce(0) { total, index in
+            let entity = entities.baseAddress! + index
+            return total + entity.pointee.attributes.count + entity.pointee.relationships.count
+        }
+        writer.reserveCapacity(fields: 16 * properties + 32 * count)
         entityOrder = uniqueEntityIndexes()
         entityIndexes.reserveCapacity(entityOrder.count)
         for index in entityOrder { entityIndexes[entities[index].name] = index }

@@ -113,8 +113,9 @@ public struct BinaryPropertyListWriter: ~Copyable {
 
     /// Adds a string: ASCII as 8-bit characters, anything else as UTF-16.
     mutating func add(string text: String) -> Int {
-        if let known = strings[text] { return known }
-        let index = beginScalar()
+        let index = strings.findOrInsert(text, starts.count)
+        if index < starts.count { return index }
+        _ = beginScalar()
         var contiguous = text
         contiguous.makeContiguousUTF8()
         // ASCII is copied from the string's own UTF-8 storage rather than byte by byte.
@@ -132,7 +133,6 @@ public struct BinaryPropertyListWriter: ~Copyable {
             appendMarker(0x6, count: units.count)
             for unit in units { appendBigEndian(UInt64(unit), size: 2) }
         }
-        strings[text] = index
         return index
     }
 
