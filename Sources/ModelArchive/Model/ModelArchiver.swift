@@ -236,8 +236,18 @@ public struct ModelArchiver: ~Copyable {
             return !list.contains { $0.name == name }
         }
         let attributeNames = entity.pointee.attributes.map { $0.name }
-        for position in NameSorting.order(attributeNames) where isNew(attributeNames[position]) {
-            list.append((attributeNames[position], .attribute(position)))
+        let attributeOrder = NameSorting.order(attributeNames)
+        if seen == nil, NameSorting.isASCII(attributeNames) {
+            // ASCII names are equal only when their bytes are, so sorted, a name can only repeat
+            // its neighbour: no need to compare it with every name before it.
+            for (rank, position) in attributeOrder.enumerated()
+            where rank == 0 || attributeNames[position] != attributeNames[attributeOrder[rank - 1]] {
+                list.append((attributeNames[position], .attribute(position)))
+            }
+        } else {
+            for position in attributeOrder where isNew(attributeNames[position]) {
+                list.append((attributeNames[position], .attribute(position)))
+            }
         }
         let relationshipNames = entity.pointee.relationships.map { $0.name }
         for position in NameSorting.order(relationshipNames) where isNew(relationshipNames[position]) {

@@ -14,6 +14,14 @@ enum NameSorting {
         return names.indices.sorted { NameOrder.precedes(names[$0], names[$1]) }
     }
 
+    /// Whether every name is ASCII, where equal strings are equal bytes (elsewhere canonically
+    /// equivalent strings, such as a precomposed and a decomposed `é`, are equal too).
+    static func isASCII(_ names: [String]) -> Bool {
+        names.allSatisfy { name in
+            name.utf8.withContiguousStorageIfAvailable { $0.reduce(0, |) < 0x80 } ?? false
+        }
+    }
+
     /// ``NameOrder/precedes(_:_:)``, comparing the strings' UTF-8 storage in place; a first
     /// difference from lead byte 0xEE on, where UTF-16 order differs, goes to ``NameOrder``.
     static func precedes(_ lhs: String, _ rhs: String) -> Bool {
