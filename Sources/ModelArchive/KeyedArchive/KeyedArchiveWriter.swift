@@ -13,7 +13,7 @@
 /// Keys are kept as numbers (an ``ArchiveKey``, or a number given to another key on first use)
 /// and class chains as ``ArchiveClass`` cases where possible, so that the hot paths copy, compare
 /// and look up small integers instead of strings.
-public struct KeyedArchiveWriter {
+public struct KeyedArchiveWriter: ~Copyable {
     /// An object of `$objects`.
     private enum Entry {
         case string(String)
@@ -26,7 +26,7 @@ public struct KeyedArchiveWriter {
     }
 
     /// A field value with its references resolved; an array's members follow it.
-    private enum FieldValue {
+    enum FieldValue {
         case uid(UInt32)
         case bool(Bool)
         case integer(Int64)
@@ -47,14 +47,14 @@ public struct KeyedArchiveWriter {
 
     private var entries: [Entry] = [.string("$null")]
     /// The key numbers of every object, each object's together, in the order of its fields.
-    private var keys: [UInt16] = []
+    private var keys = GrowableBuffer<UInt16>(capacity: 1024)
     /// The field values of every object, each object's together, in the order of its fields.
-    private var values: [FieldValue] = []
+    private var values = GrowableBuffer<FieldValue>(capacity: 1024)
     /// The keys and field values of the objects being numbered, innermost last: they move to
     /// `keys` and `values` once the object's fields are numbered, so no object needs arrays of
     /// its own.
-    private var pendingKeys: [UInt16] = []
-    private var pendingValues: [FieldValue] = []
+    private var pendingKeys = GrowableBuffer<UInt16>(capacity: 256)
+    private var pendingValues = GrowableBuffer<FieldValue>(capacity: 256)
     /// Keys of ``ArchivedObject`` fields that are not ``ArchiveKey`` cases, numbered from
     /// `firstOtherKey` on.
     private var otherKeys: [String] = []
@@ -85,17 +85,32 @@ public struct KeyedArchiveWriter {
 
     /// The archive as binary property list bytes, with the object numbered `top` as its root.
     func encoded(top: UInt32) -> [UInt8] {
-        var plist = BinaryPropertyListWriter()
-        // The property list adds keys and class names to the archive's strings, and a scalar for
-        // about one field value in four.
-        plist.reserveCapacity(strings: stringNumbers.count + 128, objects: entries.count + values.count / 4)
+        // At most: the top dictionary and its 10 members, each entry, a UID per entry, an
+        // object per field value, each key and `$class`, and per class description its keys,
+        // its array and its class names. About one field value in four is a new scalar.
+        let classNames = classNumbers.keys.reduce(0) { $0 + $1.count }
+        let maximumObjects = 11 + 2 * entries.count + values.count + Self.firstOtherKey + otherKeys.count + 1
+            + 3 * classNumbers.count + classNames
+        var plist = BinaryPropertyListWriter(
+            maximumObjects: maximumObjects, objects: entries.count + values.count / 4,
+            bytes: 4 * (2 * keys.count + values.count + entries.count) + 16 * entries.count)
+        // The property list adds keys and class names to the archive's strings.
+        plist.reserveCapacity(strings: stringNumbers.count + 128)
         let topObject = write(top: top, into: &plist)
         return plist.encoded(top: topObject)
     }
 
     // MARK: - Numbering
 
+    /// Makes room for `fields` fields, so that a large model does not copy its fields as they
+    /// grow.
+    mutating func reserveCapacity(fields: Int) {
+        keys.reserve(fields)
+        values.reserve(fields)
+    }
+
     /// Numbers a new object, whose fields the caller then appends before ``endObject(_:chain:)``.
+    @inline(__always)
     mutating func beginObject() -> OpenObject {
         let number = UInt32(entries.count)
         entries.append(.string(""))  // a placeholder until the fields are numbered
@@ -104,12 +119,14 @@ public struct KeyedArchiveWriter {
 
     /// Appends the field `key`, a reference to the object numbered `number`, to the innermost
     /// open object.
+    @inline(__always)
     mutating func append(_ key: ArchiveKey, object number: UInt32) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.uid(number))
     }
 
     /// Appends the field `key`, a nil object, to the innermost open object.
+    @inline(__always)
     mutating func appendNull(_ key: ArchiveKey) {
         append(key, object: 0)
     }
@@ -125,18 +142,21 @@ public struct KeyedArchiveWriter {
     }
 
     /// Appends the field `key`, a boolean encoded in place, to the innermost open object.
+    @inline(__always)
     mutating func append(_ key: ArchiveKey, bool flag: Bool) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.bool(flag))
     }
 
     /// Appends the field `key`, an integer encoded in place, to the innermost open object.
+    @inline(__always)
     mutating func append(_ key: ArchiveKey, integer number: Int64) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.integer(number))
     }
 
     /// Appends the field `key`, a real encoded in place, to the innermost open object.
+    @inline(__always)
     mutating func append(_ key: ArchiveKey, real number: Double) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.real(number))
@@ -144,6 +164,7 @@ public struct KeyedArchiveWriter {
 
     /// Appends the field `key`, a list of `count` references that ``appendMember(object:)``
     /// then appends, to the innermost open object.
+    @inline(__always)
     mutating func appendArray(_ key: ArchiveKey, count: Int) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.array(count: count))
@@ -158,6 +179,7 @@ public struct KeyedArchiveWriter {
     }
 
     /// Appends a reference to the object numbered `number` to the list appended last.
+    @inline(__always)
     mutating func appendMember(object number: UInt32) {
         pendingValues.append(.uid(number))
     }
@@ -177,14 +199,12 @@ public struct KeyedArchiveWriter {
             firstKey: firstKey, keyCount: keys.count - firstKey, firstValue: firstValue, classNumber: classNumber)
     }
 
-    /// Moves the elements of `pending` from `mark` on to the end of `target`, copying memory
-    /// rather than going through the generic slice paths.
-    private static func move<Element>(from pending: inout [Element], at mark: Int, to target: inout [Element]) {
-        let count = pending.count - mark
-        pending.withUnsafeBufferPointer { source in
-            target.append(contentsOf: UnsafeBufferPointer(rebasing: source[mark...]))
-        }
-        pending.removeSubrange(mark..<mark + count)
+    /// Moves the elements of `pending` from `mark` on to the end of `target`.
+    private static func move<Element>(
+        from pending: inout GrowableBuffer<Element>, at mark: Int, to target: inout GrowableBuffer<Element>
+    ) {
+        target.append(contentsOf: UnsafeBufferPointer(rebasing: pending.elements[mark...]))
+        pending.removeLast(pending.count - mark)
     }
 
     /// Numbers `object`, then the objects its fields refer to, as one graph: nothing numbered
@@ -249,12 +269,9 @@ public struct KeyedArchiveWriter {
     /// The number of a string object; equal strings are one object.
     mutating func number(for text: String) -> UInt32 {
         if let last = lastString, last.text == text { return last.number }
-        let number = stringNumbers[text] ?? {
-            let index = UInt32(entries.count)
-            entries.append(.string(text))
-            stringNumbers[text] = index
-            return index
-        }()
+        let next = UInt32(entries.count)
+        let number = stringNumbers.findOrInsert(text, next)
+        if number == next { entries.append(.string(text)) }
         lastString = (text, number)
         return number
     }
@@ -343,36 +360,34 @@ public struct KeyedArchiveWriter {
         // The property list string of each key, by key number, once written (-1 before).
         var keyObjects = [Int](repeating: -1, count: Self.firstOtherKey + otherKeys.count)
         var classKey = -1
-        keys.withUnsafeBufferPointer { keys in
-            values.withUnsafeBufferPointer { values in
-                for (position, entry) in entries.enumerated() {
-                    let object: Int
-                    switch entry {
-                    case .string(let text):
-                        object = plist.add(string: text)
-                    case .scalar(let value):
-                        object = plist.add(value)
-                    case .object(let firstKey, let count, let firstValue, let classNumber):
-                        let dictionary = plist.addDictionary(count: count + 1)
-                        for position in 0..<count {
-                            let key = Int(keys[firstKey + position])
-                            if keyObjects[key] < 0 { keyObjects[key] = plist.add(string: keyName(key)) }
-                            plist.setMember(position, of: dictionary, to: keyObjects[key])
-                        }
-                        if classKey < 0 { classKey = plist.add(string: "$class") }
-                        plist.setMember(count, of: dictionary, to: classKey)
-                        var next = firstValue
-                        for position in 0..<count {
-                            plist.setMember(count + 1 + position, of: dictionary, to: Self.write(values, at: &next, into: &plist))
-                        }
-                        plist.setMember(2 * count + 1, of: dictionary, to: plist.add(uid: classNumber))
-                        object = dictionary.object
-                    case .classDescription(let classes):
-                        object = Self.writeClassDescription(classes, into: &plist)
-                    }
-                    plist.setMember(position, of: objects, to: object)
+        let keys = keys.elements
+        let values = values.elements
+        for (position, entry) in entries.enumerated() {
+            let object: Int
+            switch entry {
+            case .string(let text):
+                object = plist.add(string: text)
+            case .scalar(let value):
+                object = plist.add(value)
+            case .object(let firstKey, let count, let firstValue, let classNumber):
+                let dictionary = plist.addDictionary(count: count + 1)
+                for position in 0..<count {
+                    let key = Int(keys[firstKey + position])
+                    if keyObjects[key] < 0 { keyObjects[key] = plist.add(string: keyName(key)) }
+                    plist.setMember(position, of: dictionary, to: keyObjects[key])
                 }
+                if classKey < 0 { classKey = plist.add(string: "$class") }
+                plist.setMember(count, of: dictionary, to: classKey)
+                var next = firstValue
+                for position in 0..<count {
+                    plist.setMember(count + 1 + position, of: dictionary, to: Self.write(values, at: &next, into: &plist))
+                }
+                plist.setMember(2 * count + 1, of: dictionary, to: plist.add(uid: classNumber))
+                object = dictionary.object
+            case .classDescription(let classes):
+                object = Self.writeClassDescription(classes, into: &plist)
             }
+            plist.setMember(position, of: objects, to: object)
         }
         return root.object
     }
@@ -397,6 +412,7 @@ public struct KeyedArchiveWriter {
     }
 
     /// Writes the field value at `next` (with its members, for an array) and moves past it.
+    @inline(__always)
     private static func write(
         _ values: UnsafeBufferPointer<FieldValue>, at next: inout Int, into plist: inout BinaryPropertyListWriter
     ) -> Int {
@@ -407,12 +423,19 @@ public struct KeyedArchiveWriter {
         case .bool(let flag): return plist.add(bool: flag)
         case .integer(let number): return plist.add(integer: number)
         case .real(let number): return plist.add(real: number)
-        case .array(let count):
-            let array = plist.addArray(count: count)
-            for position in 0..<count {
-                plist.setMember(position, of: array, to: write(values, at: &next, into: &plist))
-            }
-            return array.object
+        case .array(let count): return writeArray(count: count, values, at: &next, into: &plist)
         }
+    }
+
+    /// Writes an array of the `count` field values from `next` on and moves past them.
+    private static func writeArray(
+        count: Int, _ values: UnsafeBufferPointer<FieldValue>, at next: inout Int,
+        into plist: inout BinaryPropertyListWriter
+    ) -> Int {
+        let array = plist.addArray(count: count)
+        for position in 0..<count {
+            plist.setMember(position, of: array, to: write(values, at: &next, into: &plist))
+        }
+        return array.object
     }
 }

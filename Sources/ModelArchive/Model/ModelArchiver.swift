@@ -8,7 +8,7 @@ import ModelSchema
 /// properties only in `NSProperties`, both object references and names for destinations and
 /// inverses, the renaming identifier defaulting to the name, `_P` flag words, and
 /// `NSCompoundIndexes` mirroring every fetch index.
-public struct ModelArchiver {
+public struct ModelArchiver: ~Copyable {
     public struct Options: Sendable {
         /// The compiler identity to record; `nil` writes none, as momc before Xcode 15 did.
         public var compilerVersion: CompilerVersion?
@@ -76,6 +76,13 @@ public struct ModelArchiver {
     /// Numbers the model object (the archive's root) and, depth-first, everything it refers to.
     private mutating func numberModel() -> UInt32 {
         let count = entities.count
+        // A property has up to about 16 fields, with its place in its entity's dictionary; an
+        // entity about 32 with its dictionaries.
+        let properties = entities.indices.reduce(0) { total, index in
+            let entity = entities.baseAddress! + index
+            return total + entity.pointee.attributes.count + entity.pointee.relationships.count
+        }
+        writer.reserveCapacity(fields: 16 * properties + 32 * count)
         entityOrder = uniqueEntityIndexes()
         entityIndexes.reserveCapacity(entityOrder.count)
         for index in entityOrder { entityIndexes[entities[index].name] = index }
@@ -122,17 +129,10 @@ public struct ModelArchiver {
         return model.number
     }
 
-    /// The indexes of `names` in the order archives list entities, properties and keys in
-    /// (``NameOrder``), so that the bytes depend on the model and not on the order of its XML.
-    /// Sorting indexes rather than entities or attributes saves copying each of them.
-    static func nameOrder(_ names: [String]) -> [Int] {
-        names.indices.sorted { NameOrder.precedes(names[$0], names[$1]) }
-    }
-
     /// Entities by first declaration (duplicates are a validation error and are not compiled).
     private func uniqueEntityIndexes() -> [Int] {
         var seen = Set<String>()
-        return Self.nameOrder(entities.map { $0.name }).filter { seen.insert(entities[$0].name).inserted }
+        return NameSorting.order(entities.map { $0.name }).filter { seen.insert(entities[$0].name).inserted }
     }
 
     // MARK: - Containers
@@ -236,16 +236,26 @@ public struct ModelArchiver {
             return !list.contains { $0.name == name }
         }
         let attributeNames = entity.pointee.attributes.map { $0.name }
-        for position in Self.nameOrder(attributeNames) where isNew(attributeNames[position]) {
-            list.append((attributeNames[position], .attribute(position)))
+        let attributeOrder = NameSorting.order(attributeNames)
+        if seen == nil, NameSorting.isASCII(attributeNames) {
+            // ASCII names are equal only when their bytes are, so sorted, a name can only repeat
+            // its neighbour: no need to compare it with every name before it.
+            for (rank, position) in attributeOrder.enumerated()
+            where rank == 0 || attributeNames[position] != attributeNames[attributeOrder[rank - 1]] {
+                list.append((attributeNames[position], .attribute(position)))
+            }
+        } else {
+            for position in attributeOrder where isNew(attributeNames[position]) {
+                list.append((attributeNames[position], .attribute(position)))
+            }
         }
         let relationshipNames = entity.pointee.relationships.map { $0.name }
-        for position in Self.nameOrder(relationshipNames) where isNew(relationshipNames[position]) {
+        for position in NameSorting.order(relationshipNames) where isNew(relationshipNames[position]) {
             let name = relationshipNames[position]
             list.append((name, .relationship(relationshipNames.firstIndex(of: name) ?? position)))
         }
         let fetchedNames = entity.pointee.fetchedProperties.map { $0.name }
-        for position in Self.nameOrder(fetchedNames) where isNew(fetchedNames[position]) {
+        for position in NameSorting.order(fetchedNames) where isNew(fetchedNames[position]) {
             list.append((fetchedNames[position], .fetchedProperty(position)))
         }
         propertySources[index] = list

@@ -5,9 +5,11 @@
 /// Objects are numbered in the order they are added; a container takes its number before its
 /// members, as CoreFoundation numbers them. Equal scalars are written once, as CoreFoundation
 /// does: each scalar type has its own table, so no scalar is hashed twice. Each object is
-/// stored as it is added: its leading bytes (a scalar's encoding, or a container's marker) and
-/// its member references. The references are written out at the end, once their size (which
-/// depends on the number of objects) is known.
+/// stored as it is added, in one buffer: its leading bytes (a scalar's encoding, or a
+/// container's marker), then its member references. The size of a reference depends on the
+/// number of objects, known only at the end, so references are written at the size of the
+/// most objects the caller expects; when the file needs narrower ones, ``encoded(top:)``
+/// narrows them as it copies.
 ///
 /// ```swift
 /// var writer = BinaryPropertyListWriter()
@@ -15,24 +17,26 @@
 /// writer.setMember(0, of: root, to: writer.add(string: "hello"))
 /// let bytes = writer.encoded(top: root.object)
 /// ```
-public struct BinaryPropertyListWriter {
-    /// A container whose members are set with ``setMember(_:of:to:)``: `slot` is the first of
-    /// its member slots (for a dictionary, its keys, then its values).
+public struct BinaryPropertyListWriter: ~Copyable {
+    /// A container whose members are set with ``setMember(_:of:to:)``: `slot` is where its
+    /// member references start in `bytes` (for a dictionary, its keys, then its values).
     struct Container {
         let object: Int
         let slot: Int
     }
 
-    /// Where an object's leading bytes start in `bytes` and its references in `members`; both
-    /// end where the next object's start.
-    private struct ObjectStart {
+    /// Where an object starts in `bytes`, and how many references the objects before it hold.
+    struct ObjectStart {
         var byte: Int
-        var member: Int
+        var referencesBefore: Int
     }
 
-    private var starts: [ObjectStart] = []
-    private var bytes: [UInt8] = []
-    private var members: [UInt32] = []
+    private var starts: GrowableBuffer<ObjectStart>
+    private var bytes: GrowableBuffer<UInt8>
+    /// The size references are written at in `bytes`: enough for the most objects expected.
+    private let referenceSize: Int
+    /// The references written so far.
+    private var referenceCount = 0
     private var strings: [String: Int] = [:]
     private var integers: [Int64: Int] = [:]
     /// The object of each integer below `smallIntegers.count`, or -1: archives repeat small
@@ -46,7 +50,14 @@ public struct BinaryPropertyListWriter {
     private var datas: [[UInt8]: Int] = [:]
     private var bools: [Int?] = [nil, nil]
 
-    init() {}
+    /// A writer for a property list of at most `maximumObjects` objects, with room for
+    /// `objects` objects and `bytes` bytes, so that a large archive does not copy its buffers
+    /// as they grow.
+    init(maximumObjects: Int = Int(UInt32.max), objects: Int = 64, bytes: Int = 1024) {
+        referenceSize = Self.byteCount(for: UInt64(maximumObjects))
+        starts = GrowableBuffer(capacity: objects)
+        self.bytes = GrowableBuffer(capacity: bytes)
+    }
 
     /// The binary property list of `root`, a tree of values.
     public static func encode(_ root: PropertyListValue) -> [UInt8] {
@@ -55,11 +66,10 @@ public struct BinaryPropertyListWriter {
         return writer.encoded(top: top)
     }
 
-    /// Makes room for `strings` distinct strings and `objects` objects, so that a large archive
-    /// does not rehash and copy its tables as they grow.
-    mutating func reserveCapacity(strings: Int, objects: Int) {
+    /// Makes room for `strings` distinct strings, so that a large archive does not rehash its
+    /// table as it grows.
+    mutating func reserveCapacity(strings: Int) {
         self.strings.reserveCapacity(strings)
-        starts.reserveCapacity(objects)
     }
 
     // MARK: - Adding objects
@@ -84,7 +94,7 @@ public struct BinaryPropertyListWriter {
             if let known = datas[data] { return known }
             let index = beginScalar()
             appendMarker(0x4, count: data.count)
-            bytes += data
+            data.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
             datas[data] = index
             return index
         case .array(let items), .set(let items):
@@ -103,8 +113,9 @@ public struct BinaryPropertyListWriter {
 
     /// Adds a string: ASCII as 8-bit characters, anything else as UTF-16.
     mutating func add(string text: String) -> Int {
-        if let known = strings[text] { return known }
-        let index = beginScalar()
+        let index = strings.findOrInsert(text, starts.count)
+        if index < starts.count { return index }
+        _ = beginScalar()
         var contiguous = text
         contiguous.makeContiguousUTF8()
         // ASCII is copied from the string's own UTF-8 storage rather than byte by byte.
@@ -116,13 +127,12 @@ public struct BinaryPropertyListWriter {
         }
         if isASCII == nil, text.utf8.allSatisfy({ $0 < 0x80 }) {
             appendMarker(0x5, count: text.utf8.count)
-            bytes += text.utf8
+            for byte in text.utf8 { bytes.append(byte) }
         } else if isASCII != true {
             let units = Array(text.utf16)
             appendMarker(0x6, count: units.count)
             for unit in units { appendBigEndian(UInt64(unit), size: 2) }
         }
-        strings[text] = index
         return index
     }
 
@@ -193,22 +203,25 @@ public struct BinaryPropertyListWriter {
     mutating func addDictionary(count: Int) -> Container { addContainer(0xD, count: count, slots: 2 * count) }
 
     /// Makes member `position` of `container` refer to object `object`.
+    @inline(__always)
     mutating func setMember(_ position: Int, of container: Container, to object: Int) {
-        members[container.slot + position] = UInt32(object)
+        GrowableBuffer.store(
+            UInt64(object), size: referenceSize, at: bytes.base + container.slot + position * referenceSize)
     }
 
-    /// Starts a container: its marker now, its `slots` member references as they are set.
+    /// Starts a container: its marker and room for its `slots` member references.
     private mutating func addContainer(_ type: UInt8, count: Int, slots: Int) -> Container {
-        let container = Container(object: starts.count, slot: members.count)
-        starts.append(ObjectStart(byte: bytes.count, member: members.count))
+        let object = beginScalar()
         appendMarker(type, count: count)
-        members.append(contentsOf: repeatElement(0, count: slots))
-        return container
+        let slot = bytes.appendUninitialized(slots * referenceSize)
+        referenceCount += slots
+        return Container(object: object, slot: slot)
     }
 
     /// Starts an object with no members, whose bytes the caller appends next.
+    @inline(__always)
     private mutating func beginScalar() -> Int {
-        starts.append(ObjectStart(byte: bytes.count, member: members.count))
+        starts.append(ObjectStart(byte: bytes.count, referencesBefore: referenceCount))
         return starts.count - 1
     }
 
@@ -220,26 +233,25 @@ public struct BinaryPropertyListWriter {
     /// before it), so the file is written into one buffer of the right size.
     func encoded(top: Int) -> [UInt8] {
         let count = starts.count
-        let referenceSize = Self.byteCount(for: UInt64(count))
-        let tableOffset = 8 + bytes.count + members.count * referenceSize
+        let fileReferenceSize = Self.byteCount(for: UInt64(count))
+        precondition(fileReferenceSize <= referenceSize, "more property list objects than expected")
+        let narrowing = referenceSize - fileReferenceSize
+        let tableOffset = 8 + bytes.count - referenceCount * narrowing
         let offsetSize = Self.byteCount(for: UInt64(tableOffset))
         let size = tableOffset + count * offsetSize + 32
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var output = OutputBuffer(buffer.baseAddress!)
             output.append(contentsOf: Array("bplist00".utf8))
-            bytes.withUnsafeBufferPointer { bytes in
-                members.withUnsafeBufferPointer { members in
-                    for index in 0..<count {
-                        let next = index + 1 < count ? starts[index + 1] : ObjectStart(byte: bytes.count, member: members.count)
-                        output.append(contentsOf: bytes[starts[index].byte..<next.byte])
-                        output.appendBigEndian(members[starts[index].member..<next.member], size: referenceSize)
-                    }
-                }
+            if narrowing == 0 {
+                output.append(contentsOf: bytes.elements)
+            } else {
+                writeNarrowed(to: &output, referenceSize: fileReferenceSize)
             }
-            for start in starts {
-                output.appendBigEndian(UInt64(8 + start.byte + start.member * referenceSize), size: offsetSize)
+            for index in 0..<count {
+                let start = starts[index]
+                output.appendBigEndian(UInt64(8 + start.byte - start.referencesBefore * narrowing), size: offsetSize)
             }
-            output.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+            output.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(fileReferenceSize)])
             output.appendBigEndian(UInt64(count), size: 8)
             output.appendBigEndian(UInt64(top), size: 8)
             output.appendBigEndian(UInt64(tableOffset), size: 8)
@@ -248,39 +260,58 @@ public struct BinaryPropertyListWriter {
         }
     }
 
-    private mutating func appendInteger(_ number: Int64) {
-        Self.appendInteger(number, to: &bytes)
+    /// Writes the objects with their references narrowed to `size` bytes.
+    private func writeNarrowed(to output: inout OutputBuffer, referenceSize size: Int) {
+        let all = bytes.elements
+        for index in 0..<starts.count {
+            let start = starts[index]
+            let next = index + 1 < starts.count
+                ? starts[index + 1] : ObjectStart(byte: bytes.count, referencesBefore: referenceCount)
+            let references = next.referencesBefore - start.referencesBefore
+            let firstReference = next.byte - references * referenceSize
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: all[start.byte..<firstReference]))
+            for position in 0..<references {
+                output.appendBigEndian(loadReference(at: firstReference + position * referenceSize), size: size)
+            }
+        }
     }
 
-    private mutating func appendMarker(_ type: UInt8, count: Int) {
-        Self.appendMarker(type, count: count, to: &bytes)
-    }
-
-    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        Self.appendBigEndian(value, size: size, to: &bytes)
+    /// The reference written at `offset` in `bytes`.
+    private func loadReference(at offset: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(bytes.base + offset)
+        switch referenceSize {
+        case 1: return UInt64(raw.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: raw.loadUnaligned(as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: raw.loadUnaligned(as: UInt32.self)))
+        default: return UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))
+        }
     }
 
     /// An integer in the fewest of 1, 2, 4 or 8 bytes; negative ones always take 8.
-    private static func appendInteger(_ number: Int64, to output: inout [UInt8]) {
+    private mutating func appendInteger(_ number: Int64) {
         if number < 0 {
-            output.append(0x13)
-            appendBigEndian(UInt64(bitPattern: number), size: 8, to: &output)
+            bytes.append(0x13)
+            bytes.appendBigEndian(UInt64(bitPattern: number), size: 8)
             return
         }
-        let size = byteCount(for: UInt64(number))
+        let size = Self.byteCount(for: UInt64(number))
         let exponent: UInt8 = size == 1 ? 0 : size == 2 ? 1 : size <= 4 ? 2 : 3
-        output.append(0x10 | exponent)
-        appendBigEndian(UInt64(number), size: 1 << Int(exponent), to: &output)
+        bytes.append(0x10 | exponent)
+        bytes.appendBigEndian(UInt64(number), size: 1 << Int(exponent))
     }
 
     /// A type marker with its count in the low nibble, or followed by an integer from 15 on.
-    private static func appendMarker(_ type: UInt8, count: Int, to output: inout [UInt8]) {
+    private mutating func appendMarker(_ type: UInt8, count: Int) {
         if count < 15 {
-            output.append(type << 4 | UInt8(count))
+            bytes.append(type << 4 | UInt8(count))
         } else {
-            output.append(type << 4 | 0x0F)
-            appendInteger(Int64(count), to: &output)
+            bytes.append(type << 4 | 0x0F)
+            appendInteger(Int64(count))
         }
+    }
+
+    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
+        bytes.appendBigEndian(value, size: size)
     }
 
     static func byteCount(for value: UInt64) -> Int {
@@ -288,20 +319,6 @@ public struct BinaryPropertyListWriter {
         if value <= 0xFFFF { return 2 }
         if value <= 0xFFFF_FFFF { return 4 }
         return 8
-    }
-
-    private static func appendBigEndian(_ value: UInt64, size: Int, to output: inout [UInt8]) {
-        switch size {
-        case 1:
-            output.append(UInt8(truncatingIfNeeded: value))
-        case 2:
-            output.append(UInt8(truncatingIfNeeded: value >> 8))
-            output.append(UInt8(truncatingIfNeeded: value))
-        default:
-            for index in stride(from: size - 1, through: 0, by: -1) {
-                output.append(UInt8(truncatingIfNeeded: value >> (UInt64(index) * 8)))
-            }
-        }
     }
 }
 

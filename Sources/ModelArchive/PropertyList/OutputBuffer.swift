@@ -20,26 +20,6 @@ struct OutputBuffer {
         count += copied
     }
 
-    /// Appends the low `size` bytes (1, 2 or 4) of each of `values`, most significant first.
-    mutating func appendBigEndian(_ values: Slice<UnsafeBufferPointer<UInt32>>, size: Int) {
-        let target = UnsafeMutableRawPointer(base + count)
-        switch size {
-        case 1:
-            for (offset, value) in values.enumerated() {
-                target.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: offset, as: UInt8.self)
-            }
-        case 2:
-            for (offset, value) in values.enumerated() {
-                target.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: 2 * offset, as: UInt16.self)
-            }
-        default:
-            for (offset, value) in values.enumerated() {
-                target.storeBytes(of: value.bigEndian, toByteOffset: 4 * offset, as: UInt32.self)
-            }
-        }
-        count += values.count * size
-    }
-
     /// Appends the low `size` bytes of `value` (1, 2, 4 or 8), most significant first.
     mutating func appendBigEndian(_ value: UInt64, size: Int) {
         let target = UnsafeMutableRawPointer(base + count)
