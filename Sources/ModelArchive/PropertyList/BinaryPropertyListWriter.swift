@@ -44,9 +44,8 @@ public struct BinaryPropertyListWriter: ~Copyable {
     private var smallIntegers = [Int](repeating: -1, count: 4096)
     /// The object of each UID, by UID (which counts up from 0 in a keyed archive), or -1.
     private var uids: [Int] = []
-    /// Reals and dates by bit pattern, with -0.0 as 0.0 (they are equal values).
-    private var reals: [UInt64: Int] = [:]
-    private var dates: [UInt64: Int] = [:]
+    /// Reals and dates by marker and bit pattern, with -0.0 as 0.0 (they are equal values).
+    private var eightByteFloats: [EightByteFloat: Int] = [:]
     private var datas: [[UInt8]: Int] = [:]
     private var bools: [Int?] = [nil, nil]
 
@@ -83,13 +82,7 @@ public struct BinaryPropertyListWriter: ~Copyable {
         case .bool(let flag): return add(bool: flag)
         case .uid(let number): return add(uid: number)
         case .date(let seconds):
-            let key = seconds.isZero ? 0 : seconds.bitPattern
-            if let known = dates[key] { return known }
-            let index = beginScalar()
-            bytes.append(0x33)
-            appendBigEndian(seconds.bitPattern, size: 8)
-            dates[key] = index
-            return index
+            return addEightByteFloat(seconds, marker: 0x33)
         case .data(let data):
             if let known = datas[data] { return known }
             let index = beginScalar()
@@ -155,13 +148,25 @@ public struct BinaryPropertyListWriter: ~Copyable {
 
     /// Adds a real, as 8 bytes.
     mutating func add(real number: Double) -> Int {
-        let key = number.isZero ? 0 : number.bitPattern
-        if let known = reals[key] { return known }
+        addEightByteFloat(number, marker: 0x23)
+    }
+
+    /// Adds a real (`0x23`) or date (`0x33`) once per value, keyed by bit pattern with -0.0
+    /// as 0.0.
+    private mutating func addEightByteFloat(_ number: Double, marker: UInt8) -> Int {
+        let key = EightByteFloat(marker: marker, bits: number.isZero ? 0 : number.bitPattern)
+        if let known = eightByteFloats[key] { return known }
         let index = beginScalar()
-        bytes.append(0x23)
+        bytes.append(marker)
         appendBigEndian(number.bitPattern, size: 8)
-        reals[key] = index
+        eightByteFloats[key] = index
         return index
+    }
+
+    /// What makes a real or date the same object: its marker and its value's bits.
+    private struct EightByteFloat: Hashable {
+        var marker: UInt8
+        var bits: UInt64
     }
 
     /// Adds a boolean.
