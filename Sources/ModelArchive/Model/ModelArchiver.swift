@@ -129,10 +129,18 @@ public struct ModelArchiver: ~Copyable {
         return model.number
     }
 
+    /// Whether every name is ASCII, where equal strings are equal bytes (elsewhere canonically
+    /// equivalent strings, such as a precomposed and a decomposed `é`, are equal too).
+    private static func isASCII(_ names: [String]) -> Bool {
+        names.allSatisfy { name in
+            name.utf8.withContiguousStorageIfAvailable { $0.reduce(0, |) < 0x80 } ?? false
+        }
+    }
+
     /// Entities by first declaration (duplicates are a validation error and are not compiled).
     private func uniqueEntityIndexes() -> [Int] {
         var seen = Set<String>()
-        return NameSorting.order(entities.map { $0.name }).filter { seen.insert(entities[$0].name).inserted }
+        return NameOrder.sortedPositions(of: entities.map { $0.name }).filter { seen.insert(entities[$0].name).inserted }
     }
 
     // MARK: - Containers
@@ -236,8 +244,8 @@ public struct ModelArchiver: ~Copyable {
             return !list.contains { $0.name == name }
         }
         let attributeNames = entity.pointee.attributes.map { $0.name }
-        let attributeOrder = NameSorting.order(attributeNames)
-        if seen == nil, NameSorting.isASCII(attributeNames) {
+        let attributeOrder = NameOrder.sortedPositions(of: attributeNames)
+        if seen == nil, Self.isASCII(attributeNames) {
             // ASCII names are equal only when their bytes are, so sorted, a name can only repeat
             // its neighbour: no need to compare it with every name before it.
             for (rank, position) in attributeOrder.enumerated()
@@ -250,12 +258,12 @@ public struct ModelArchiver: ~Copyable {
             }
         }
         let relationshipNames = entity.pointee.relationships.map { $0.name }
-        for position in NameSorting.order(relationshipNames) where isNew(relationshipNames[position]) {
+        for position in NameOrder.sortedPositions(of: relationshipNames) where isNew(relationshipNames[position]) {
             let name = relationshipNames[position]
             list.append((name, .relationship(relationshipNames.firstIndex(of: name) ?? position)))
         }
         let fetchedNames = entity.pointee.fetchedProperties.map { $0.name }
-        for position in NameSorting.order(fetchedNames) where isNew(fetchedNames[position]) {
+        for position in NameOrder.sortedPositions(of: fetchedNames) where isNew(fetchedNames[position]) {
             list.append((fetchedNames[position], .fetchedProperty(position)))
         }
         propertySources[index] = list

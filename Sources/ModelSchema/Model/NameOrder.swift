@@ -44,10 +44,15 @@ public enum NameOrder {
 extension NameOrder {
     /// The positions of `names` sorted in name order, identical names by position.
     ///
-    /// Each name's first sixteen bytes, read once as two big-endian numbers, decide most
-    /// comparisons with two integer comparisons; only names whose prefixes tie, or hold a byte
-    /// from 0xEE up (where UTF-16 order can differ from UTF-8's), are compared with `precedes`.
+    /// Names already in order, as Xcode writes them, are only checked neighbour by neighbour.
+    /// Otherwise each name's first sixteen bytes, read once as two big-endian numbers, decide
+    /// most comparisons with two integer comparisons; only names whose prefixes tie, or hold a
+    /// byte from 0xEE up (where UTF-16 order can differ from UTF-8's), are compared with
+    /// `precedes`.
     public static func sortedPositions(of names: [String]) -> [Int] {
+        if names.indices.dropFirst().allSatisfy({ !precedes(names[$0], names[$0 - 1]) }) {
+            return Array(names.indices)
+        }
         let keys = names.map(SortKey.init)
         return names.withUnsafeBufferPointer { names in
             keys.withUnsafeBufferPointer { keys in
