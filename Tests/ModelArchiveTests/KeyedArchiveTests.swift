@@ -34,6 +34,22 @@ struct KeyedArchiveTests {
         #expect(ArchiveComparison.differences(original, changed) == ["root.NSEntities[User].NSClassNameForEntity: 'User' vs 'Other'"])
     }
 
+    @Test func aDecodedGraphIsFreedOnceReleased() throws {
+        let bytes = try #require(FileManager.default.contents(atPath: Corpus.path(Self.moms[0])))
+        weak var model: ArchivedObject?
+        weak var entity: ArchivedObject?
+        do {
+            let root = try KeyedArchiveReader.unarchive([UInt8](bytes))
+            model = root
+            entity = root["NSEntities"]?.object?["NS.objects"]?.references?.first?.object
+            // Each entity refers back to its model: the graph holds cycles.
+            #expect(entity?["NSManagedObjectModel"]?.object === root)
+            root.releaseGraph()
+        }
+        #expect(model == nil)
+        #expect(entity == nil)
+    }
+
     @Test func truncatedArchivesAreErrorsNotCrashes() throws {
         let bytes = try #require(FileManager.default.contents(atPath: Corpus.path(Self.moms[0])))
         for length in [0, 7, 40, bytes.count / 2, bytes.count - 1] {

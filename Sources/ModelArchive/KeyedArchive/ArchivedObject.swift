@@ -14,6 +14,24 @@ public final class ArchivedObject {
 
     public var className: String { classes.first ?? "" }
 
+    /// Empties this object and every object it reaches, so that the graph's cycles no longer
+    /// keep it alive. A decoded archive holds such cycles; call this once done with it.
+    public func releaseGraph() {
+        var pending = [self]
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
+        while let object = pending.popLast() {
+            var values = object.fields.map(\.value)
+            object.fields = []
+            while let value = values.popLast() {
+                switch value {
+                case .object(let next) where seen.insert(ObjectIdentifier(next)).inserted: pending.append(next)
+                case .references(let items): values.append(contentsOf: items)
+                default: break
+                }
+            }
+        }
+    }
+
     public subscript(key: String) -> ArchiveValue? {
         get { fields.first { $0.key == key }?.value }
         set {

@@ -14,7 +14,10 @@ public enum ModelUnarchiver {
     }
 
     public static func version(from bytes: [UInt8], name: String, path: String) throws -> ModelVersion {
-        try version(from: KeyedArchiveReader.unarchive(bytes), name: name, path: path)
+        let model = try KeyedArchiveReader.unarchive(bytes)
+        // The graph's cycles (entity ↔ model, relationship ↔ inverse) would keep it alive.
+        defer { model.releaseGraph() }
+        return try version(from: model, name: name, path: path)
     }
 
     public static func version(from model: ArchivedObject, name: String, path: String) throws -> ModelVersion {
