@@ -35,7 +35,9 @@ final class ModelDocumentReader: XMLContentHandler {
     private var fetchIndex = FetchIndex(name: "", elements: [])
     private var configuration = Configuration(name: "", memberEntityNames: [])
     private var composite = CompositeDefinition(name: "", attributes: [])
+    /// The names listed so far in the open `<compoundIndex>` or `<uniquenessConstraint>`.
     private var names: [String] = []
+    /// The entries read so far in the open `<userInfo>`.
     private var userInfo: [UserInfoEntry] = []
     /// Whether the open property already took its first `<userInfo>`; later ones are ignored.
     private var propertyHasUserInfo = false
