@@ -87,10 +87,10 @@ public enum Migrator {
             result.outcome = .impossible
             return result
         }
-        let framework = metadata.frameworkVersion.map(FrameworkVersion.init) ?? .current
+        let framework = metadata.framework
         if options.dryRun {
             return try StoreSnapshot.withPrivateCopy(of: path) { copy in
-                result.steps = try run(copy, chain: chain, mappings: mappings, framework: framework, options: options, commit: false)
+                result.steps = try run(copy, chain: chain, mappings: mappings, destinationHashes: hashes[hashes.count - 1], framework: framework, options: options, commit: false)
                 result.outcome = .planned
                 return result
             }
@@ -102,7 +102,7 @@ public enum Migrator {
             result.backupPath = backup
         }
         do {
-            result.steps = try run(path, chain: chain, mappings: mappings, framework: framework, options: options, commit: true)
+            result.steps = try run(path, chain: chain, mappings: mappings, destinationHashes: hashes[hashes.count - 1], framework: framework, options: options, commit: true)
             result.outcome = .migrated
         } catch let refused as DataLossRefused {
             result.steps = refused.steps
@@ -120,10 +120,7 @@ public enum Migrator {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
             return try queue.read { db in
-                guard try db.tableExists("Z_METADATA"), let metadata = try StoreMetadata.read(from: db) else {
-                    throw StoreError(.notACoreDataStore, path: path, message: "the database has no Core Data metadata (Z_METADATA)")
-                }
-                return metadata
+                try StoreMetadata.required(from: db, path: path)
             }
         } catch let error as DatabaseError {
             throw StoreError(sqlite: error, path: path)
@@ -132,7 +129,8 @@ public enum Migrator {
 
     /// Runs the steps in one transaction, a savepoint per step; commits only when all succeed.
     private static func run(
-        _ path: String, chain: [ModelVersion], mappings: [InferredMapping], framework: FrameworkVersion, options: Options, commit: Bool
+        _ path: String, chain: [ModelVersion], mappings: [InferredMapping], destinationHashes: [String: VersionHash],
+        framework: FrameworkVersion, options: Options, commit: Bool
     ) throws -> [MigrationStep] {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -169,7 +167,7 @@ public enum Migrator {
                     }
                     // The transaction makes the chain atomic, so the metadata and model cache
                     // of the intermediate versions are never seen: only the last is written.
-                    try StoreMetadataUpdate.apply(chain[chain.count - 1], to: db)
+                    try StoreMetadataUpdate.apply(chain[chain.count - 1], hashes: destinationHashes, to: db, at: path)
                     return commit ? .commit : .rollback
                 }
             }

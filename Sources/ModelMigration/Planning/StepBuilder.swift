@@ -15,10 +15,7 @@ import ModelStore
 /// `store create` would make them for the destination.
 struct StepBuilder {
     let db: Database
-    let source: ModelVersion
-    let destination: ModelVersion
     let mapping: InferredMapping
-    let framework: FrameworkVersion
 
     private let sourceLayout: StoreLayout
     private let destinationLayout: StoreLayout
@@ -37,10 +34,7 @@ struct StepBuilder {
 
     init(db: Database, source: ModelVersion, destination: ModelVersion, mapping: InferredMapping, framework: FrameworkVersion) throws {
         self.db = db
-        self.source = source
-        self.destination = destination
         self.mapping = mapping
-        self.framework = framework
         sourceLayout = StoreLayout(source, framework: framework)
         destinationLayout = StoreLayout(destination, framework: framework)
         sourceEntities = EntityHierarchy(source)
@@ -284,7 +278,6 @@ struct StepBuilder {
                 consumedJoinTables.insert(table)
                 if sameShape { continue }
                 let from = table == join.table.name ? setAsideJoin(table) : table
-                if from != table { consumedJoinTables.insert(from) }
                 let rows = try count("SELECT COUNT(*) FROM \(quoted(table))")
                 step.rowsTouched += rows
                 step.rewrittenTables.append(join.table.name)

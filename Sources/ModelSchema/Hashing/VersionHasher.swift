@@ -48,23 +48,28 @@ public struct VersionHasher: Sendable {
 
     /// `NSManagedObjectModel.versionChecksum`: base64 of SHA-256 over the entity hashes in name order.
     public func versionChecksum(_ hashes: [String: VersionHash]? = nil) -> String {
-        let hashes = Array(hashes ?? entityHashes())
+        let hashes = Self.inNameOrder(hashes ?? entityHashes())
         var input = HashInput(capacity: 32 * hashes.count)
-        for index in NameOrder.sortedPositions(of: hashes.map(\.key)) {
-            input.append(hashes[index].value)
+        for (_, hash) in hashes {
+            input.append(hash)
         }
         return input.sha256.base64
     }
 
     /// `NSStoreModelVersionHashesDigest`: base64 of SHA-512 over each entity's name and hash, in name order.
     public func hashesDigest(_ hashes: [String: VersionHash]? = nil) -> String {
-        let hashes = hashes ?? entityHashes()
         var input = HashInput()
-        for name in hashes.keys.sorted(by: NameOrder.precedes) {
+        for (name, hash) in Self.inNameOrder(hashes ?? entityHashes()) {
             input.append(name)
-            input.append(hashes[name]!)
+            input.append(hash)
         }
         return Data(input.sha512).base64EncodedString()
+    }
+
+    /// Entity hashes in ``NameOrder``, the order both model-level values cover them in.
+    private static func inNameOrder(_ hashes: [String: VersionHash]) -> [(key: String, value: VersionHash)] {
+        let pairs = Array(hashes)
+        return NameOrder.sortedPositions(of: pairs.map(\.key)).map { pairs[$0] }
     }
 
     // MARK: - Entities

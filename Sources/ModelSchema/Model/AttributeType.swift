@@ -60,7 +60,7 @@ public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable {
 
     /// The type whose spelling is exactly `bytes` (UTF-8, references resolved), or `nil`.
     public init?(xmlSpelling bytes: UnsafeBufferPointer<UInt8>) {
-        for type in Self.allCases {
+        for type in Self.all {
             guard let spelling = type.xmlSpelling, spelling.utf8CodeUnitCount == bytes.count else { continue }
             if bytes.count == 0 || memcmp(spelling.utf8Start, bytes.baseAddress!, bytes.count) == 0 {
                 self = type
@@ -69,6 +69,9 @@ public enum AttributeType: UInt32, Sendable, Hashable, CaseIterable {
         }
         return nil
     }
+
+    /// ``allCases`` once: the synthesized property builds a new array at each call.
+    private static let all = allCases
 
     /// Whether values are numbers that `minValueString`/`maxValueString` compare numerically.
     public var isNumeric: Bool {

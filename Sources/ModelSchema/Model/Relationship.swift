@@ -74,12 +74,10 @@ public enum DeleteRule: Int, Sendable, Hashable, CaseIterable {
     }
 
     public init?(xmlName: String) {
-        switch xmlName {
-        case "No Action": self = .noAction
-        case "Nullify": self = .nullify
-        case "Cascade": self = .cascade
-        case "Deny": self = .deny
-        default: return nil
-        }
+        guard let match = Self.all.first(where: { $0.xmlName == xmlName }) else { return nil }
+        self = match
     }
+
+    /// ``allCases`` once: the synthesized property builds a new array at each call.
+    private static let all = allCases
 }

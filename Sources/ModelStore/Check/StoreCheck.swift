@@ -51,7 +51,7 @@ public struct StoreCheck: Sendable {
                     .incompatibleVersionHash, path: path,
                     message: "the store was made by '\(matched.name)', not by the current version '\(current.name)'")
             }
-            let framework = FrameworkVersion(metadata.frameworkVersion ?? FrameworkVersion.current.number)
+            let framework = metadata.framework
             let missing = StoreLayout(current, framework: framework).schema.differences(from: schema).filter { !$0.isCompatible }
             if let first = missing.first {
                 throw StoreError(
@@ -106,10 +106,7 @@ public struct StoreCheck: Sendable {
                     .corrupt, path: path, message: "the database is damaged: \(result.prefix(3).joined(separator: "; "))",
                     sqliteCode: 11)
             }
-            guard try db.tableExists("Z_METADATA"), let metadata = try StoreMetadata.read(from: db) else {
-                throw StoreError(.notACoreDataStore, path: path, message: "the database has no Core Data metadata (Z_METADATA)")
-            }
-            return (metadata, try StoreSchema.read(from: db))
+            return (try StoreMetadata.required(from: db, path: path), try StoreSchema.read(from: db))
         }
     }
 

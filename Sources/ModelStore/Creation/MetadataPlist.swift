@@ -4,9 +4,10 @@ import ModelSchema
 /// The metadata property list Core Data writes into `Z_METADATA.Z_PLIST` for a new store
 /// (FORMATS §6.1): hashes, identifiers and, for builds that write them, digest and checksum.
 enum MetadataPlist {
-    static func make(for version: ModelVersion, framework: FrameworkVersion) -> [String: Any] {
+    /// `hashes`, when given, are `version`'s entity hashes, computed by the caller already.
+    static func make(for version: ModelVersion, framework: FrameworkVersion, hashes: [String: VersionHash]? = nil) -> [String: Any] {
         let hasher = VersionHasher(version)
-        let hashes = hasher.entityHashes()
+        let hashes = hashes ?? hasher.entityHashes()
         var plist: [String: Any] = [
             "NSStoreType": "SQLite",
             "NSPersistenceFrameworkVersion": framework.number,

@@ -26,9 +26,7 @@ public enum StoreCreator {
             throw StoreError.permissionDenied(path: path, writing: true)
         }
         let staging = "\(path).modelc-\(UUID().uuidString)"
-        defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? manager.removeItem(atPath: staging + suffix) }
-        }
+        defer { StoreFiles(path: staging).removeDatabaseAndSidecars() }
         let layout = StoreLayout(version, framework: framework)
         let queue = try DatabaseQueue(path: staging)
         try queue.writeWithoutTransaction { db in

@@ -7,17 +7,15 @@ import ModelSchema
 /// the end of a migration: new hashes, identifiers, digest and checksum; the store UUID, the
 /// Core Data build and the app's own metadata keys are kept.
 public enum StoreMetadataUpdate {
-    public static func apply(_ version: ModelVersion, to db: Database) throws {
-        guard let row = try Row.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
-            let blob = row["Z_PLIST"] as Data?,
-            let old = try PropertyListSerialization.propertyList(from: blob, format: nil) as? [String: Any]
-        else {
-            throw StoreError(.notACoreDataStore, path: db.configuration.label ?? "", message: "the store has no readable metadata")
-        }
-        let framework = FrameworkVersion((old["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue ?? FrameworkVersion.current.number)
+    /// `hashes` are `version`'s entity hashes when the caller has them already; `path` names the
+    /// store in errors.
+    public static func apply(_ version: ModelVersion, hashes: [String: VersionHash]? = nil, to db: Database, at path: String) throws {
+        let metadata = try StoreMetadata.required(from: db, path: path)
+        let old = metadata.plist
         var plist = old
         for key in ["NSStoreModelVersionHashesDigest", "NSStoreModelVersionChecksumKey"] { plist[key] = nil }
-        for (key, value) in MetadataPlist.make(for: version, framework: framework) where key != "_NSAutoVacuumLevel" || old[key] != nil {
+        let new = MetadataPlist.make(for: version, framework: metadata.framework, hashes: hashes)
+        for (key, value) in new where key != "_NSAutoVacuumLevel" || old[key] != nil {
             plist[key] = value
         }
         try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", arguments: [try MetadataPlist.encode(plist)])

@@ -33,7 +33,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             message: writing ? "no permission to write here" : "no permission to read the store")
     }
 
-    static func alreadyExists(path: String) -> StoreError {
+    /// A path already taken: modelc never replaces a file.
+    public static func alreadyExists(path: String) -> StoreError {
         StoreError(.alreadyExists, path: path, message: "a file already exists at this path")
     }
 }

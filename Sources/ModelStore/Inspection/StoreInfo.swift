@@ -22,9 +22,7 @@ public struct StoreInfo: Sendable {
         try StoreCheck.checkFile(path)
         do {
             return try StoreSnapshot.withReadOnlyDatabase(at: path) { db in
-                guard try db.tableExists("Z_METADATA"), let metadata = try StoreMetadata.read(from: db) else {
-                    throw StoreError(.notACoreDataStore, path: path, message: "the database has no Core Data metadata (Z_METADATA)")
-                }
+                let metadata = try StoreMetadata.required(from: db, path: path)
                 let names = try String.fetchAll(
                     db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
                 let tables = try names.map { name in

@@ -19,6 +19,8 @@ public struct StoreMetadata: Sendable {
     public var frameworkVersion: Int?
     /// The whole decoded property list, custom keys of the app included.
     public var plist: [String: Any] { _plist.value }
+    /// The Core Data build that wrote the store, the current one when the metadata names none.
+    public var framework: FrameworkVersion { frameworkVersion.map(FrameworkVersion.init) ?? .current }
 
     private let _plist: UncheckedSendable<[String: Any]>
 
@@ -38,12 +40,16 @@ public struct StoreMetadata: Sendable {
 
     /// Reads the metadata of the store at `path` without modifying the store or its `-wal`/`-shm`.
     public static func read(at path: String) throws -> StoreMetadata {
-        try StoreSnapshot.withReadOnlyDatabase(at: path) { db in
-            guard let metadata = try read(from: db) else {
-                throw StoreError(.notACoreDataStore, path: path, message: "the database has no Core Data metadata (Z_METADATA)")
-            }
-            return metadata
+        try StoreSnapshot.withReadOnlyDatabase(at: path) { db in try required(from: db, path: path) }
+    }
+
+    /// The metadata of the open store at `path`; a database without `Z_METADATA` or without a
+    /// readable row in it is `notACoreDataStore`.
+    public static func required(from db: Database, path: String) throws -> StoreMetadata {
+        guard try db.tableExists("Z_METADATA"), let metadata = try read(from: db) else {
+            throw StoreError(.notACoreDataStore, path: path, message: "the database has no Core Data metadata (Z_METADATA)")
         }
+        return metadata
     }
 
     /// The metadata of an open store; `nil` when `Z_METADATA` has no readable row.

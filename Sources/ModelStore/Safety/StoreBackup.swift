@@ -12,9 +12,7 @@ public enum StoreBackup {
         guard manager.fileExists(atPath: source) else { throw StoreError.notFound(path: source) }
         guard !manager.fileExists(atPath: destination) else { throw StoreError.alreadyExists(path: destination) }
         let staging = destination + ".modelc-\(UUID().uuidString)"
-        defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? manager.removeItem(atPath: staging + suffix) }
-        }
+        defer { StoreFiles(path: staging).removeDatabaseAndSidecars() }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(5)

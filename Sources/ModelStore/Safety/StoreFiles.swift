@@ -21,6 +21,14 @@ struct StoreFiles {
         Self.sidecarSuffixes.map { path + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
+    /// Removes the database and its sidecars, ignoring those that are not there: for a staging
+    /// copy that did not become a store.
+    func removeDatabaseAndSidecars() {
+        for file in [path] + Self.sidecarSuffixes.map({ path + $0 }) {
+            try? FileManager.default.removeItem(atPath: file)
+        }
+    }
+
     var hasSupportFolder: Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: supportFolder, isDirectory: &isDirectory) && isDirectory.boolValue

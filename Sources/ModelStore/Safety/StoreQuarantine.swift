@@ -10,9 +10,7 @@ public enum StoreQuarantine {
     public static func quarantine(_ path: String, now: Date = Date()) throws -> String {
         let manager = FileManager.default
         guard manager.fileExists(atPath: path) else { throw StoreError.notFound(path: path) }
-        if LockProbe.isWriteLocked(path) {
-            throw StoreError(.locked, path: path, message: "another process is writing to the store", sqliteCode: 5)
-        }
+        try StoreCheck.checkNotLocked(path)
         let destination = SiblingName.free(for: path, tag: "quarantined", at: now)
         let files = StoreFiles(path: path)
         let moved = StoreFiles(path: destination)

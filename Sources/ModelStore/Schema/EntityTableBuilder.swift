@@ -5,6 +5,8 @@ struct EntityTableBuilder {
     let root: Entity
     let numbering: EntityNumbering
     let framework: FrameworkVersion
+    /// The root and its subentities, depth-first: the entities of this table.
+    private let members: [Entity]
 
     private(set) var table = StoreTable(name: "", columns: [], primaryKey: [], sql: "")
     private(set) var indexes: [StoreIndex] = []
@@ -20,17 +22,18 @@ struct EntityTableBuilder {
         self.root = root
         self.numbering = numbering
         self.framework = framework
+        members = numbering.hierarchy(of: root)
     }
 
     mutating func build() {
         var byEntity = [String: EntityColumns]()
-        for entity in numbering.hierarchy(of: root) {
+        for entity in members {
             var columns = numbering.entities.parent(of: entity).flatMap { byEntity[$0.name] } ?? EntityColumns()
             addColumns(of: entity, to: &columns)
             byEntity[entity.name] = columns
         }
         addOrderColumns(to: &byEntity)
-        for entity in numbering.hierarchy(of: root) {
+        for entity in members {
             let columns = byEntity[entity.name] ?? EntityColumns()
             layouts.append(
                 EntityLayout(
@@ -82,13 +85,13 @@ struct EntityTableBuilder {
     /// and then by descending relationship name. Wire's stores fit this; within one entity the
     /// order likely follows Core Data's hash order, which one observation cannot pin down.
     private mutating func addOrderColumns(to byEntity: inout [String: EntityColumns]) {
-        let members = Set(numbering.hierarchy(of: root).map(\.name))
+        let memberNames = Set(members.map(\.name))
         for entity in numbering.ordered {
             for relationship in entity.relationships.sorted(by: { $0.name > $1.name })
             where relationship.isToMany && relationship.isOrdered && !relationship.isTransient {
                 guard let inverseName = relationship.inverseName,
                     let owner = numbering.entities.declaringEntity(ofRelationship: inverseName, from: relationship.destinationEntityName),
-                    members.contains(owner.name),
+                    memberNames.contains(owner.name),
                     let inverse = owner.relationships.first(where: { $0.name == inverseName }),
                     !inverse.isToMany, !inverse.isTransient
                 else { continue }
@@ -113,7 +116,7 @@ struct EntityTableBuilder {
         }
         for column in foreignKeys { add("\(tableName)_\(column)_INDEX", [column]) }
         if numbering.hasSubentities(root.name) { add("\(tableName)_Z_ENT_INDEX", ["Z_ENT"]) }
-        for entity in numbering.hierarchy(of: root) {
+        for entity in members {
             let columns = byEntity[entity.name]?.values ?? [:]
             func collated(_ property: String, ascending: Bool = true) -> String? {
                 columns[property].map { "\($0) COLLATE BINARY \(ascending ? "ASC" : "DESC")" }

@@ -67,12 +67,6 @@ struct XMLStartTag {
         return raw.count > 3 && raw.contains(UInt8(ascii: "&")) && value(at: index) == "YES"
     }
 
-    /// The value of the named attribute, or `nil` when the tag has none.
-    subscript(name: String) -> String? {
-        for index in 0..<count where attributeName(at: index) == name { return value(at: index) }
-        return nil
-    }
-
     /// Attribute `index`'s value as written, references unresolved.
     private func rawValue(at index: Int) -> UnsafeBufferPointer<UInt8> {
         guard let start = attributes?[index * 5 + 3], let end = attributes?[index * 5 + 4] else {

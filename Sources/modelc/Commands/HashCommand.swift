@@ -29,16 +29,7 @@ struct HashCommand: ParsableCommand {
 
     func run() throws {
         let bundle = try ModelLoading.read(model)
-        var versions = bundle.versions
-        if let name = version {
-            guard let match = bundle.version(named: name) else {
-                DiagnosticPrinter.standardError.print([
-                    Diagnostic.unknownVersion(name, available: bundle.versions.map(\.name)).inFile(bundle.path)
-                ])
-                throw ExitCode.failure
-            }
-            versions = [match]
-        }
+        let versions = try version.map { [try ModelLoading.version($0, of: bundle)] } ?? bundle.versions
         let rows = versions.map { version -> VersionHashes in
             let hasher = VersionHasher(version)
             let hashes = hasher.entityHashes()

@@ -61,7 +61,7 @@ struct StoreInfoCommand: ParsableCommand {
         let name = URL(fileURLWithPath: store).deletingPathExtension().lastPathComponent
         let target = "\(folder)/\(name).xcdatamodeld"
         guard !FileManager.default.fileExists(atPath: target) else {
-            StoreErrorPrinter.print(StoreError(.alreadyExists, path: target, message: "a file already exists at this path"))
+            StoreErrorPrinter.print(StoreError.alreadyExists(path: target))
             throw ExitCode.failure
         }
         guard let archive = try StoreModelCache.archive(at: store) else {
