@@ -78,4 +78,14 @@ public enum CorpusStores {
         ("store2-60-0", "zmessaging2.60.0"), ("store2-78-0", "zmessaging2.78.0"), ("store2-82-0", "zmessaging2.82.0"),
         ("store2-91-0", "zmessaging2.91.0"), ("store2-98-0", "zmessaging2.98.0"), ("store2-101-0", "zmessaging2.101.0"),
     ].map { KnownStore(store: "\(wire)/Tests/Resources/\($0.0).wiredatabase", model: wireModel, version: $0.1) }
+
+    /// TranslationCatalog's test stores, one per single-version bundle `CatalogModel_<n>` (their
+    /// hashes match; builds 1513 and 1516, the newest in the corpus).
+    public static let translationCatalogStores: [KnownStore] = ["", "_v2", "_v3"].enumerated().map { index, suffix in
+        let repo = "richardpiazza__TranslationCatalog@2735875"
+        return KnownStore(
+            store: "\(repo)/Tests/LocalizerTests/Resources/test_multi_language_core_data\(suffix).sqlite",
+            model: "\(repo)/Sources/TranslationCatalogCoreData/Resources/CatalogModel_\(index + 1).xcdatamodeld",
+            version: "CatalogModel")
+    }
 }

@@ -2,7 +2,8 @@ import Foundation
 import ModelSchema
 
 /// The metadata property list Core Data writes into `Z_METADATA.Z_PLIST` for a new store
-/// (FORMATS §6.1): hashes, identifiers and, for builds that write them, digest and checksum.
+/// (FORMATS §6.1): hashes, identifiers and, for builds that write them, digest, checksum and
+/// maximum framework version.
 enum MetadataPlist {
     /// `hashes`, when given, are `version`'s entity hashes, computed by the caller already.
     static func make(for version: ModelVersion, framework: FrameworkVersion, hashes: [String: VersionHash]? = nil) -> [String: Any] {
@@ -18,6 +19,7 @@ enum MetadataPlist {
         ]
         if framework.writesHashesDigest { plist["NSStoreModelVersionHashesDigest"] = hasher.hashesDigest(hashes) }
         if framework.writesVersionChecksum { plist["NSStoreModelVersionChecksumKey"] = hasher.versionChecksum(hashes) }
+        if framework.writesMaximumFrameworkVersion { plist["NSPersistenceMaximumFrameworkVersion"] = framework.number }
         return plist
     }
 

@@ -11,6 +11,7 @@ struct EntityTableBuilder {
     private(set) var table = StoreTable(name: "", columns: [], primaryKey: [], sql: "")
     private(set) var indexes: [StoreIndex] = []
     private(set) var layouts: [EntityLayout] = []
+    private(set) var hiddenInverses: [HiddenInverseLayout] = []
 
     private var tableName: String { "Z" + root.name.uppercased() }
     private var names = NameAllocator(reserving: ["Z_PK", "Z_ENT", "Z_OPT"])
@@ -32,6 +33,7 @@ struct EntityTableBuilder {
             addColumns(of: entity, to: &columns)
             byEntity[entity.name] = columns
         }
+        addHiddenInverseColumns()
         addOrderColumns(to: &byEntity)
         for entity in members {
             let columns = byEntity[entity.name] ?? EntityColumns()
@@ -76,6 +78,27 @@ struct EntityTableBuilder {
                 let entityColumn = names.claim("Z\(number)_" + relationship.name.uppercased())
                 pending.append((entityColumn, .integer))
                 columns.entityColumns[relationship.name] = entityColumn
+            }
+        }
+    }
+
+    /// Adds, after the table's own foreign keys, a hidden `Z<n><NAME>` column for each to-many
+    /// relationship without an inverse whose destination is stored in this table: Core Data keeps
+    /// the link as a foreign key to the source entity `n`, indexed like the others. Sources are
+    /// taken in entity number order, each one's relationships in name order.
+    private mutating func addHiddenInverseColumns() {
+        let memberNames = Set(members.map(\.name))
+        for entity in numbering.ordered {
+            for relationship in entity.relationships.sorted(by: { NameOrder.precedes($0.name, $1.name) })
+            where relationship.isToMany && relationship.inverseName == nil && !relationship.isTransient
+                && memberNames.contains(relationship.destinationEntityName)
+            {
+                guard let number = numbering.numbers[entity.name] else { continue }
+                let name = names.claim("Z\(number)" + relationship.name.uppercased())
+                pending.append((name, .integer))
+                foreignKeys.append(name)
+                hiddenInverses.append(
+                    HiddenInverseLayout(entity: entity.name, relationship: relationship.name, table: tableName, column: name))
             }
         }
     }

@@ -2,14 +2,17 @@ import ModelSchema
 
 /// Builds the join tables of many-to-many relationships (FORMATS §6.5).
 ///
-/// Entities are visited in name order and their relationships in name order; the first side of
-/// a pair met names the table `Z_<n><RELATIONSHIP>`. A relationship whose inverse is on the same
-/// entity is an exception: which of the two names the table follows Core Data's hash order, not
-/// names. Builds before 700 took the first by name, later ones mostly the last (EasyLife and
-/// Wire's stores; Wire 2.98 and later name `trustedByClients`' table after the first again). Each of its two columns holds one side's
-/// primary keys and is named after that side's entity number and the relationship pointing to
-/// it; column names are unique across all join tables (a clash gets 1, 2, ... appended). An
-/// ordered side adds a `Z_FOK_` order column. The Wire stores of the corpus show all of this.
+/// Core Data walks every entity in case-insensitive name order and, within one, its column keys
+/// in the bucket order of its own dictionary of them (`TigerDictionaryOrder`): `_ent`, `_pk`,
+/// `_opt`, each stored attribute, `_Z<NAME>` for each to-one (and `_Z<n>_<NAME>` where the
+/// destination has subentities) and every relationship name, inherited ones included. The first
+/// side of a pair met names the table `Z_<n><RELATIONSHIP>`, after its declaring entity's
+/// number. Its two columns hold the primary keys of each side and are named after that side's
+/// entity number and the relationship pointing to it: first `Z_<own number><INVERSE>`, then
+/// `Z_<destination number><RELATIONSHIP>`; column names are unique across all join tables in
+/// that walk's order (a clash gets 1, 2, ... appended). An ordered side adds a `Z_FOK_` order
+/// column. The Wire stores of the corpus show all of this (`Z_24TRUSTEDBYCLIENTS` in 2.101,
+/// `Z_24TRUSTEDCLIENTS` in 2.82, `Z_24USERS1`), EasyLife's `Z_2BLOCKING` a pair on one entity.
 struct JoinTableBuilder {
     let numbering: EntityNumbering
     let framework: FrameworkVersion
@@ -24,16 +27,32 @@ struct JoinTableBuilder {
     }
 
     mutating func build() {
-        for entity in numbering.ordered.sorted(by: { $0.name < $1.name }) {
-            let byName = entity.relationships.sorted { $0.name < $1.name }
-            let sameEntityFirst = framework.number < 700 ? byName : byName.reversed()
-            for relationship in byName where relationship.destinationEntityName != entity.name {
-                add(relationship, of: entity)
-            }
-            for relationship in sameEntityFirst where relationship.destinationEntityName == entity.name {
-                add(relationship, of: entity)
+        for entity in numbering.nameOrdered {
+            let relationships = numbering.entities.relationships(of: entity)
+            var byName = [String: Relationship]()
+            for relationship in relationships { byName[relationship.name] = relationship }
+            for key in TigerDictionaryOrder.ordered(columnKeys(of: entity, relationships)) {
+                guard let relationship = byName[key],
+                    let owner = numbering.entities.declaringEntity(ofRelationship: key, from: entity.name)
+                else { continue }
+                add(relationship, of: owner)
             }
         }
+    }
+
+    /// The keys of Core Data's dictionary of the entity's columns, in the order it adds them.
+    private func columnKeys(of entity: Entity, _ relationships: [Relationship]) -> [String] {
+        var keys = ["_ent", "_pk", "_opt"] + numbering.entities.attributes(of: entity).map(\.name)
+        for relationship in relationships where !relationship.isToMany {
+            let name = relationship.name.uppercased()
+            keys.append("_Z" + name)
+            if numbering.hasSubentities(relationship.destinationEntityName),
+                let number = numbering.numbers[relationship.destinationEntityName]
+            {
+                keys.append("_Z\(number)_" + name)
+            }
+        }
+        return keys + relationships.map(\.name)
     }
 
     private mutating func add(_ relationship: Relationship, of entity: Entity) {

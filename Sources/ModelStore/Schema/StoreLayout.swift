@@ -8,6 +8,8 @@ public struct StoreLayout: Sendable {
     public private(set) var entities: [EntityLayout] = []
     /// Many-to-many join tables.
     public private(set) var joinTables: [JoinTableLayout] = []
+    /// The hidden foreign keys of to-many relationships without an inverse.
+    public private(set) var hiddenInverses: [HiddenInverseLayout] = []
     /// The tables, indexes and `Z_PRIMARYKEY` rows.
     public private(set) var schema = StoreSchema(tables: [], indexes: [], entities: [])
 
@@ -22,13 +24,14 @@ public struct StoreLayout: Sendable {
             tables.append(builder.table)
             indexes += builder.indexes
             entities += builder.layouts
+            hiddenInverses += builder.hiddenInverses
         }
         entities.sort { $0.number < $1.number }
         var joins = JoinTableBuilder(numbering: numbering, framework: framework)
         joins.build()
         joinTables = joins.tables
         tables += joinTables.map(\.table)
-        indexes += joinTables.map(\.index)
+        if framework.indexesJoinTables { indexes += joinTables.map(\.index) }
         tables += Self.bookkeepingTables(framework)
         schema = StoreSchema(
             tables: tables, indexes: indexes,
@@ -99,5 +102,18 @@ public struct JoinTableLayout: Sendable {
     /// The column holding the primary keys of the destination's objects.
     public var destinationColumn: String
     public var table: StoreTable
+    /// The index on the destination column, which builds from 600 on create (see
+    /// `FrameworkVersion.indexesJoinTables`).
     public var index: StoreIndex
+}
+
+/// The hidden column that stores a to-many relationship without an inverse: in the destination's
+/// table, `Z<source entity number><RELATIONSHIP>` holds the primary key of the source object.
+public struct HiddenInverseLayout: Sendable, Hashable {
+    /// The entity that declares the relationship, and the relationship.
+    public var entity: String
+    public var relationship: String
+    /// The destination's table and the column in it.
+    public var table: String
+    public var column: String
 }
