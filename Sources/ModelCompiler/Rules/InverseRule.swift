@@ -1,7 +1,9 @@
 import ModelSchema
 
 /// Inverses: every relationship should have one (warning), and an inverse must exist on the
-/// destination, point back, and share the relationship's transience.
+/// destination, point back, and share the relationship's transience. An inverse that names a
+/// third relationship as its own inverse is only a warning: Xcode compiles such models keeping
+/// each side's inverse as written, and Core Data opens their stores.
 struct InverseRule: ValidationRule {
     func check(_ context: ValidationContext, into diagnostics: inout DiagnosticList) {
         for entity in context.entities {
@@ -32,9 +34,11 @@ struct InverseRule: ValidationRule {
             && context.isInHierarchyLine(inverse.destinationEntityName, of: entity)
         if !pointsBack {
             let other = inverse.inverseName.map { "'\($0)' on '\(inverse.destinationEntityName)'" } ?? "no inverse"
-            diagnostics.emit(
-                Diagnostic.inverseNotMutual(relationship.name, inverseName, other, at: relationship.location)
-                    .noting("'\(inverseName)' is declared here", at: inverse.location))
+            let diagnostic =
+                inverse.inverseName == nil
+                ? Diagnostic.inverseNotMutual(relationship.name, inverseName, other, at: relationship.location)
+                : Diagnostic.inverseNamesThirdRelationship(relationship.name, inverseName, other, at: relationship.location)
+            diagnostics.emit(diagnostic.noting("'\(inverseName)' is declared here", at: inverse.location))
         }
         if inverse.isTransient != relationship.isTransient {
             diagnostics.emit(

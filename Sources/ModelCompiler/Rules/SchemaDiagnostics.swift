@@ -38,6 +38,13 @@ extension Diagnostic {
         .error("S109", "relationship '\(relationship)' names '\(inverse)' as inverse, but '\(inverse)' names \(other)", at: location)
     }
 
+    static func inverseNamesThirdRelationship(_ relationship: String, _ inverse: String, _ other: String, at location: SourceLocation) -> Self {
+        .warning(
+            "S128",
+            "relationship '\(relationship)' names '\(inverse)' as inverse, but '\(inverse)' names \(other); Core Data keeps each side's inverse as written",
+            at: location)
+    }
+
     static func transientInverseMismatch(_ relationship: String, _ inverse: String, at location: SourceLocation) -> Self {
         .error("S110", "relationship '\(relationship)' and its inverse '\(inverse)' must both be transient or both persistent", at: location)
     }
@@ -122,7 +129,7 @@ public enum SchemaDiagnostics {
         .init("S106", .error, "a property has the name of an inherited property"),
         .init("S107", .warning, "a relationship has no inverse"),
         .init("S108", .error, "a relationship's inverse is not a relationship of its destination"),
-        .init("S109", .error, "a relationship and its inverse do not name each other"),
+        .init("S109", .error, "a relationship's inverse has no inverse of its own"),
         .init("S110", .error, "a relationship and its inverse differ in transience"),
         .init("S111", .error, "a relationship's minimum count is above its maximum count"),
         .init("S112", .error, "a uniqueness constraint names an unknown property"),
@@ -141,5 +148,6 @@ public enum SchemaDiagnostics {
         .init("S125", .error, "a composite attribute names an unknown composite"),
         .init("S126", .error, "a persistent attribute has the Undefined type"),
         .init("S127", .error, "a predicate or expression written as text does not parse"),
+        .init("S128", .warning, "a relationship's inverse names a third relationship as its inverse"),
     ]
 }
