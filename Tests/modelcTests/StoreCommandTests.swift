@@ -79,6 +79,21 @@ struct StoreCommandTests {
         }
     }
 
+    /// `store info` compares the store's tables with Core Data's layout of its version: a store
+    /// Core Data created as it is matches; Wire 2.98's, renamed in place when the other side of
+    /// `trustedClients` came to name its join table, shows the columns it kept.
+    @Test(.enabled(if: Corpus.isAvailable)) func infoComparesTheStoresTablesWithCoreDatasLayout() throws {
+        let easyLife = try #require(CorpusStores.known.first { $0.store.contains("EasyLife 1.5.0") })
+        let clean = try json(Modelc.run(["store", "info", Corpus.path(easyLife.store), "--model", Corpus.path(easyLife.model), "--json"]))
+        #expect(clean["schemaDifferences"] as? [String] == [])
+        let text = try Modelc.run(["store", "info", Corpus.path(easyLife.store), "--model", Corpus.path(easyLife.model)])
+        #expect(text.standardOutput.contains("layout       as build 849 lays out this version"))
+        let wire = try #require(CorpusStores.wireStores.first { $0.store.contains("store2-98-0") })
+        let migrated = try json(Modelc.run(["store", "info", Corpus.path(wire.store), "--model", Corpus.path(wire.model), "--json"]))
+        let differences = try #require(migrated["schemaDifferences"] as? [String])
+        #expect(differences.contains { $0.contains("Z_25TRUSTEDBYCLIENTS") && $0.contains("columns") })
+    }
+
     @Test(.enabled(if: Corpus.isAvailable), arguments: [
         ("larromba__EasyLife/EasyLifeTests/EasyLife.sqlite", "larromba__EasyLife/EasyLife/EasyLife.xcdatamodeld"),
         ("\(CorpusStores.wire)/Tests/Resources/store1-24.wiredatabase", CorpusStores.wireModel),

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import ModelSchema
 
-/// What a store holds: its metadata, its tables with their row counts and, given a model, which
-/// version made it.
+/// What a store holds: its metadata, its tables with their row counts and schema and, given a
+/// model, which version made it and how its tables differ from Core Data's layout of it.
 public struct StoreInfo: Sendable {
     /// A table and how many rows it has.
     public struct Table: Sendable, Hashable, Codable {
@@ -16,6 +16,8 @@ public struct StoreInfo: Sendable {
     public var tables: [Table]
     /// `PRAGMA journal_mode`: `wal` or `delete`, as the file header records it.
     public var journalMode: String
+    /// The tables, indexes and entity rows as found.
+    public var schema: StoreSchema
 
     /// Reads the store at `path` from a private copy; the store is left untouched.
     public static func read(at path: String) throws -> StoreInfo {
@@ -29,10 +31,20 @@ public struct StoreInfo: Sendable {
                     Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
                 }
                 let journalMode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
-                return StoreInfo(path: path, metadata: metadata, tables: tables, journalMode: journalMode)
+                return StoreInfo(
+                    path: path, metadata: metadata, tables: tables, journalMode: journalMode, schema: try StoreSchema.read(from: db))
             }
         } catch let error as DatabaseError {
             throw StoreError(sqlite: error, path: path)
         }
+    }
+}
+
+extension StoreInfo {
+    /// How the store's schema differs from what the store's own Core Data build creates for
+    /// `version` (`StoreLayout`); empty when the tables, columns, indexes and entity numbers are
+    /// Core Data's. What a store carries from in-place migrations shows up here.
+    public func schemaDifferences(from version: ModelVersion) -> [SchemaDifference] {
+        StoreLayout(version, framework: metadata.framework).schema.differences(from: schema)
     }
 }

@@ -13,7 +13,10 @@ struct StoreInfoCommand: ParsableCommand {
         discussion: """
             With --model, the store's entity version hashes are compared with every version of \
             the model: the version whose hashes are all equal made the store. When none is, the \
-            nearest version (most equal hashes) is shown with the entities that differ.
+            nearest version (most equal hashes) is shown with the entities that differ. For the \
+            version that made the store, the store's tables, columns, indexes and entity numbers \
+            are compared with how the store's own Core Data build lays that version out \
+            (Documentation/Stores.md); what differs (left by in-place migrations) is listed.
 
             --dump-model DIR writes the model the store carries in Z_MODELCACHE as DIR/NAME.xcdatamodeld \
             (NAME is the store's file name without extension): the way back to a model version \
@@ -21,7 +24,8 @@ struct StoreInfoCommand: ParsableCommand {
 
             JSON form: {"path", "uuid", "frameworkVersion", "journalMode", "versionIdentifiers", \
             "entities": {"Entity": "<hex>"}, "tables": [{"name", "rows"}], "matchedVersion": name or null, \
-            "nearestVersion": name or null, "differences": [{"entity", "change"}]}.
+            "nearestVersion": name or null, "differences": [{"entity", "change"}], \
+            "schemaDifferences": ["..."]}.
             """
     )
 
@@ -88,6 +92,8 @@ struct StoreInfoReport: Encodable {
     var matchedVersion: String?
     var nearestVersion: String?
     var differences: [EntityDifference]
+    /// How the store's tables differ from Core Data's layout of the matched version.
+    var schemaDifferences: [String]
 
     init(info: StoreInfo, match: VersionMatch?) {
         path = info.path
@@ -101,11 +107,12 @@ struct StoreInfoReport: Encodable {
         matchedVersion = match?.matched?.name
         nearestVersion = match?.matched == nil ? match?.nearest?.name : nil
         differences = match?.differences ?? []
+        schemaDifferences = match?.matched.map { info.schemaDifferences(from: $0).map(\.description) } ?? []
     }
 
     enum CodingKeys: String, CodingKey {
         case path, uuid, frameworkVersion, journalMode, versionIdentifiers, entities, tables
-        case matchedVersion, nearestVersion, differences
+        case matchedVersion, nearestVersion, differences, schemaDifferences
     }
 
     /// Writes every key, `null` included, so that scripts can rely on `matchedVersion`.
@@ -121,6 +128,7 @@ struct StoreInfoReport: Encodable {
         try container.encode(matchedVersion, forKey: .matchedVersion)
         try container.encode(nearestVersion, forKey: .nearestVersion)
         try container.encode(differences, forKey: .differences)
+        try container.encode(schemaDifferences, forKey: .schemaDifferences)
     }
 
     func printText() {
@@ -138,6 +146,9 @@ struct StoreInfoReport: Encodable {
         guard modelGiven else { return }
         if let matchedVersion {
             print("version      '\(matchedVersion)' (all \(entities.count) entity hashes equal)")
+            let build = frameworkVersion.map { "build \($0)" } ?? "Core Data"
+            print("layout       \(schemaDifferences.isEmpty ? "as \(build) lays out this version" : "differs from how \(build) lays out this version:")")
+            for difference in schemaDifferences { print("  \(difference)") }
             return
         }
         print("version      none of the model's versions made this store")
