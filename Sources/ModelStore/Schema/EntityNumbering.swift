@@ -25,11 +25,26 @@ struct EntityNumbering: Sendable {
         for name in EntityNameOrder.sorted(roots) { visit(name) }
     }
 
-    private mutating func visit(_ name: String) {
-        guard numbers[name] == nil, let entity = entities.entity(named: name) else { return }
-        ordered.append(entity)
-        numbers[name] = ordered.count
-        for child in children[name] ?? [] { visit(child) }
+    private mutating func visit(_ root: String) {
+        for name in preorder(from: root) where numbers[name] == nil {
+            guard let entity = entities.entity(named: name) else { continue }
+            ordered.append(entity)
+            numbers[name] = ordered.count
+        }
+    }
+
+    /// `root` followed depth-first by its subentities, with an explicit stack so that deep
+    /// hierarchies cannot exhaust the call stack.
+    private func preorder(from root: String) -> [String] {
+        var result = [String]()
+        var seen = Set<String>()
+        var stack = [root]
+        while let name = stack.popLast() {
+            guard seen.insert(name).inserted else { continue }
+            result.append(name)
+            stack += (children[name] ?? []).reversed()
+        }
+        return result
     }
 
     /// Every entity in case-insensitive name order, subentities among the others: the order in
@@ -44,10 +59,6 @@ struct EntityNumbering: Sendable {
 
     /// The entity followed by all its descendants, in number order.
     func hierarchy(of root: Entity) -> [Entity] {
-        var result = [root]
-        for child in children[root.name] ?? [] {
-            if let entity = entities.entity(named: child) { result += hierarchy(of: entity) }
-        }
-        return result
+        preorder(from: root.name).compactMap { entities.entity(named: $0) }
     }
 }

@@ -19,10 +19,17 @@ struct EntityTableBuilder {
     private var pending: [(name: String, type: ColumnType)] = []
     private var foreignKeys: [String] = []
 
-    init(root: Entity, numbering: EntityNumbering, framework: FrameworkVersion) {
+    /// To-many relationships without an inverse whose destination is stored in this table.
+    private let inverseless: [(entity: Entity, relationship: Relationship)]
+
+    init(
+        root: Entity, numbering: EntityNumbering, framework: FrameworkVersion,
+        inverseless: [(entity: Entity, relationship: Relationship)] = []
+    ) {
         self.root = root
         self.numbering = numbering
         self.framework = framework
+        self.inverseless = inverseless
         members = numbering.hierarchy(of: root)
     }
 
@@ -84,22 +91,15 @@ struct EntityTableBuilder {
 
     /// Adds, after the table's own foreign keys, a hidden `Z<n><NAME>` column for each to-many
     /// relationship without an inverse whose destination is stored in this table: Core Data keeps
-    /// the link as a foreign key to the source entity `n`, indexed like the others. Sources are
-    /// taken in entity number order, each one's relationships in name order.
+    /// the link as a foreign key to the source entity `n`, indexed like the others.
     private mutating func addHiddenInverseColumns() {
-        let memberNames = Set(members.map(\.name))
-        for entity in numbering.ordered {
-            for relationship in entity.relationships.sorted(by: { NameOrder.precedes($0.name, $1.name) })
-            where relationship.isToMany && relationship.inverseName == nil && !relationship.isTransient
-                && memberNames.contains(relationship.destinationEntityName)
-            {
-                guard let number = numbering.numbers[entity.name] else { continue }
-                let name = names.claim("Z\(number)" + relationship.name.uppercased())
-                pending.append((name, .integer))
-                foreignKeys.append(name)
-                hiddenInverses.append(
-                    HiddenInverseLayout(entity: entity.name, relationship: relationship.name, table: tableName, column: name))
-            }
+        for (entity, relationship) in inverseless {
+            guard let number = numbering.numbers[entity.name] else { continue }
+            let name = names.claim("Z\(number)" + relationship.name.uppercased())
+            pending.append((name, .integer))
+            foreignKeys.append(name)
+            hiddenInverses.append(
+                HiddenInverseLayout(entity: entity.name, relationship: relationship.name, table: tableName, column: name))
         }
     }
 

@@ -18,8 +18,10 @@ public struct StoreLayout: Sendable {
         let numbering = EntityNumbering(version)
         var tables = [StoreTable]()
         var indexes = [StoreIndex]()
+        let inverseless = Self.toManyWithoutInverse(numbering)
         for entity in numbering.ordered where numbering.entities.parent(of: entity) == nil {
-            var builder = EntityTableBuilder(root: entity, numbering: numbering, framework: framework)
+            var builder = EntityTableBuilder(
+                root: entity, numbering: numbering, framework: framework, inverseless: inverseless[entity.name] ?? [])
             builder.build()
             tables.append(builder.table)
             indexes += builder.indexes
@@ -41,6 +43,20 @@ public struct StoreLayout: Sendable {
     /// The layout of the entity with this name.
     public func entity(named name: String) -> EntityLayout? {
         entities.first { $0.name == name }
+    }
+
+    /// The stored to-many relationships without an inverse, by the root of their destination's
+    /// hierarchy: sources in entity number order, each one's relationships in name order.
+    static func toManyWithoutInverse(_ numbering: EntityNumbering) -> [String: [(entity: Entity, relationship: Relationship)]] {
+        var result = [String: [(entity: Entity, relationship: Relationship)]]()
+        for entity in numbering.ordered {
+            for relationship in entity.relationships.sorted(by: { NameOrder.precedes($0.name, $1.name) })
+            where relationship.isToMany && relationship.inverseName == nil && !relationship.isTransient {
+                guard let destination = numbering.entities.entity(named: relationship.destinationEntityName) else { continue }
+                result[numbering.entities.root(of: destination).name, default: []].append((entity, relationship))
+            }
+        }
+        return result
     }
 
     /// `Z_PRIMARYKEY`, `Z_METADATA` and, for builds that keep one, `Z_MODELCACHE`.
