@@ -63,6 +63,32 @@ struct StoreLayoutRuleTests {
         #expect(Set(TigerDictionaryOrder.ordered(keys + keys)) == Set(keys))
     }
 
+    /// Wire's `UserClient` has two pairs of many-to-many relationships to itself; the stores
+    /// name each pair's table after the side whose key comes first in the dictionary's order.
+    @Test(.enabled(if: Corpus.isAvailable), arguments: CorpusStores.wireStores)
+    func wiresUserClientKeysComeInTheOrderItsStoreShows(_ known: KnownStore) throws {
+        let real = try StoreSchema.read(at: Corpus.path(known.store))
+        let version = try #require(ModelReader().read(at: Corpus.path(known.model)).bundle?.version(named: known.version))
+        let numbering = EntityNumbering(version)
+        let userClient = try #require(numbering.entities.entity(named: "UserClient"))
+        let number = try #require(numbering.numbers["UserClient"])
+        let keys = JoinTableBuilder(numbering: numbering, framework: .current)
+            .columnKeys(of: userClient, numbering.entities.relationships(of: userClient))
+        let order = TigerDictionaryOrder.ordered(keys)
+        #expect(Set(order) == Set(keys) && order.count == keys.count)
+        let pairs = [("trustedClients", "trustedByClients"), ("ignoredClients", "ignoredByClients")].filter { keys.contains($0.0) }
+        // Wire 1.25 has neither pair yet.
+        #expect(pairs.count == (known.version == "zmessaging" ? 0 : 2))
+        for pair in pairs {
+            let namedByFirst = real.table(named: "Z_\(number)\(pair.0.uppercased())") != nil
+            let namedBySecond = real.table(named: "Z_\(number)\(pair.1.uppercased())") != nil
+            #expect(namedByFirst != namedBySecond, "\(pair)")
+            let first = try #require(order.firstIndex(of: pair.0))
+            let second = try #require(order.firstIndex(of: pair.1))
+            #expect((first < second) == namedByFirst, "\(pair)")
+        }
+    }
+
     // MARK: - Models built here
 
     static func version(_ entities: String) throws -> ModelVersion {

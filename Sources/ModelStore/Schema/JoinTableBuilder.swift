@@ -41,7 +41,7 @@ struct JoinTableBuilder {
     }
 
     /// The keys of Core Data's dictionary of the entity's columns, in the order it adds them.
-    private func columnKeys(of entity: Entity, _ relationships: [Relationship]) -> [String] {
+    func columnKeys(of entity: Entity, _ relationships: [Relationship]) -> [String] {
         var keys = ["_ent", "_pk", "_opt"] + numbering.entities.attributes(of: entity).map(\.name)
         for relationship in relationships where !relationship.isToMany {
             let name = relationship.name.uppercased()
