@@ -26,6 +26,7 @@ struct JoinTableBuilder {
         self.framework = framework
     }
 
+    /// Lays out every many-to-many pair once, named by the side Core Data meets first.
     mutating func build() {
         for entity in numbering.nameOrdered {
             let relationships = numbering.entities.relationships(of: entity)
