@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModelArchive
 import ModelSchema
 import ModelStore
 
@@ -9,10 +10,13 @@ import ModelStore
 ///
 /// A table whose rows keep their entity numbers and columns is changed in place (`RENAME
 /// COLUMN`, `ADD COLUMN`, `UPDATE` for defaults), so a purely additive change never rewrites it.
-/// Any other table is rebuilt: the old one is renamed aside, the destination table is created
-/// with Core Data's DDL and filled with one `INSERT … SELECT`, and the old one is dropped. Join
-/// tables follow their relationships. Indexes, `Z_PRIMARYKEY`, metadata and model cache end as
-/// `store create` would make them for the destination.
+/// A table whose rows, columns and entity numbers do not change is not touched at all. Any other
+/// table is rebuilt once: the old one is renamed aside, the destination table is created with
+/// Core Data's DDL and filled with one `INSERT … SELECT`, and the old one is dropped. Join
+/// tables follow their relationships; an existing table whose name a new table takes is moved
+/// aside first, so no statement creates a table that exists. Values are ``SQLValue``s, rendered
+/// to SQL once. Indexes, `Z_PRIMARYKEY`, metadata and model cache end as `store create` would
+/// make them for the destination.
 struct StepBuilder {
     let db: Database
     let mapping: InferredMapping
@@ -53,22 +57,28 @@ struct StepBuilder {
             try countRemovedTable(table)
             setAside(table)
         }
-        for plan in plans { try apply(plan) }
-        try buildJoinTables()
+        let keptJoins = keptJoinTables()
+        for join in destinationLayout.joinTables where !keptJoins.contains(join.table.name) {
+            setAside(join.table.name)
+        }
+        for plan in plans {
+            consumedJoinTables.formUnion(plan.values.values.flatMap(\.linkTables))
+            try apply(plan)
+        }
+        try buildJoinTables(kept: keptJoins)
+        try countCollapsedLinks()
         for join in sourceLayout.joinTables {
             guard let name = actualJoinTableName(join), !consumedJoinTables.contains(name) else { continue }
             let rows = try count("SELECT COUNT(*) FROM \(quoted(name))")
             step.dropped.append(DroppedValues(entity: join.entity, property: join.relationship, count: rows))
-            dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(name))", purpose: "remove relationship '\(join.relationship)' of '\(join.entity)'"))
+            if asideNames[name] == nil {
+                dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(name))", purpose: "remove relationship '\(join.relationship)' of '\(join.entity)'"))
+            }
         }
         for (original, aside) in asideNames.sorted(by: { $0.key < $1.key }) {
             dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(aside))", purpose: "drop the old \(original)"))
         }
-        step.statements = (renamePhase + buildPhase + dropPhase + indexStatements(plans) + bookkeepingStatements()).map { statement in
-            var resolved = statement
-            resolved.sql = resolveTableReferences(statement.sql)
-            return resolved
-        }
+        step.statements = renamePhase + buildPhase + dropPhase + indexStatements(plans) + bookkeepingStatements()
     }
 
     // MARK: Entity tables
@@ -78,8 +88,8 @@ struct StepBuilder {
         var table: StoreTable
         var sourceTable: String?
         var rewrite: Bool
-        /// Destination column → SQL expression over the source table's row.
-        var values: [String: String]
+        /// Destination column → its value over the source table's row.
+        var values: [String: SQLValue]
         /// Source entity numbers whose rows the table keeps.
         var sourceNumbers: [Int]
         var entityNumbers: [Int: Int]
@@ -105,13 +115,13 @@ struct StepBuilder {
             }
             var numbers = [Int: Int]()
             for (new, old) in pairs { numbers[old.number] = new.number }
-            var values = [String: String]()
+            var values = [String: SQLValue]()
             for column in table.columns.dropFirst(3) {
                 values[column.name] = try value(of: column.name, members: members, pairs: pairs, sourceTable: sourceTable)
             }
             let sourceMembers = sourceLayout.entities.filter { $0.table == sourceTable }
             let keepsNumbers = numbers.allSatisfy { $0.key == $0.value } && sourceMembers.count == pairs.count
-            let consumed = Set(values.values.flatMap(referencedColumns))
+            let consumed = Set(values.values.flatMap(\.readColumns))
             let sourceColumns = actual.table(named: sourceTable)!.columns.dropFirst(3).map(\.name)
             let inPlace =
                 sourceTable == table.name && keepsNumbers && sourceColumns.allSatisfy(consumed.contains)
@@ -126,15 +136,19 @@ struct StepBuilder {
 
     /// Whether a column can get its value without rewriting the table: kept or renamed as is,
     /// new, or filled by an `UPDATE` of itself.
-    private func isInPlace(column: String, value: String, table: StoreTable, sourceTable: String) -> Bool {
+    private func isInPlace(column: String, value: SQLValue, table: StoreTable, sourceTable: String) -> Bool {
         let existing = actual.table(named: sourceTable)!
-        if value == "NULL" || isLiteral(value) { return existing.column(named: column) == nil }
-        if let old = existing.column(named: value) {
-            let type = table.column(named: column)?.type
-            return old.type == type && (value == column || existing.column(named: column) == nil)
+        switch value {
+        case .null, .literal:
+            return existing.column(named: column) == nil
+        case .column(let name):
+            guard let old = existing.column(named: name) else { return false }
+            return old.type == table.column(named: column)?.type && (name == column || existing.column(named: column) == nil)
+        case .coalesce(let name, _):
+            return name == column && existing.column(named: column) != nil
+        default:
+            return false
         }
-        if value.hasPrefix("COALESCE(\(column), ") { return existing.column(named: column) != nil }
-        return false
     }
 
     private mutating func apply(_ plan: TablePlan) throws {
@@ -149,58 +163,63 @@ struct StepBuilder {
             step.rowsTouched += rows
             step.rewrittenTables.append(plan.table.name)
             let columns = plan.table.columns.map(\.name)
-            let entity =
-                plan.entityNumbers.allSatisfy({ $0.key == $0.value })
-                ? "Z_ENT" : "CASE Z_ENT " + plan.entityNumbers.sorted(by: { $0.key < $1.key }).map { "WHEN \($0.key) THEN \($0.value)" }.joined(separator: " ") + " END"
-            let expressions = ["Z_PK", entity, "Z_OPT"] + columns.dropFirst(3).map { plan.values[$0] ?? "NULL" }
+            let entity = SQLValue.entityNumber("Z_ENT", mappedBy: plan.entityNumbers)
+            let expressions = [.column("Z_PK"), entity, .column("Z_OPT")] + columns.dropFirst(3).map { plan.values[$0] ?? .null }
             buildPhase.append(MigrationStatement(sql: plan.table.sql, purpose: "create \(plan.table.name) as the destination defines it"))
             buildPhase.append(
                 MigrationStatement(
-                    sql: "INSERT INTO \(plan.table.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(quoted(from)) AS s\(keepsAllRows ? "" : " WHERE Z_ENT IN (\(list(plan.sourceNumbers)))")",
+                    sql: "INSERT INTO \(plan.table.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.map(render).joined(separator: ", ")) FROM \(quoted(from)) AS s\(keepsAllRows ? "" : " WHERE Z_ENT IN (\(list(plan.sourceNumbers)))")",
                     purpose: "copy \(rows) rows into \(plan.table.name)"))
             return
         }
         let existing = actual.table(named: sourceTable)!
         for column in plan.table.columns.dropFirst(3) {
-            guard let value = plan.values[column.name], value != column.name else { continue }
-            if existing.column(named: value) != nil {
+            let value = plan.values[column.name] ?? .null
+            if case .column(let old) = value, old != column.name {
                 buildPhase.append(
-                    MigrationStatement(sql: "ALTER TABLE \(plan.table.name) RENAME COLUMN \(value) TO \(column.name)", purpose: "rename \(value)"))
+                    MigrationStatement(sql: "ALTER TABLE \(plan.table.name) RENAME COLUMN \(old) TO \(column.name)", purpose: "rename \(old)"))
             } else if existing.column(named: column.name) == nil {
                 buildPhase.append(
                     MigrationStatement(sql: "ALTER TABLE \(plan.table.name) ADD COLUMN \(column.name) \(column.type)", purpose: "add \(column.name)"))
             }
         }
         for column in plan.table.columns.dropFirst(3) {
-            guard let value = plan.values[column.name], isLiteral(value) || value.hasPrefix("COALESCE(") else { continue }
-            let condition = value.hasPrefix("COALESCE(") ? " WHERE \(column.name) IS NULL" : ""
+            // A default fills every row of a new column, or the empty values of a kept one.
+            let (value, condition): (StoredDefault, String)
+            switch plan.values[column.name] {
+            case .literal(let constant)?: (value, condition) = (constant, "")
+            case .coalesce(_, let fallback)?: (value, condition) = (fallback, " WHERE \(column.name) IS NULL")
+            default: continue
+            }
             let rows = try count("SELECT COUNT(*) FROM \(plan.table.name)\(condition)")
+            guard rows > 0 else { continue }
             step.rowsTouched += rows
             buildPhase.append(
-                MigrationStatement(sql: "UPDATE \(plan.table.name) SET \(column.name) = \(value)\(condition)", purpose: "set \(column.name) in \(rows) rows"))
+                MigrationStatement(sql: "UPDATE \(plan.table.name) SET \(column.name) = \(value.sql)\(condition)", purpose: "set \(column.name) in \(rows) rows"))
         }
     }
 
-    /// The SQL value of a destination column for each kind of row, over the source table.
-    private func value(of column: String, members: [EntityLayout], pairs: [(EntityLayout, EntityLayout)], sourceTable: String) throws -> String {
-        var byNumber = [(Int, String)]()
+    /// The value of a destination column for each kind of row, over the source table.
+    private func value(of column: String, members: [EntityLayout], pairs: [(EntityLayout, EntityLayout)], sourceTable: String) throws -> SQLValue {
+        var byNumber = [SQLValue.EntityValue]()
         for (new, old) in pairs {
             guard let expression = try expression(for: column, in: new, from: old) else { continue }
-            byNumber.append((old.number, expression))
+            byNumber.append(.init(number: old.number, value: expression))
         }
-        guard let first = byNumber.first?.1 else { return "NULL" }
+        guard let first = byNumber.first?.value else { return .null }
         // A plain source column is empty in rows of entities that lack it; anything else (a
         // default, a computed value) must be limited to the rows of entities that have it.
-        let isPlainColumn = actual.table(named: sourceTable)?.column(named: first) != nil
-        if Set(byNumber.map(\.1)).count == 1 && (byNumber.count == pairs.count || isPlainColumn) { return first }
-        return "CASE Z_ENT " + byNumber.map { "WHEN \($0.0) THEN \($0.1)" }.joined(separator: " ") + " END"
+        var isPlainColumn = false
+        if case .column(let name) = first { isPlainColumn = actual.table(named: sourceTable)?.column(named: name) != nil }
+        if Set(byNumber.map(\.value)).count == 1 && (byNumber.count == pairs.count || isPlainColumn) { return first }
+        return .perEntity(byNumber)
     }
 
     /// The value of `column` for rows of the source entity `old`, now `new`; `nil` when `new` does
     /// not have the column.
-    private func expression(for column: String, in new: EntityLayout, from old: EntityLayout) throws -> String? {
+    private func expression(for column: String, in new: EntityLayout, from old: EntityLayout) throws -> SQLValue? {
         if let property = new.columns.first(where: { $0.value == column })?.key {
-            guard let entity = destinationEntities.entity(named: new.name) else { return "NULL" }
+            guard let entity = destinationEntities.entity(named: new.name) else { return .null }
             if let attribute = destinationEntities.attributes(of: entity).first(where: { $0.name == property }) {
                 return attributeValue(attribute, in: new, from: old)
             }
@@ -210,58 +229,82 @@ struct StepBuilder {
             return try entityColumnValue(property, in: new, from: old)
         }
         if let property = new.orderColumns.first(where: { $0.value == column })?.key {
-            guard let name = sourceName(of: property, in: new.name) else { return "Z_PK" }
-            return old.orderColumns[name] ?? "Z_PK"
+            guard let name = sourceName(of: property, in: new.name) else { return .column("Z_PK") }
+            return .column(old.orderColumns[name] ?? "Z_PK")
         }
         return nil
     }
 
-    private func attributeValue(_ attribute: Attribute, in new: EntityLayout, from old: EntityLayout) -> String {
-        let defaultValue = SQLLiteral.defaultValue(of: attribute)
+    private func attributeValue(_ attribute: Attribute, in new: EntityLayout, from old: EntityLayout) -> SQLValue {
+        let defaultValue = StoredDefault(of: attribute)
         guard let name = sourceName(of: attribute.name, in: new.name), let column = old.columns[name] else {
-            return defaultValue ?? "NULL"
+            return defaultValue.map(SQLValue.literal) ?? .null
         }
         let becameRequired = !attribute.isOptional && (sourceAttribute(name, of: old.name)?.isOptional ?? false)
-        if becameRequired, let defaultValue { return "COALESCE(\(column), \(defaultValue))" }
-        return column
+        if becameRequired, let defaultValue { return .coalesce(column, defaultValue) }
+        return .column(column)
     }
 
-    private func foreignKeyValue(_ relationship: String, in new: EntityLayout, from old: EntityLayout) throws -> String {
+    private func foreignKeyValue(_ relationship: String, in new: EntityLayout, from old: EntityLayout) throws -> SQLValue {
         guard let name = sourceName(of: relationship, in: new.name), let oldRelationship = sourceRelationship(name, of: old.name) else {
-            return "NULL"
+            return .null
         }
-        if !oldRelationship.isToMany, let column = old.columns[name] { return column }
+        if !oldRelationship.isToMany, let column = old.columns[name] { return .column(column) }
         if oldRelationship.isToMany, let (table, own, other) = sourceJoin(entity: old.name, relationship: name) {
-            return "(SELECT MIN(j.\(other)) FROM \(Self.tableReference(table)) j WHERE j.\(own) = s.Z_PK)"
+            return .firstLink(table: table, own: own, other: other)
         }
-        if oldRelationship.isToMany, let inverse = oldRelationship.inverseName,
-            let owner = sourceDeclaringEntity(inverse, of: oldRelationship.destinationEntityName),
-            let inverseRelationship = sourceRelationship(inverse, of: owner), !inverseRelationship.isToMany,
-            let ownerLayout = sourceLayout.entity(named: owner), let key = ownerLayout.columns[inverse]
-        {
+        if oldRelationship.isToMany, let (table, key) = inverseForeignKey(of: oldRelationship) {
             // The links were kept on the other side (its to-one); take one of them.
-            return "(SELECT MIN(o.Z_PK) FROM \(Self.tableReference(ownerLayout.table)) o WHERE o.\(key) = s.Z_PK)"
+            return .firstOwner(table: table, column: key)
         }
         throw MigrationError.unsupported("relationship '\(relationship)' of '\(new.name)' changes how it is stored")
     }
 
-    private func entityColumnValue(_ relationship: String, in new: EntityLayout, from old: EntityLayout) throws -> String {
+    /// The table and foreign key of a to-many relationship's to-one inverse, where its links are.
+    private func inverseForeignKey(of relationship: Relationship) -> (table: String, column: String)? {
+        guard let inverse = relationship.inverseName,
+            let owner = sourceDeclaringEntity(inverse, of: relationship.destinationEntityName),
+            let inverseRelationship = sourceRelationship(inverse, of: owner), !inverseRelationship.isToMany,
+            let ownerLayout = sourceLayout.entity(named: owner), let key = ownerLayout.columns[inverse]
+        else { return nil }
+        return (ownerLayout.table, key)
+    }
+
+    private func entityColumnValue(_ relationship: String, in new: EntityLayout, from old: EntityLayout) throws -> SQLValue {
         let key = try foreignKeyValue(relationship, in: new, from: old)
-        guard let name = sourceName(of: relationship, in: new.name) else { return "NULL" }
+        guard let name = sourceName(of: relationship, in: new.name) else { return .null }
         if let column = old.entityColumns[name] {
-            let cases = entityNumberMap().sorted { $0.key < $1.key }.map { "WHEN \($0.key) THEN \($0.value)" }
-            return "CASE \(column) \(cases.joined(separator: " ")) END"
+            return .entityNumber(column, mappedBy: entityNumberMap())
         }
         guard let relationship = sourceRelationship(name, of: old.name),
             let target = mapping.entities.first(where: { $0.source == relationship.destinationEntityName })?.destination,
             let number = destinationLayout.entity(named: target)?.number
-        else { return "NULL" }
-        return "CASE WHEN \(key) IS NOT NULL THEN \(number) END"
+        else { return .null }
+        return .numberWhereSet(key, number)
     }
 
     // MARK: Join tables
 
-    private mutating func buildJoinTables() throws {
+    /// The destination join tables the store already has as they must be: same name, same
+    /// columns, the same relationship's links. They stay as they are.
+    private func keptJoinTables() -> Set<String> {
+        var kept = Set<String>()
+        for join in destinationLayout.joinTables {
+            guard let source = mapping.mapping(forDestination: join.entity)?.source,
+                let name = sourceName(of: join.relationship, in: join.entity),
+                sourceRelationship(name, of: source)?.isToMany == true,
+                let (table, own, other) = sourceJoin(entity: source, relationship: name),
+                table == join.table.name, own == join.sourceColumn, other == join.destinationColumn,
+                actual.table(named: table)?.columns.map(\.name) == join.table.columns.map(\.name)
+            else { continue }
+            kept.insert(table)
+        }
+        return kept
+    }
+
+    /// Makes every destination join table that is not `kept`, from the links wherever the source
+    /// kept them; tables in the way were set aside before.
+    private mutating func buildJoinTables(kept: Set<String>) throws {
         for join in destinationLayout.joinTables {
             guard let sourceA = mapping.mapping(forDestination: join.entity)?.source,
                 let relationshipA = sourceName(of: join.relationship, in: join.entity),
@@ -272,12 +315,9 @@ struct StepBuilder {
             }
             if oldRelationship.isToMany, let (table, own, other) = sourceJoin(entity: sourceA, relationship: relationshipA) {
                 let existing = actual.table(named: table)
-                let sameShape =
-                    table == join.table.name && own == join.sourceColumn && other == join.destinationColumn
-                    && existing?.columns.map(\.name) == join.table.columns.map(\.name)
                 consumedJoinTables.insert(table)
-                if sameShape { continue }
-                let from = table == join.table.name ? setAsideJoin(table) : table
+                if kept.contains(join.table.name) && table == join.table.name { continue }
+                let from = asideNames[table] ?? table
                 let rows = try count("SELECT COUNT(*) FROM \(quoted(table))")
                 step.rowsTouched += rows
                 step.rewrittenTables.append(join.table.name)
@@ -365,11 +405,33 @@ struct StepBuilder {
 
     // MARK: Counting what is dropped
 
+    /// Counts the links a to-many relationship that becomes a to-one loses: every link of an
+    /// object beyond the one kept, from the join table or the inverse's foreign keys.
+    private mutating func countCollapsedLinks() throws {
+        for entity in mapping.entities {
+            guard let source = entity.source else { continue }
+            for property in entity.properties where property.isRelationship && property.dropsData && property.destination != nil {
+                guard let name = property.source, sourceDeclaringEntity(name, of: source) == source,
+                    let relationship = sourceRelationship(name, of: source)
+                else { continue }
+                let extra: Int
+                if let (table, own, _) = sourceJoin(entity: source, relationship: name) {
+                    extra = try count("SELECT COUNT(*) - COUNT(DISTINCT \(own)) FROM \(quoted(table))")
+                } else if let (table, column) = inverseForeignKey(of: relationship) {
+                    extra = try count("SELECT COUNT(\(column)) - COUNT(DISTINCT \(column)) FROM \(quoted(table))")
+                } else {
+                    continue
+                }
+                step.dropped.append(DroppedValues(entity: source, property: name, count: extra))
+            }
+        }
+    }
+
     /// Counts, in one scan of the source table, the rows a rewrite copies, the values of the
     /// columns nothing takes over and the rows of removed entities; returns the rows copied. A
     /// table changed in place drops nothing and is not scanned.
     private mutating func countTable(_ plan: TablePlan, sourceTable: String) throws -> Int {
-        let consumed = Set(plan.values.values.flatMap(referencedColumns)).union(
+        let consumed = Set(plan.values.values.flatMap(\.readColumns)).union(
             foreignKeysMovedToJoinTables().filter { $0.table == sourceTable }.map(\.column))
         // Order and entity-number columns hold no values of their own.
         let dropped = actual.table(named: sourceTable)!.columns.dropFirst(3).map(\.name).filter { name in
@@ -455,34 +517,11 @@ struct StepBuilder {
 
     // MARK: Helpers
 
-    /// A reference to a source table inside an expression, resolved once the step knows which
-    /// tables it sets aside: `⟦ZNAME⟧` becomes the name the table has when the statement runs.
-    static func tableReference(_ table: String) -> String { "⟦\(table)⟧" }
-
-    private func resolveTableReferences(_ sql: String) -> String {
-        guard sql.contains("⟦") else { return sql }
-        var result = ""
-        var rest = Substring(sql)
-        while let open = rest.firstIndex(of: "⟦"), let close = rest[open...].firstIndex(of: "⟧") {
-            result += rest[..<open]
-            let name = String(rest[rest.index(after: open)..<close])
-            result += (asideNames[name] ?? name).quotedDatabaseIdentifier
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
-    }
-
     private mutating func setAside(_ table: String) {
         guard asideNames[table] == nil, actual.table(named: table) != nil else { return }
         let aside = "Z_MODELC_OLD_\(table)"
         asideNames[table] = aside
         renamePhase.append(MigrationStatement(sql: "ALTER TABLE \(quoted(table)) RENAME TO \(aside)", purpose: "set \(table) aside"))
-    }
-
-    /// Sets a join table aside whose name the destination reuses; dropped with the others.
-    private mutating func setAsideJoin(_ table: String) -> String {
-        setAside(table)
-        return asideNames[table] ?? table
     }
 
     private func entityNumberMap() -> [Int: Int] {
@@ -526,42 +565,8 @@ struct StepBuilder {
 
     private func quoted(_ name: String) -> String { name.quotedDatabaseIdentifier }
 
-    private func isLiteral(_ value: String) -> Bool { SQLLiteral.isLiteral(value) }
-
-    /// The source columns an expression reads.
-    private func referencedColumns(_ value: String) -> [String] {
-        var names = [String]()
-        var current = ""
-        for character in value {
-            if character.isLetter || character.isNumber || character == "_" {
-                current.append(character)
-            } else {
-                if current.hasPrefix("Z") { names.append(current) }
-                current = ""
-            }
-        }
-        if current.hasPrefix("Z") { names.append(current) }
-        return names
-    }
-}
-
-/// Why a migration step cannot be planned or run.
-public enum MigrationError: Error, Sendable, CustomStringConvertible {
-    case unsupported(String)
-    case schemaMismatch(String)
-
-    public var description: String {
-        switch self {
-        case .unsupported(let what): "modelc's in-place migrator cannot do this yet: \(what)"
-        case .schemaMismatch(let what): "the store's tables are not those of its version: \(what)"
-        }
-    }
-
-    /// The same error, saying which step it happened in.
-    func during(_ source: String, _ destination: String) -> MigrationError {
-        switch self {
-        case .unsupported(let what): .unsupported("\(what) (\(source) → \(destination))")
-        case .schemaMismatch(let what): .schemaMismatch("\(what) (\(source) → \(destination))")
-        }
+    /// A value as SQL, naming each source table as it is when the statement runs.
+    private func render(_ value: SQLValue) -> String {
+        value.sql { (asideNames[$0] ?? $0).quotedDatabaseIdentifier }
     }
 }
