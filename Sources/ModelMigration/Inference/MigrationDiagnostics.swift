@@ -5,45 +5,41 @@ import ModelSchema
 /// it lost).
 public enum MigrationDiagnostics {
     static func typeChange(_ entity: String, _ attribute: String, from: AttributeType, to: AttributeType, at location: SourceLocation) -> Diagnostic {
-        fixIt(typeChangeError(entity, attribute, from: from, to: to, at: location), "keep the type and add a new attribute, or ship a mapping model for this step")
-    }
-
-    private static func typeChangeError(_ entity: String, _ attribute: String, from: AttributeType, to: AttributeType, at location: SourceLocation) -> Diagnostic {
-        .error(
-            "M201",
-            "attribute '\(attribute)' of '\(entity)' changes type from \(from.xmlName ?? "Undefined") to \(to.xmlName ?? "Undefined"), which lightweight migration cannot convert",
-            at: location)
+        fixIt(
+            .error(
+                "M201",
+                "attribute '\(attribute)' of '\(entity)' changes type from \(from.xmlName ?? "Undefined") to \(to.xmlName ?? "Undefined"), which lightweight migration cannot convert",
+                at: location),
+            "keep the type and add a new attribute, or ship a mapping model for this step")
     }
 
     static func requiredWithoutDefault(_ entity: String, _ attribute: String, added: Bool, at location: SourceLocation) -> Diagnostic {
-        fixIt(requiredWithoutDefaultError(entity, attribute, added: added, at: location), "give '\(attribute)' a default value, or keep it optional")
-    }
-
-    private static func requiredWithoutDefaultError(_ entity: String, _ attribute: String, added: Bool, at location: SourceLocation) -> Diagnostic {
-        .error(
-            "M202",
-            added
-                ? "new attribute '\(attribute)' of '\(entity)' is required and has no default value for existing rows"
-                : "attribute '\(attribute)' of '\(entity)' becomes required without a default value for rows where it is empty",
-            at: location)
+        fixIt(
+            .error(
+                "M202",
+                added
+                    ? "new attribute '\(attribute)' of '\(entity)' is required and has no default value for existing rows"
+                    : "attribute '\(attribute)' of '\(entity)' becomes required without a default value for rows where it is empty",
+                at: location),
+            "give '\(attribute)' a default value, or keep it optional")
     }
 
     static func mergedHierarchies(_ entity: String, _ source: String, _ other: String, at location: SourceLocation) -> Diagnostic {
-        .error(
-            "M203",
-            "entity '\(entity)' would merge the hierarchies of '\(source)' and '\(other)', which share no parent in the source version",
-            at: location)
+        fixIt(
+            .error(
+                "M203",
+                "entity '\(entity)' would merge the hierarchies of '\(source)' and '\(other)', which share no parent in the source version",
+                at: location),
+            "keep the entities in separate hierarchies, or ship a mapping model for this step")
     }
 
     static func requiredRelationshipAdded(_ entity: String, _ relationship: String, at location: SourceLocation) -> Diagnostic {
-        fixIt(requiredRelationshipAddedError(entity, relationship, at: location), "make '\(relationship)' optional, or ship a mapping model that sets it")
-    }
-
-    private static func requiredRelationshipAddedError(_ entity: String, _ relationship: String, at location: SourceLocation) -> Diagnostic {
-        .error(
-            "M204",
-            "new relationship '\(relationship)' of '\(entity)' is required, but existing rows have nothing to point to",
-            at: location)
+        fixIt(
+            .error(
+                "M204",
+                "new relationship '\(relationship)' of '\(entity)' is required, but existing rows have nothing to point to",
+                at: location),
+            "make '\(relationship)' optional, or ship a mapping model that sets it")
     }
 
     static func possibleRename(kind: String, owner: String?, removed: String, added: String, at location: SourceLocation) -> Diagnostic {

@@ -35,7 +35,7 @@ struct MigrateCommand: ParsableCommand {
 
             JSON form: {"store", "storeVersion", "destination", "outcome", "risk", "backup", \
             "suggestedThrough", \
-            "steps": [{"from", "to", "risk", "rowsTouched", "rewrittenTables", "dropped": \
+            "steps": [{"from", "to", "uses" ({"inferred": {}} or {"mappingModel": {"path"}}), "risk", "rowsTouched", "rewrittenTables", "dropped": \
             [{"entity", "property", "count"}], "statements": [{"sql", "purpose"}], "mapping"}]}.
 
             EXIT STATUS

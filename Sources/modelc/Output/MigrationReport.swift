@@ -5,6 +5,7 @@ struct MigrationReport: Encodable {
     struct Step: Encodable {
         var from: String
         var to: String
+        var uses: StepMapping
         var risk: String
         var rowsTouched: Int
         var rewrittenTables: [String]
@@ -38,7 +39,7 @@ struct MigrationReport: Encodable {
         }
         steps = result.steps.map {
             Step(
-                from: $0.source, to: $0.destination, risk: $0.risk.rawValue, rowsTouched: $0.rowsTouched,
+                from: $0.source, to: $0.destination, uses: $0.uses, risk: $0.risk.rawValue, rowsTouched: $0.rowsTouched,
                 rewrittenTables: $0.rewrittenTables, dropped: $0.dropped, statements: $0.statements, mapping: MappingReport($0.mapping))
         }
     }
