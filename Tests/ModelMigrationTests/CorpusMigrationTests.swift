@@ -58,6 +58,10 @@ struct CorpusMigrationTests {
             if plan.outcome == .impossible {
                 let codes = plan.steps.flatMap(\.mapping.diagnostics).filter { $0.severity == .error }.map(\.code)
                 #expect(refusal.map(codes.contains) == true, "refused with \(codes)")
+                options.dryRun = false
+                let refused = try Migrator.migrate(storeAt: store, bundle: bundle, options: options)
+                #expect(refused.outcome == .impossible, "a real run is refused too")
+                #expect(MigrationTestSupport.fileBytes(store) == MigrationTestSupport.fileBytes(original), "the store is unchanged")
                 return
             }
             #expect(refusal == nil, "expected a refusal (\(refusal ?? ""))")

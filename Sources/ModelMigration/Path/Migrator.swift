@@ -77,14 +77,20 @@ public enum Migrator {
         var result = Result(path: path, storeVersion: storeVersion.name, destination: chain[chain.count - 1].name, steps: [], outcome: .upToDate)
         if chain.count == 1 { return result }
         let hashes = chain.map { route.hashes($0) }
-        let mappings = route.mappings()
+        var mappings = route.mappings()
+        let framework = metadata.framework
+        if !mappings[0].conditions.isEmpty {
+            // The first step's data-decided reasons are decided now, on the store as it is:
+            // no backup and no copy for a step its rows make impossible.
+            let first = mappings[0]
+            mappings[0] = try readStore(path) { db in try RowEvidence.resolve(first, source: chain[0], framework: framework, in: db) }
+        }
         if let impossible = mappings.firstIndex(where: { !$0.couldBePossible }) {
             result.steps = mappings[...impossible].map { MigrationStep(source: $0.sourceVersion, destination: $0.destinationVersion, mapping: $0) }
             result.outcome = .impossible
             if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork() }
             return result
         }
-        let framework = metadata.framework
         do {
             if options.dryRun {
                 result.steps = try StoreSnapshot.withPrivateCopy(of: path) { copy in
@@ -125,15 +131,18 @@ public enum Migrator {
 
     /// The store's metadata, read from the store itself with a read-only connection.
     private static func readMetadata(_ path: String) throws -> StoreMetadata {
+        try readStore(path) { db in try StoreMetadata.required(from: db, path: path) }
+    }
+
+    /// Reads the store in place with a read-only connection.
+    private static func readStore<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(5)
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            return try queue.read { db in
-                try StoreMetadata.required(from: db, path: path)
-            }
+            return try queue.read(body)
         } catch let error as DatabaseError {
             throw StoreError(sqlite: error, path: path)
         }
