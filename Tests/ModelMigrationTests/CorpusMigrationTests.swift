@@ -55,6 +55,15 @@ struct CorpusMigrationTests {
                 #expect(MigrationTestSupport.fileBytes(store) == MigrationTestSupport.fileBytes(original), "the store is unchanged")
                 return
             }
+            // `modelc check` has no store: it must flag at least what this store's plan shows.
+            let verdict = try #require(ReleaseCheck.run(bundle: bundle, versions: [known.version]).first)
+            switch plan.outcome {
+            case .impossible: #expect(verdict.risk == .impossible)
+            case _ where plan.risk == .dropsData: #expect(verdict.risk != .safe, "check flags what the store drops")
+            default:
+                let errors = verdict.diagnostics.filter { $0.severity == .error }.map(\.code)
+                #expect(errors.allSatisfy { ["M202", "M204"].contains($0) }, "only data-decided reasons may differ: \(errors)")
+            }
             if plan.outcome == .impossible {
                 let codes = plan.steps.flatMap(\.mapping.diagnostics).filter { $0.severity == .error }.map(\.code)
                 #expect(refusal.map(codes.contains) == true, "refused with \(codes)")
