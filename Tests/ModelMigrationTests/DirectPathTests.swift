@@ -223,6 +223,36 @@ struct DirectPathTests {
         }
     }
 
+    /// A new entity between Post and Tag renumbers Tag: the join table keeps its name
+    /// (`Z_1TAGS`, named by Post) but its Tag column changes, so the old one is moved aside.
+    @Test func aJoinTableThatKeepsItsNameButChangesItsColumnsIsRebuilt() throws {
+        func model(_ extra: String) -> String {
+            #"<entity name="Post" representedClassName="Post" syncable="YES"><relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Tag" inverseName="posts" inverseEntity="Tag"/></entity>"#
+                + extra
+                + #"<entity name="Tag" representedClassName="Tag" syncable="YES"><relationship name="posts" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Post" inverseName="tags" inverseEntity="Post"/></entity>"#
+        }
+        try withTemporaryDirectory { folder in
+            let (bundle, store) = try setUp([("V1", model("")), ("V2", model(#"<entity name="Quote" representedClassName="Quote" syncable="YES"/>"#))], in: folder)
+            let before = try #require(StoreLayout(bundle.versions[0]).joinTables.first)
+            let after = try #require(StoreLayout(bundle.versions[1]).joinTables.first)
+            #expect(before.table.name == after.table.name)
+            #expect(before.table.columns.map(\.name) != after.table.columns.map(\.name))
+            try DatabaseQueue(path: store).write { db in
+                try db.execute(sql: "INSERT INTO ZPOST (Z_PK, Z_ENT, Z_OPT) VALUES (1, 1, 1), (2, 1, 1)")
+                try db.execute(sql: "INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT) VALUES (1, 2, 1)")
+                try db.execute(sql: "INSERT INTO \(before.table.name) (\(before.sourceColumn), \(before.destinationColumn)) VALUES (1, 1), (2, 1)")
+            }
+            let plan = try migrate(store, bundle, dryRun: true)
+            let done = try migrate(store, bundle)
+            #expect(done.outcome == .migrated)
+            #expect(done.steps.map(\.rowsTouched) == plan.steps.map(\.rowsTouched))
+            #expect(done.steps.first?.rewrittenTables.contains(after.table.name) == true)
+            let links = try DatabaseQueue(path: store).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM \(after.table.name)") }
+            #expect(links == 2)
+            try MigrationTestSupport.expectDestination(store, is: bundle.versions[1], framework: .current, in: folder)
+        }
+    }
+
     /// A type change is impossible in one step, but the bundle's middle version removes the
     /// attribute and its last one adds it back with the new type: the plan says so, and the
     /// stages it proposes run.
