@@ -5,9 +5,10 @@ import ModelStore
 import Testing
 import _ModelTestSupport
 
-/// Every corpus store whose bundle has a later version, migrated (a copy) to the bundle's current
-/// version: it succeeds, or is refused for the reason Apple's inference would give. Afterwards the
-/// store has the destination's hashes and `store create`'s schema, and every row and retained
+/// Every corpus store whose bundle has another current version, migrated (a copy) to it in ONE
+/// direct step, as Core Data migrates: it succeeds, or is refused for the reason Apple's
+/// inference would give, the store unchanged. Afterwards the store has the destination's hashes
+/// and `store create`'s schema, `store check` finds it compatible, and every row and retained
 /// value is still there; the dry run predicted the real run.
 @Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
 struct CorpusMigrationTests {
@@ -15,8 +16,9 @@ struct CorpusMigrationTests {
 
     /// Stores whose migration to the current version is refused, and why.
     static let refusals: [String: String] = [
-        // The bundle's current version is its first one; SampleModel2 made this store.
-        "SampleModel_V2.sqlite": "134506",
+        // The bundle's current version is its first one; SampleModel2 made this store. Going
+        // back adds Person's required 'id' without a default, and the store has Person rows.
+        "SampleModel_V2.sqlite": "M202",
         // Version 3 moves Post's colour into a new required Color entity; upstream uses a
         // mapping model for it.
         "wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite": "M204",
@@ -50,27 +52,43 @@ struct CorpusMigrationTests {
                 plan = try Migrator.migrate(storeAt: store, bundle: bundle, options: options)
             } catch let failure as MigrationFailure {
                 #expect(refusal == String(failure.code), "\(failure)")
+                #expect(MigrationTestSupport.fileBytes(store) == MigrationTestSupport.fileBytes(original), "the store is unchanged")
                 return
+            }
+            // `modelc check` has no store: it must flag at least what this store's plan shows.
+            let verdict = try #require(ReleaseCheck.run(bundle: bundle, versions: [known.version]).first)
+            switch plan.outcome {
+            case .impossible: #expect(verdict.risk == .impossible)
+            case _ where plan.risk == .dropsData: #expect(verdict.risk != .safe, "check flags what the store drops")
+            default:
+                let errors = verdict.diagnostics.filter { $0.severity == .error }.map(\.code)
+                #expect(errors.allSatisfy { ["M202", "M204"].contains($0) }, "only data-decided reasons may differ: \(errors)")
             }
             if plan.outcome == .impossible {
                 let codes = plan.steps.flatMap(\.mapping.diagnostics).filter { $0.severity == .error }.map(\.code)
                 #expect(refusal.map(codes.contains) == true, "refused with \(codes)")
+                options.dryRun = false
+                let refused = try Migrator.migrate(storeAt: store, bundle: bundle, options: options)
+                #expect(refused.outcome == .impossible, "a real run is refused too")
+                #expect(MigrationTestSupport.fileBytes(store) == MigrationTestSupport.fileBytes(original), "the store is unchanged")
                 return
             }
             #expect(refusal == nil, "expected a refusal (\(refusal ?? ""))")
             #expect(plan.outcome == .planned)
+            #expect(plan.steps.map(\.source) == [known.version], "one direct step from the store's version")
+            #expect(plan.steps.allSatisfy { Set($0.rewrittenTables).count == $0.rewrittenTables.count }, "each table rewritten at most once")
 
             options.dryRun = false
             let done = try Migrator.migrate(storeAt: store, bundle: bundle, options: options)
             #expect(done.outcome == .migrated)
+            #expect(done.steps.count == 1)
             #expect(done.steps.map(\.rowsTouched) == plan.steps.map(\.rowsTouched), "the dry run predicts the rows touched")
             #expect(done.steps.map(\.dropped) == plan.steps.map(\.dropped), "the dry run predicts the values dropped")
 
             let destination = try #require(bundle.currentVersion)
             try Support.expectDestination(store, is: destination, framework: framework, in: folder)
-            let start = try #require(bundle.versions.firstIndex { $0.name == plan.storeVersion })
-            let end = try #require(bundle.versions.firstIndex { $0.name == destination.name })
-            let retained = RetainedData(chain: Array(bundle.versions[start...end]))
+            let source = try #require(bundle.version(named: plan.storeVersion))
+            let retained = RetainedData(chain: [source, destination])
             try retained.verify(original: original, migrated: store, framework: framework)
         }
     }

@@ -79,6 +79,8 @@ struct RelationshipMigrationTests {
             options.allowsDataLoss = true
             let result = try Migrator.migrate(storeAt: store, bundle: bundle, options: options)
             #expect(result.outcome == .migrated)
+            // Customers 2 and 3 have two orders each: one link of each is dropped.
+            #expect(result.steps.first?.dropped.filter { $0.count > 0 } == [DroppedValues(entity: "Customer", property: "orders", count: 2)])
             let (customers, orders) = try DatabaseQueue(path: store).read { db in
                 (
                     try Row.fetchAll(db, sql: "SELECT Z_PK, ZORDERS FROM ZCUSTOMER ORDER BY Z_PK").map { [$0[0] as Int, $0[1] as Int] },

@@ -34,7 +34,8 @@ struct MigrateCommandTests {
         #expect(report["outcome"] as? String == "planned")
         #expect(report["risk"] as? String == "safe")
         let steps = try #require(report["steps"] as? [[String: Any]])
-        #expect(steps.map { $0["to"] as? String } == ["Library 2", "Library 3"])
+        #expect(steps.map { $0["from"] as? String } == ["Library"], "one direct step, as Core Data migrates")
+        #expect(steps.map { $0["to"] as? String } == ["Library 3"])
         let sql = (steps[0]["statements"] as? [[String: Any]])?.compactMap { $0["sql"] as? String } ?? []
         #expect(sql.contains("ALTER TABLE ZPUBLICATION RENAME COLUMN ZPAGECOUNT TO ZPAGES"))
         #expect(FileManager.default.contents(atPath: fixture) == before)
@@ -48,7 +49,7 @@ struct MigrateCommandTests {
             let backup = folder.appendingPathComponent("before.sqlite").path
             let run = try Modelc.run(["migrate", store, "--model", Self.library, "--backup", backup])
             #expect(run.status == 0, "\(run.standardError)")
-            #expect(run.standardOutput.contains("migrated from 'Library' to 'Library 3' in 2 steps"))
+            #expect(run.standardOutput.contains("migrated from 'Library' to 'Library 3' in one direct step"))
             #expect(try StoreMetadata.read(at: backup).versionIdentifiers == ["1"])
             let check = try Modelc.run(["store", "check", store, "--model", Self.library])
             #expect(check.status == 0, "\(check.standardError)")
@@ -91,8 +92,23 @@ struct MigrateCommandTests {
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
-            #expect(text.contains("step 1/2: Library → Library 2"))
-            #expect(text.contains("step 2/2: Library 2 → Library 3"))
+            #expect(text.contains("step 1/1: Library → Library 3"))
+        }
+    }
+
+    @Test func migrateThroughTakesTheStagesGiven() throws {
+        try withTemporaryDirectory { folder in
+            let store = folder.appendingPathComponent("Library.sqlite").path
+            try FileManager.default.copyItem(atPath: "Fixtures/Library-v1.sqlite", toPath: store)
+            let run = try Modelc.run(["migrate", store, "--model", Self.library, "--through", "Library 2", "--no-backup", "--json"])
+            #expect(run.status == 0, "\(run.standardError)")
+            let steps = try #require(try json(run)["steps"] as? [[String: Any]])
+            #expect(steps.map { "\($0["from"] as? String ?? "") → \($0["to"] as? String ?? "")" } == ["Library → Library 2", "Library 2 → Library 3"])
+            let check = try Modelc.run(["store", "check", store, "--model", Self.library])
+            #expect(check.status == 0, "\(check.standardError)")
+            let help = try Modelc.run(["migrate", "--help"])
+            #expect(help.standardOutput.contains("ONE direct step"))
+            #expect(!help.standardOutput.contains("every version in between"))
         }
     }
 }

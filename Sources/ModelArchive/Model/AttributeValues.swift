@@ -34,9 +34,7 @@ enum AttributeValues {
     ) {
         let type = attribute.pointee.type
         if type == .date {
-            guard let seconds = attribute.pointee.defaultDateTimeInterval.flatMap(Double.init)
-                ?? attribute.pointee.defaultValueString.flatMap(dateSeconds)
-            else { return writer.appendNull(.defaultValue) }
+            guard let seconds = defaultDateSeconds(attribute.pointee) else { return writer.appendNull(.defaultValue) }
             let date = writer.beginObject()
             writer.append(.time, real: seconds)
             writer.endObject(date, chain: .date)
@@ -51,11 +49,7 @@ enum AttributeValues {
         case .float:
             appendReal(Double(Float(text) ?? 0), to: &writer)
         case .boolean:
-            let flag = switch text {
-            case "YES", "yes", "true", "TRUE", "1": true
-            default: false
-            }
-            writer.append(.defaultValue, object: writer.number(bool: flag))
+            writer.append(.defaultValue, object: writer.number(bool: boolValue(text)))
         case .decimal:
             let decimal = decimals[text] ?? {
                 let parsed = DecimalNumber(text)
@@ -88,11 +82,24 @@ enum AttributeValues {
         writer.append(.defaultValue, object: number)
     }
 
+    /// A Date attribute's default in seconds since 2001-01-01: its time interval, else its text.
+    static func defaultDateSeconds(_ attribute: Attribute) -> Double? {
+        attribute.defaultDateTimeInterval.flatMap(Double.init) ?? attribute.defaultValueString.flatMap(dateSeconds)
+    }
+
     /// What `-[NSString integerValue]` makes of the text: leading digits, else 0; `YES` is 0 too.
     static func integerValue(_ text: String) -> Int {
         if let value = Int(text) { return value }
         if let value = Double(text), abs(value) < 9.2e18 { return Int(value) }
         return 0
+    }
+
+    /// What momc makes of a Boolean default's text.
+    static func boolValue(_ text: String) -> Bool {
+        switch text {
+        case "YES", "yes", "true", "TRUE", "1": true
+        default: false
+        }
     }
 
     /// Seconds since 2001-01-01 for the date text Xcode writes (`2013-04-23 12:00:00 +0000`).

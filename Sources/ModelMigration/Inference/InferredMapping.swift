@@ -9,12 +9,37 @@ public struct InferredMapping: Sendable {
     public var entities: [EntityMapping]
     /// Errors make the migration impossible; warnings (`M210`) suggest renaming identifiers.
     public var diagnostics: [Diagnostic]
+    /// Errors that hold only when the store has rows of a kind (``RowCondition``); without a
+    /// store they stand, as what the change does if such rows exist.
+    public var conditions: [RowCondition] = []
 
     /// Whether Core Data could infer this mapping: no error among the diagnostics.
     public var isPossible: Bool { !diagnostics.contains { $0.severity == .error } }
 
+    /// Whether some store's rows could make the mapping possible: every error it has is one
+    /// that only rows decide (a store with no such rows migrates).
+    public var couldBePossible: Bool {
+        let conditional = Set(conditions.map(\.diagnostic))
+        return diagnostics.allSatisfy { $0.severity != .error || conditional.contains($0) }
+    }
+
     /// Whether applying the mapping drops stored values.
     public var dropsData: Bool { entities.contains { $0.kind == .remove || $0.properties.contains(where: \.dropsData) } }
+
+    /// The mapping with the errors the store's rows disprove turned into notes: `holds` says,
+    /// for each condition, whether the store has rows it applies to.
+    public func resolved(by holds: (RowCondition) throws -> Bool) rethrows -> InferredMapping {
+        var result = self
+        for condition in conditions where try !holds(condition) {
+            guard let index = result.diagnostics.firstIndex(of: condition.diagnostic) else { continue }
+            var relaxed = condition.diagnostic
+            relaxed.severity = .note
+            relaxed.message += " (the store has no such rows, so this is safe here)"
+            result.diagnostics[index] = relaxed
+        }
+        result.conditions = []
+        return result
+    }
 
     /// The mapping of the destination entity with this name.
     public func mapping(forDestination name: String) -> EntityMapping? {
@@ -61,4 +86,14 @@ public struct PropertyMapping: Sendable, Hashable {
     public var change: String?
     /// Whether stored values are lost (a removed property, to-many to to-one).
     public var dropsData: Bool
+}
+
+/// A reason a mapping is impossible that the store's data decides: it holds when the source
+/// entity (subentities included) has rows, or, with `emptyProperty`, rows where that source
+/// property has no value.
+public struct RowCondition: Sendable, Hashable {
+    public var sourceEntity: String
+    public var emptyProperty: String?
+    /// The error that holds when the condition does.
+    public var diagnostic = Diagnostic.error("", "")
 }

@@ -1,9 +1,9 @@
 import ModelSchema
 
 /// Infers the lightweight migration between two versions as Core Data does (FORMATS §8): entities
-/// and properties match the source element named by their renaming identifier, else the one
-/// with their own name (so a chain keeps matching once the rename is done); what cannot be inferred is reported
-/// with every reason, each at its place in the model, not only the first.
+/// and properties match by identity (renaming identifier, else name, on both sides) and by name
+/// (``IdentityMatch``); what cannot be inferred is reported with every reason, each at its place
+/// in the model, not only the first. Reasons that only rows decide carry a ``RowCondition``.
 public enum MappingInference {
     /// `sourceHashes` and `destinationHashes` save hashing again when the caller has them.
     public static func infer(
@@ -16,7 +16,7 @@ public enum MappingInference {
             destinationHashes: destinationHashes ?? VersionHasher(destination).entityHashes())
         return InferredMapping(
             sourceVersion: source.name, destinationVersion: destination.name, entities: inference.mappings,
-            diagnostics: inference.diagnostics)
+            diagnostics: inference.diagnostics, conditions: inference.conditions)
     }
 
     /// Attribute type changes Core Data treats as the same storage (`_attributeTypeIsSchemaEqual`).
@@ -36,6 +36,7 @@ private struct Inference {
     let destination: EntityHierarchy
     var mappings: [EntityMapping] = []
     var diagnostics: [Diagnostic] = []
+    var conditions: [RowCondition] = []
     /// Destination entity name → the source entity it comes from.
     var matched: [String: String] = [:]
 
@@ -45,15 +46,17 @@ private struct Inference {
     }
 
     mutating func run(sourceHashes: [String: VersionHash], destinationHashes: [String: VersionHash]) {
-        for entity in destination.version.entities {
-            if let key = [entity.renamingIdentifier, entity.name].compactMap({ $0 }).first(where: { source.entity(named: $0) != nil }) {
-                matched[entity.name] = key
-            }
+        let sourceList = source.version.entities, destinationList = destination.version.entities
+        let pairs = IdentityMatch.pairs(
+            destinations: destinationList.map { .init(name: $0.name, renamingIdentifier: $0.renamingIdentifier) },
+            sources: sourceList.map { .init(name: $0.name, renamingIdentifier: $0.renamingIdentifier) })
+        for (destinationIndex, sourceIndex) in pairs {
+            matched[destinationList[destinationIndex].name] = sourceList[sourceIndex].name
         }
         for entity in destination.version.entities.sorted(by: { $0.name < $1.name }) {
             guard let sourceName = matched[entity.name], let sourceEntity = source.entity(named: sourceName) else {
                 let properties =
-                    destination.attributes(of: entity).map { attributeAdded($0, entity, hasRows: false) }
+                    destination.attributes(of: entity).map { attributeAdded($0, entity, sourceEntity: nil) }
                     + destination.relationships(of: entity).map {
                         PropertyMapping(kind: .add, source: nil, destination: $0.name, isRelationship: true, change: nil, dropsData: false)
                     }
@@ -81,25 +84,29 @@ private struct Inference {
 
     private mutating func properties(from sourceEntity: Entity, to entity: Entity) -> [PropertyMapping] {
         var result = [PropertyMapping]()
-        var sourceAttributes = Dictionary(source.attributes(of: sourceEntity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        var sourceRelationships = Dictionary(source.relationships(of: sourceEntity).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let oldAttributes = source.attributes(of: sourceEntity), newAttributes = destination.attributes(of: entity)
+        let oldRelationships = source.relationships(of: sourceEntity), newRelationships = destination.relationships(of: entity)
+        let attributePairs = IdentityMatch.pairs(
+            destinations: newAttributes.map { .init(name: $0.name, renamingIdentifier: $0.renamingIdentifier) },
+            sources: oldAttributes.map { .init(name: $0.name, renamingIdentifier: $0.renamingIdentifier) })
+        let relationshipPairs = IdentityMatch.pairs(
+            destinations: newRelationships.map { .init(name: $0.name, renamingIdentifier: $0.renamingIdentifier) },
+            sources: oldRelationships.map { .init(name: $0.name, renamingIdentifier: $0.renamingIdentifier) })
         var addedAttributes = [Attribute](), addedRelationships = [Relationship]()
-        for attribute in destination.attributes(of: entity) {
-            let key = [attribute.renamingIdentifier, attribute.name].compactMap { $0 }.first { sourceAttributes[$0] != nil }
-            guard let key, let old = sourceAttributes.removeValue(forKey: key) else {
-                result.append(attributeAdded(attribute, entity, hasRows: true))
+        for (index, attribute) in newAttributes.enumerated() {
+            guard let old = attributePairs[index].map({ oldAttributes[$0] }) else {
+                result.append(attributeAdded(attribute, entity, sourceEntity: sourceEntity.name))
                 if attribute.renamingIdentifier == nil { addedAttributes.append(attribute) }
                 continue
             }
-            result.append(attributeMapping(old, attribute, entity))
+            result.append(attributeMapping(old, attribute, entity, sourceEntity: sourceEntity.name))
         }
-        for relationship in destination.relationships(of: entity) {
-            let key = [relationship.renamingIdentifier, relationship.name].compactMap { $0 }.first { sourceRelationships[$0] != nil }
-            guard let key, let old = sourceRelationships.removeValue(forKey: key) else {
+        for (index, relationship) in newRelationships.enumerated() {
+            guard let old = relationshipPairs[index].map({ oldRelationships[$0] }) else {
                 if !relationship.isOptional && !relationship.isToMany {
-                    diagnostics.append(
-                        MigrationDiagnostics.requiredRelationshipAdded(entity.name, relationship.name, at: relationship.location)
-                            .inFile(destination.version.path))
+                    addConditional(
+                        MigrationDiagnostics.requiredRelationshipAdded(entity.name, relationship.name, at: relationship.location),
+                        RowCondition(sourceEntity: sourceEntity.name, emptyProperty: nil))
                 }
                 result.append(PropertyMapping(kind: .add, source: nil, destination: relationship.name, isRelationship: true, change: nil, dropsData: false))
                 if relationship.renamingIdentifier == nil { addedRelationships.append(relationship) }
@@ -107,29 +114,41 @@ private struct Inference {
             }
             result.append(relationshipMapping(old, relationship, entity))
         }
-        for old in sourceAttributes.values.sorted(by: { $0.name < $1.name }) {
+        let keptAttributes = Set(attributePairs.values), keptRelationships = Set(relationshipPairs.values)
+        let removedAttributes = oldAttributes.indices.filter { !keptAttributes.contains($0) }.map { oldAttributes[$0] }.sorted { $0.name < $1.name }
+        let removedRelationships = oldRelationships.indices.filter { !keptRelationships.contains($0) }.map { oldRelationships[$0] }.sorted { $0.name < $1.name }
+        for old in removedAttributes {
             result.append(PropertyMapping(kind: .remove, source: old.name, destination: nil, isRelationship: false, change: nil, dropsData: true))
         }
-        for old in sourceRelationships.values.sorted(by: { $0.name < $1.name }) {
+        for old in removedRelationships {
             result.append(PropertyMapping(kind: .remove, source: old.name, destination: nil, isRelationship: true, change: nil, dropsData: true))
         }
         suggestPropertyRenames(
-            entity, removedAttributes: sourceAttributes.values.sorted { $0.name < $1.name }, added: addedAttributes,
-            removedRelationships: sourceRelationships.values.sorted { $0.name < $1.name }, addedRelationships: addedRelationships)
+            entity, removedAttributes: removedAttributes, added: addedAttributes,
+            removedRelationships: removedRelationships, addedRelationships: addedRelationships)
         return result
     }
 
-    private mutating func attributeAdded(_ attribute: Attribute, _ entity: Entity, hasRows: Bool) -> PropertyMapping {
-        if hasRows && !attribute.isOptional && attribute.defaultValueString == nil {
-            diagnostics.append(
-                MigrationDiagnostics.requiredWithoutDefault(entity.name, attribute.name, added: true, at: attribute.location)
-                    .inFile(destination.version.path))
+    /// Records a diagnostic that holds only when the store has rows matching `condition`.
+    private mutating func addConditional(_ diagnostic: Diagnostic, _ condition: RowCondition) {
+        var condition = condition
+        condition.diagnostic = diagnostic.inFile(destination.version.path)
+        diagnostics.append(condition.diagnostic)
+        conditions.append(condition)
+    }
+
+    /// A new attribute; `sourceEntity` is `nil` when the entity is new too (no rows to fill).
+    private mutating func attributeAdded(_ attribute: Attribute, _ entity: Entity, sourceEntity: String?) -> PropertyMapping {
+        if let sourceEntity, !attribute.isOptional && attribute.defaultValueString == nil && attribute.defaultDateTimeInterval == nil {
+            addConditional(
+                MigrationDiagnostics.requiredWithoutDefault(entity.name, attribute.name, added: true, at: attribute.location),
+                RowCondition(sourceEntity: sourceEntity, emptyProperty: nil))
         }
         let change = attribute.defaultValueString.map { "default \($0)" }
         return PropertyMapping(kind: .add, source: nil, destination: attribute.name, isRelationship: false, change: change, dropsData: false)
     }
 
-    private mutating func attributeMapping(_ old: Attribute, _ new: Attribute, _ entity: Entity) -> PropertyMapping {
+    private mutating func attributeMapping(_ old: Attribute, _ new: Attribute, _ entity: Entity, sourceEntity: String) -> PropertyMapping {
         var changes = [String]()
         if old.type != new.type {
             if MappingInference.isWidening(from: old.type, to: new.type) {
@@ -141,12 +160,12 @@ private struct Inference {
             }
         }
         if old.isOptional && !new.isOptional {
-            if let value = new.defaultValueString {
+            if let value = new.defaultValueString ?? new.defaultDateTimeInterval {
                 changes.append("optional → required, default \(value)")
             } else {
-                diagnostics.append(
-                    MigrationDiagnostics.requiredWithoutDefault(entity.name, new.name, added: false, at: new.location)
-                        .inFile(destination.version.path))
+                addConditional(
+                    MigrationDiagnostics.requiredWithoutDefault(entity.name, new.name, added: false, at: new.location),
+                    RowCondition(sourceEntity: sourceEntity, emptyProperty: old.name))
             }
         }
         let renamed = old.name != new.name
@@ -159,10 +178,10 @@ private struct Inference {
 
     private mutating func relationshipMapping(_ old: Relationship, _ new: Relationship, _ entity: Entity) -> PropertyMapping {
         var changes = [String]()
-        if matched[new.destinationEntityName].map({ !isKind(source: $0, of: old.destinationEntityName) }) ?? true {
-            diagnostics.append(
-                MigrationDiagnostics.destinationChanged(entity.name, new.name, from: old.destinationEntityName, to: new.destinationEntityName, at: new.location)
-                    .inFile(destination.version.path))
+        // A retargeted relationship maps by name like any other (Core Data's inferred mapping
+        // carries each link to the destination instance of its source object).
+        if matched[new.destinationEntityName] != old.destinationEntityName {
+            changes.append("destination \(old.destinationEntityName) → \(new.destinationEntityName)")
         }
         if old.isToMany != new.isToMany { changes.append(old.isToMany ? "to-many → to-one" : "to-one → to-many") }
         if old.isToMany && new.isToMany && old.isOrdered != new.isOrdered { changes.append(new.isOrdered ? "unordered → ordered" : "ordered → unordered") }
@@ -172,11 +191,6 @@ private struct Inference {
         return PropertyMapping(
             kind: kind, source: old.name, destination: new.name, isRelationship: true,
             change: changes.isEmpty ? nil : changes.joined(separator: "; "), dropsData: old.isToMany && !new.isToMany)
-    }
-
-    /// Whether source entities `name` and `other` are in one line of inheritance.
-    private func isKind(source name: String, of other: String) -> Bool {
-        source.isKind(name, of: other) || source.isKind(other, of: name)
     }
 
     // MARK: Hierarchies

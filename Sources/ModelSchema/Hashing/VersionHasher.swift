@@ -233,7 +233,9 @@ public struct VersionHasher: Sendable {
         return input
     }
 
-    func attributeHash(_ attribute: Attribute) -> VersionHash {
+    /// The version hash of one attribute (`NSPropertyDescription.versionHash`), so a tool can say
+    /// which property of an entity changed its hash.
+    public func attributeHash(_ attribute: Attribute) -> VersionHash {
         if attribute.isDerived, let expression = attribute.derivationExpression {
             var input = HashInput()
             input.append(DerivationExpression.predicateFormat(of: expression))
@@ -265,7 +267,8 @@ public struct VersionHasher: Sendable {
         return input.sha256
     }
 
-    func relationshipHash(_ relationship: Relationship, in entity: Entity) -> VersionHash {
+    /// The version hash of one relationship of `entity` (`NSPropertyDescription.versionHash`).
+    public func relationshipHash(_ relationship: Relationship, in entity: Entity) -> VersionHash {
         var input = HashInput(capacity: 128)
         input.append(
             sha256Of: Self.baseInput(

@@ -8,13 +8,13 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Show the migration Core Data would infer between two versions of a model.",
         discussion: """
-            Entities and properties are matched by renaming identifier (elementID), else by \
-            name, as Core Data's inference does. Each destination entity is a copy (same \
+            Entities and properties are matched by identity (renaming identifier, else name, \
+            on both sides) and by name, as Core Data's inference does. Each destination entity is a copy (same \
             version hash), a transform or an add; each source entity without a match is a \
             remove. Property mappings say what changes and which drop data.
 
             When the migration cannot be inferred, every reason is reported with its place in \
-            the model (M201–M205), not only the first. A removed and an added property or \
+            the model (M201–M204), not only the first. A removed and an added property or \
             entity that look alike are reported as a possible rename (M210) with the \
             renaming-identifier fix-it.
 

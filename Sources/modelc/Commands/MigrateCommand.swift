@@ -10,12 +10,20 @@ struct MigrateCommand: ParsableCommand {
         commandName: "migrate",
         abstract: "Migrate a store to a version of its model, in place, as Core Data's lightweight migration would.",
         discussion: """
-            The store's version is found by its entity hashes; the migration then goes through \
-            every version in between (V1 → V2 → V3 …), each step inferred as Core Data infers \
-            it (see 'modelc diff'). Each step runs as SQL inside the store, in a savepoint of \
-            one transaction: a failure at any point (a constraint the data violates, a full \
-            disk, the process killed) leaves the store as it was. Afterwards the store's \
-            metadata, model cache and schema are those of the destination version.
+            The store's version is found by its entity hashes; the migration then goes, as \
+            Core Data's does, in ONE direct step from that version to the destination (the \
+            current version, or --to), whatever the versions' names or order, inferred as Core \
+            Data infers it (see 'modelc diff'). Each table is rewritten at most once, and a \
+            table whose rows, columns and entity numbers do not change is not touched. \
+            --through V2,V3 migrates in stages instead (store → V2 → V3 → destination, each a \
+            direct step), like Apple's staged migration; when the direct step is impossible but \
+            such stages would work, the plan says so and shows the --through option to use.
+
+            The migration runs as SQL inside the store, each step in a savepoint of one \
+            transaction: a failure at any point (a constraint the data violates, a full disk, \
+            the process killed) leaves the store as it was. Afterwards the store's metadata, \
+            model cache and schema are those of the destination version. Whether a new required \
+            value is impossible is decided from the rows: it is only when rows lack the value.
 
             Before a real run the store is backed up with SQLite's online backup API (safe for \
             WAL stores), to --backup PATH or beside the store as NAME.pre-VERSION-TIME.EXT. A \
@@ -26,7 +34,8 @@ struct MigrateCommand: ParsableCommand {
             data) and a risk verdict (safe, dropsData, impossible); the store is not touched.
 
             JSON form: {"store", "storeVersion", "destination", "outcome", "risk", "backup", \
-            "steps": [{"from", "to", "risk", "rowsTouched", "rewrittenTables", "dropped": \
+            "suggestedThrough", \
+            "steps": [{"from", "to", "uses" ({"inferred": {}} or {"mappingModel": {"path"}}), "risk", "rowsTouched", "rewrittenTables", "dropped": \
             [{"entity", "property", "count"}], "statements": [{"sql", "purpose"}], "mapping"}]}.
 
             EXIT STATUS
@@ -44,6 +53,12 @@ struct MigrateCommand: ParsableCommand {
 
     @Option(name: .customLong("to"), help: "The destination version (default: the current version).")
     var destination: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Migrate in stages through these versions, in this order (comma-separated); default: one direct step.",
+            valueName: "V2,V3"))
+    var through: String?
 
     @Flag(help: "Plan on a private copy and print the plan; the store is not changed.")
     var dryRun = false
@@ -67,6 +82,7 @@ struct MigrateCommand: ParsableCommand {
         let bundle = try ModelLoading.read(model)
         var options = Migrator.Options()
         options.destination = destination
+        options.through = through.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         options.dryRun = dryRun
         options.backupPath = backup
         options.makesBackup = !noBackup
@@ -87,7 +103,7 @@ struct MigrateCommand: ParsableCommand {
             FileHandle.standardError.write(Data("\(store): error: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        let report = MigrationReport(result)
+        let report = MigrationReport(result, model: model)
         if json {
             try JSONOutput.print(report)
         } else if !quiet {

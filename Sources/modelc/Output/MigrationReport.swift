@@ -5,6 +5,7 @@ struct MigrationReport: Encodable {
     struct Step: Encodable {
         var from: String
         var to: String
+        var uses: StepMapping
         var risk: String
         var rowsTouched: Int
         var rewrittenTables: [String]
@@ -19,18 +20,26 @@ struct MigrationReport: Encodable {
     var outcome: String
     var risk: String
     var backup: String?
+    /// Stages that would work where the direct step does not, and the command that takes them.
+    var suggestedThrough: [String]?
+    var suggestedCommand: String?
     var steps: [Step]
 
-    init(_ result: Migrator.Result) {
+    init(_ result: Migrator.Result, model: String) {
         store = result.path
         storeVersion = result.storeVersion
         destination = result.destination
         outcome = result.outcome.rawValue
         risk = result.risk.rawValue
         backup = result.backupPath
+        suggestedThrough = result.suggestedThrough
+        suggestedCommand = result.suggestedThrough.map { stages in
+            let through = stages.joined(separator: ",")
+            return "modelc migrate \(Self.shellQuoted(result.path)) --model \(Self.shellQuoted(model)) --through \(Self.shellQuoted(through)) --dry-run"
+        }
         steps = result.steps.map {
             Step(
-                from: $0.source, to: $0.destination, risk: $0.risk.rawValue, rowsTouched: $0.rowsTouched,
+                from: $0.source, to: $0.destination, uses: $0.uses, risk: $0.risk.rawValue, rowsTouched: $0.rowsTouched,
                 rewrittenTables: $0.rewrittenTables, dropped: $0.dropped, statements: $0.statements, mapping: MappingReport($0.mapping))
         }
     }
@@ -45,9 +54,9 @@ struct MigrationReport: Encodable {
         case "refusedDataLoss":
             print("\(store): made by '\(storeVersion)'; not migrated: the migration drops data (use --allow-data-loss)")
         case "planned":
-            print("\(store): made by '\(storeVersion)'; plan to '\(destination)' in \(steps.count) step\(steps.count == 1 ? "" : "s")")
+            print("\(store): made by '\(storeVersion)'; plan to '\(destination)' in \(steps.count == 1 ? "one direct step" : "\(steps.count) stages")")
         default:
-            print("\(store): migrated from '\(storeVersion)' to '\(destination)' in \(steps.count) step\(steps.count == 1 ? "" : "s")")
+            print("\(store): migrated from '\(storeVersion)' to '\(destination)' in \(steps.count == 1 ? "one direct step" : "\(steps.count) stages")")
         }
         for (index, step) in steps.enumerated() {
             print("step \(index + 1): \(step.from) → \(step.to)  [\(step.risk)]")
@@ -72,7 +81,16 @@ struct MigrationReport: Encodable {
                 for statement in step.statements { print("    \(statement.sql);") }
             }
         }
+        if let suggestedCommand {
+            print("the direct step is impossible, but stages through \(suggestedThrough?.joined(separator: " → ") ?? "") work:")
+            print("  \(suggestedCommand)")
+        }
         if let backup { print("backup: \(backup)") }
         if outcome == "planned" { print("verdict: \(risk)") }
+    }
+
+    /// `text` as one shell word.
+    static func shellQuoted(_ text: String) -> String {
+        text.allSatisfy { $0.isLetter || $0.isNumber || "._-/,=".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -36,10 +36,20 @@ public enum MigrationRisk: String, Sendable, Codable, Comparable {
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
 }
 
-/// One step of a migration chain (one version to the next) as planned and, when run, as done.
+/// Which mapping a step follows: the one inferred from the two versions (the only kind the
+/// in-place migrator runs), or a compiled mapping model whose hashes match them.
+public enum StepMapping: Sendable, Hashable, Codable {
+    case inferred
+    case mappingModel(path: String)
+}
+
+/// One step of a migration (the store's version, or a stage, to the next version) as planned
+/// and, when run, as done.
 public struct MigrationStep: Sendable {
     public var source: String
     public var destination: String
+    /// Which mapping the step uses.
+    public var uses: StepMapping = .inferred
     public var mapping: InferredMapping
     public var statements: [MigrationStatement] = []
     /// Rows the statements write (copied, updated or inserted), counted before they run.

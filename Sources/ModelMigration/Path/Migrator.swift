@@ -3,10 +3,12 @@ import GRDB
 import ModelSchema
 import ModelStore
 
-/// Runs a lightweight migration chain on a store: finds the store's version by its hashes, plans
-/// one step per version up to the destination, and runs every step as SQL in place, each in a
-/// savepoint of one transaction, so that any failure (a constraint the data violates, a full
-/// disk, the process killed) leaves the store exactly as it was.
+/// Runs a lightweight migration on a store as Core Data does: finds the store's version by its
+/// hashes and goes in ONE direct step to the destination, whatever the versions' names or order
+/// (``MigrationPath``); stages through other versions only when the caller names them. Steps
+/// run as SQL in place, each in a savepoint of one transaction, so that any failure (a
+/// constraint the data violates, a full disk, the process killed) leaves the store exactly as
+/// it was.
 ///
 /// A dry run does the same on a private copy, which is then thrown away: its counts are the
 /// real run's.
@@ -14,6 +16,8 @@ public enum Migrator {
     public struct Options: Sendable {
         /// The destination version; `nil` for the current one.
         public var destination: String?
+        /// Versions to go through, in this order (staged migration); empty for the direct step.
+        public var through: [String] = []
         public var dryRun = false
         /// Where the backup goes; `nil` for `<store>.pre-<version>-<UTC time>.<ext>` beside it.
         public var backupPath: String?
@@ -48,6 +52,9 @@ public enum Migrator {
         public var steps: [MigrationStep]
         public var outcome: Outcome
         public var backupPath: String?
+        /// When the direct step is impossible but stages through the bundle's versions are not:
+        /// the versions to pass to `--through`.
+        public var suggestedThrough: [String]?
 
         public var risk: MigrationRisk { steps.map(\.risk).max() ?? .safe }
     }
@@ -61,67 +68,81 @@ public enum Migrator {
         try StoreCheck.checkNotLocked(path)
         let metadata = try readMetadata(path)
         let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
-        guard let storeVersion = match.matched, let start = bundle.versions.firstIndex(where: { $0.name == storeVersion.name }) else {
+        guard let storeVersion = match.matched else {
             let nearest = match.nearest.map { " (nearest: '\($0.name)')" } ?? ""
             throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store\(nearest)")
         }
-        guard let destination = options.destination.map({ bundle.version(named: $0) }) ?? bundle.currentVersion,
-            let end = bundle.versions.firstIndex(where: { $0.name == destination.name })
-        else {
-            throw MigrationFailure(code: 134130, message: "the model has no version '\(options.destination ?? "")'")
+        var route = try MigrationPath(bundle: bundle, from: storeVersion, to: options.destination, through: options.through, knownHashes: match.versionHashes)
+        let chain = route.versions
+        var result = Result(path: path, storeVersion: storeVersion.name, destination: chain[chain.count - 1].name, steps: [], outcome: .upToDate)
+        if chain.count == 1 { return result }
+        let hashes = chain.map { route.hashes($0) }
+        var mappings = route.mappings()
+        let framework = metadata.framework
+        if !mappings[0].conditions.isEmpty {
+            // The first step's data-decided reasons are decided now, on the store as it is:
+            // no backup and no copy for a step its rows make impossible.
+            let first = mappings[0]
+            mappings[0] = try readStore(path) { db in try RowEvidence.resolve(first, source: chain[0], framework: framework, in: db) }
         }
-        var result = Result(path: path, storeVersion: storeVersion.name, destination: destination.name, steps: [], outcome: .upToDate)
-        if start == end { return result }
-        guard start < end else {
-            throw MigrationFailure(
-                code: 134506, message: "the store's version '\(storeVersion.name)' comes after '\(destination.name)'; migrations never go backwards")
-        }
-        let chain = Array(bundle.versions[start...end])
-        let hashes = chain.map { match.versionHashes[$0.name] ?? VersionHasher($0).entityHashes() }
-        let mappings = chain.indices.dropLast().map { index in
-            MappingInference.infer(
-                from: chain[index], to: chain[index + 1], sourceHashes: hashes[index], destinationHashes: hashes[index + 1])
-        }
-        if let impossible = mappings.firstIndex(where: { !$0.isPossible }) {
+        if let impossible = mappings.firstIndex(where: { !$0.couldBePossible }) {
             result.steps = mappings[...impossible].map { MigrationStep(source: $0.sourceVersion, destination: $0.destinationVersion, mapping: $0) }
             result.outcome = .impossible
+            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork() }
             return result
         }
-        let framework = metadata.framework
-        if options.dryRun {
-            return try StoreSnapshot.withPrivateCopy(of: path) { copy in
-                result.steps = try run(copy, chain: chain, mappings: mappings, destinationHashes: hashes[hashes.count - 1], framework: framework, options: options, commit: false)
+        do {
+            if options.dryRun {
+                result.steps = try StoreSnapshot.withPrivateCopy(of: path) { copy in
+                    try run(copy, chain: chain, mappings: mappings, destinationHashes: hashes[hashes.count - 1], framework: framework, options: options, commit: false)
+                }
                 result.outcome = .planned
                 return result
             }
+            try runInPlace(&result, chain: chain, mappings: mappings, destinationHashes: hashes[hashes.count - 1], framework: framework, options: options)
+        } catch let stopped as StepImpossible {
+            result.steps = stopped.steps
+            result.outcome = .impossible
+            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork() }
         }
+        return result
+    }
+
+    /// Backs the store up and runs the steps on it.
+    private static func runInPlace(
+        _ result: inout Result, chain: [ModelVersion], mappings: [InferredMapping], destinationHashes: [String: VersionHash],
+        framework: FrameworkVersion, options: Options
+    ) throws {
+        let path = result.path
         if options.makesBackup {
-            let backup = options.backupPath ?? defaultBackupPath(for: path, version: storeVersion.name)
+            let backup = options.backupPath ?? defaultBackupPath(for: path, version: result.storeVersion)
             options.progress?("backing up to \(backup)")
             try StoreBackup.backup(path, to: backup)
             result.backupPath = backup
         }
         do {
-            result.steps = try run(path, chain: chain, mappings: mappings, destinationHashes: hashes[hashes.count - 1], framework: framework, options: options, commit: true)
+            result.steps = try run(path, chain: chain, mappings: mappings, destinationHashes: destinationHashes, framework: framework, options: options, commit: true)
             result.outcome = .migrated
         } catch let refused as DataLossRefused {
             result.steps = refused.steps
             result.outcome = .refusedDataLoss
         }
-        return result
     }
 
     /// The store's metadata, read from the store itself with a read-only connection.
     private static func readMetadata(_ path: String) throws -> StoreMetadata {
+        try readStore(path) { db in try StoreMetadata.required(from: db, path: path) }
+    }
+
+    /// Reads the store in place with a read-only connection.
+    private static func readStore<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(5)
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            return try queue.read { db in
-                try StoreMetadata.required(from: db, path: path)
-            }
+            return try queue.read(body)
         } catch let error as DatabaseError {
             throw StoreError(sqlite: error, path: path)
         }
@@ -141,9 +162,14 @@ public enum Migrator {
         do {
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction {
-                    for (index, mapping) in mappings.enumerated() {
+                    for (index, inferred) in mappings.enumerated() {
                         let (source, destination) = (chain[index], chain[index + 1])
                         options.progress?("step \(index + 1)/\(mappings.count): \(source.name) → \(destination.name)")
+                        // What only rows decide is decided on the rows as they are at this step.
+                        let mapping = try RowEvidence.resolve(inferred, source: source, framework: framework, in: db)
+                        guard mapping.isPossible else {
+                            throw StepImpossible(steps: steps + [MigrationStep(source: source.name, destination: destination.name, mapping: mapping)])
+                        }
                         var builder = try StepBuilder(db: db, source: source, destination: destination, mapping: mapping, framework: framework)
                         do {
                             try builder.build()
@@ -165,8 +191,8 @@ public enum Migrator {
                             return .commit
                         }
                     }
-                    // The transaction makes the chain atomic, so the metadata and model cache
-                    // of the intermediate versions are never seen: only the last is written.
+                    // The transaction makes stages atomic, so the metadata and model cache of
+                    // the intermediate versions are never seen: only the last is written.
                     try StoreMetadataUpdate.apply(chain[chain.count - 1], hashes: destinationHashes, to: db, at: path)
                     return commit ? .commit : .rollback
                 }
@@ -193,31 +219,12 @@ public enum Migrator {
     }
 }
 
-/// A step that would drop data in a run that does not allow it: the transaction rolls back.
-struct DataLossRefused: Error {
+/// A step the store's rows make impossible: the transaction rolls back.
+struct StepImpossible: Error {
     var steps: [MigrationStep]
 }
 
-/// A migration that failed while running; the store is left as it was.
-public struct MigrationFailure: Error, Sendable, CustomStringConvertible {
-    /// Core Data's code: 134111 for a violated constraint, 134110 otherwise (134130, 134506 for
-    /// a missing or backward destination).
-    public var code: Int
-    public var message: String
-
-    public init(code: Int, message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    init(_ error: DatabaseError, step: MigrationStep?) {
-        let during = step.map { " during \($0.source) → \($0.destination)" } ?? ""
-        if error.resultCode == .SQLITE_CONSTRAINT {
-            self.init(code: 134111, message: "the data violates a constraint of the destination\(during): \(error.message ?? "")")
-        } else {
-            self.init(code: 134110, message: "SQLite error \(error.resultCode.rawValue)\(during): \(error.message ?? "")")
-        }
-    }
-
-    public var description: String { "\(message) [\(code)]" }
+/// A step that would drop data in a run that does not allow it: the transaction rolls back.
+struct DataLossRefused: Error {
+    var steps: [MigrationStep]
 }

@@ -1,0 +1,67 @@
+import ModelSchema
+import ModelStore
+
+/// The versions a migration goes through, as Core Data picks them: the store's version, then
+/// the destination, in one direct step, whatever the versions' names or their order in the
+/// bundle. Stages through other versions exist only when the caller names them (Apple's staged
+/// migration, CoreStore's progressive migration).
+struct MigrationPath {
+    let bundle: ModelBundle
+    /// The store's version, each named stage, and the destination.
+    let versions: [ModelVersion]
+    private var knownHashes: [String: [String: VersionHash]]
+
+    /// `destination` `nil` means the current version; a stage equal to its neighbour is skipped.
+    init(bundle: ModelBundle, from source: ModelVersion, to destination: String?, through stages: [String], knownHashes: [String: [String: VersionHash]]) throws {
+        self.bundle = bundle
+        self.knownHashes = knownHashes
+        guard let end = destination.map({ bundle.version(named: $0) }) ?? bundle.currentVersion else {
+            throw MigrationFailure(code: 134130, message: "the model has no version '\(destination ?? "")'")
+        }
+        var versions = [source]
+        for name in stages {
+            guard let stage = bundle.version(named: name) else {
+                throw MigrationFailure(code: 134130, message: "the model has no version '\(name)' (in --through)")
+            }
+            if stage.name != versions[versions.count - 1].name { versions.append(stage) }
+        }
+        if end.name != versions[versions.count - 1].name { versions.append(end) }
+        self.versions = versions
+    }
+
+    /// The entity hashes of a version, computed once.
+    func hashes(_ version: ModelVersion) -> [String: VersionHash] {
+        knownHashes[version.name] ?? VersionHasher(version).entityHashes()
+    }
+
+    /// The inferred mapping of each step.
+    mutating func mappings() -> [InferredMapping] {
+        versions.indices.dropLast().map { mapping(versions[$0], versions[$0 + 1]) }
+    }
+
+    /// Stages through the bundle's versions, in bundle order, between the store's version and
+    /// the destination, with each step possible for some store: the fewest found by taking, from
+    /// each version, the furthest one it reaches. `nil` when there is none (or the store's
+    /// version comes after the destination in the bundle).
+    mutating func stagesThatWork() -> [String]? {
+        let all = bundle.versions
+        guard let first = all.firstIndex(where: { $0.name == versions[0].name }),
+            let last = all.firstIndex(where: { $0.name == versions[versions.count - 1].name }), first < last
+        else { return nil }
+        var stages = [String](), current = first
+        while current < last {
+            guard let next = (current + 1...last).reversed().first(where: { mapping(all[current], all[$0]).couldBePossible }) else { return nil }
+            if next < last { stages.append(all[next].name) }
+            current = next
+        }
+        return stages.isEmpty ? nil : stages
+    }
+
+    private mutating func mapping(_ source: ModelVersion, _ destination: ModelVersion) -> InferredMapping {
+        for version in [source, destination] where knownHashes[version.name] == nil {
+            knownHashes[version.name] = VersionHasher(version).entityHashes()
+        }
+        return MappingInference.infer(
+            from: source, to: destination, sourceHashes: knownHashes[source.name], destinationHashes: knownHashes[destination.name])
+    }
+}
