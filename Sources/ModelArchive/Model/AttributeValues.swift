@@ -186,7 +186,7 @@ extension AttributeValues {
                 }
             case "NSURL":
                 attribute.defaultValueString = object["NS.relative"]?.string
-            case "NSDecimalNumber":
+            case "NSDecimalNumber", "NSDecimalNumberPlaceholder":
                 attribute.defaultValueString = decimalText(object)
             default:
                 break

@@ -16,7 +16,7 @@ struct DecompileCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A compiled .momd folder or .mom file.", completion: .file())
+    @Argument(help: "A compiled .momd folder, .mom file, or an app bundle holding one.", completion: .file())
     var compiled: String
 
     @Option(name: [.short, .customLong("output")], help: "The folder to write the model into.")
@@ -33,6 +33,10 @@ struct DecompileCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let path = try ModelBundleWriter.write(bundle, into: output)
+        if bundle.isVersioned, bundle.currentVersionIsInferred, let current = bundle.currentVersionName {
+            // Written without `.xccurrentversion`, so that compiling it again names none either.
+            print("note: VersionInfo.plist names no current version; inferred '\(current)' (the only or last version)")
+        }
         print("decompiled \(path)")
     }
 }

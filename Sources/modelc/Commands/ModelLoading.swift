@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import ModelCompiler
 import ModelSchema
 import ModelXML
 
@@ -6,12 +8,20 @@ import ModelXML
 enum ModelLoading {
     /// The model at `path`; prints its reading diagnostics, and exits 1 when any is an error.
     static func read(_ path: String) throws -> ModelBundle {
-        let result = ModelReader().read(at: path)
+        let result = ModelSources.reader.read(at: path)
         DiagnosticPrinter.standardError.print(result.diagnostics)
         guard let bundle = result.bundle, !result.diagnostics.contains(where: { $0.severity == .error }) else {
             throw ExitCode.failure
         }
         return bundle
+    }
+
+    /// Whether `path` is a compiled model (`.momd`, `.mom`, an app bundle, or a folder holding a
+    /// `VersionInfo.plist`, as `*.momd_precompiled` copies are) rather than a source model.
+    static func isCompiled(_ path: String) -> Bool {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return [".momd", ".mom", ".app"].contains { trimmed.hasSuffix($0) }
+            || FileManager.default.fileExists(atPath: "\(trimmed)/VersionInfo.plist")
     }
 
     /// The version named `name`, or the current version when `name` is nil; an unknown name
