@@ -38,6 +38,14 @@ struct XcodeErasTests {
             #expect(decompile.status == 0, "\(decompile.standardError)")
             let again = try json(try Modelc.run(["hash", folder.appendingPathComponent("back/\(name).xcdatamodeld").path, "--json"]))
             #expect(NSArray(array: try #require(again["versions"] as? [[String: Any]])) == NSArray(array: versions))
+            // The source itself rewrites to today's XML with the same hashes.
+            let rewrite = try Modelc.run(["decompile", path, "-o", folder.appendingPathComponent("xml").path])
+            #expect(rewrite.status == 0, "\(rewrite.standardError)")
+            let xml = folder.appendingPathComponent("xml/\(name).xcdatamodeld")
+            let contents = try FileManager.default.subpathsOfDirectory(atPath: xml.path).filter { $0.hasSuffix("/contents") }
+            #expect(contents.count == versions.count)
+            let rewritten = try json(try Modelc.run(["hash", xml.path, "--json"]))
+            #expect(NSArray(array: try #require(rewritten["versions"] as? [[String: Any]])) == NSArray(array: versions))
         }
     }
 
