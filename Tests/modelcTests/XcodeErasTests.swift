@@ -117,6 +117,26 @@ struct XcodeErasTests {
         }
     }
 
+    /// TranslationCatalog's three test stores, each against the three bundles Xcode 16.4 compiled
+    /// (read as compiled models, two of them without a current version name): each store is
+    /// recognised by its own bundle only.
+    @Test(arguments: [("", 1), ("_v2", 2), ("_v3", 3)])
+    func storesAreMatchedAgainstXcodeCompiledBundles(_ suffix: String, _ own: Int) throws {
+        let root = "richardpiazza__TranslationCatalog@2735875"
+        try withTemporaryDirectory { folder in
+            let name = "test_multi_language_core_data\(suffix).sqlite"
+            let copy = folder.appendingPathComponent(name).path
+            try FileManager.default.copyItem(atPath: Corpus.path("\(root)/Tests/LocalizerTests/Resources/\(name)"), toPath: copy)
+            for model in 1...3 {
+                let momd = Corpus.path("\(root)/Sources/TranslationCatalogCoreData/PrecompiledResources/CatalogModel_\(model).momd_precompiled")
+                let run = try Modelc.run(["store", "info", copy, "--model", momd, "--json"])
+                #expect(run.status == 0, "\(run.standardError)")
+                let matched = try json(run)["matchedVersion"] as? String
+                #expect(matched == (model == own ? "CatalogModel" : nil), "store \(name), bundle \(model)")
+            }
+        }
+    }
+
     @Test func inspectSaysWhenTheCurrentVersionIsInferred() throws {
         let golden = try #require(XcodeCompiled.all.first { $0.momd.contains("CatalogModel_1") })
         let run = try Modelc.run(["inspect", Corpus.path(golden.momd), "--json"])

@@ -25,22 +25,12 @@ struct DecompileCommand: ParsableCommand {
     var output: String
 
     func run() throws {
-        let bundle: ModelSchema.ModelBundle
-        do {
-            // A source model (an Xcode 3 bundle above all) is rewritten in today's XML.
-            bundle = ModelLoading.isCompiled(compiled) ? try CompiledModelReader.read(at: compiled) : try ModelLoading.read(compiled)
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            DiagnosticPrinter.standardError.print([
-                Diagnostic(severity: .error, code: "X001", message: "cannot read compiled model: \(error)", path: compiled)
-            ])
-            throw ExitCode.failure
-        }
+        // A source model (an Xcode 3 bundle above all) is rewritten in today's XML.
+        let bundle = try ModelLoading.read(compiled)
         let path = try ModelBundleWriter.write(bundle, into: output)
         if bundle.isVersioned, bundle.currentVersionIsInferred, let current = bundle.currentVersionName {
             // Written without `.xccurrentversion`, so that compiling it again names none either.
-            print("note: VersionInfo.plist names no current version; inferred '\(current)' (the only or last version)")
+            print("note: the model names no current version; inferred '\(current)' (the only or last version)")
         }
         print("decompiled \(path)")
     }

@@ -23,19 +23,7 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let bundle: ModelBundle
-        if ModelLoading.isCompiled(path) {
-            do {
-                bundle = try CompiledModelReader.read(at: path)
-            } catch {
-                DiagnosticPrinter.standardError.print([
-                Diagnostic(severity: .error, code: "X001", message: "cannot read compiled model: \(error)", path: path)
-            ])
-            throw ExitCode.failure
-            }
-        } else {
-            bundle = try ModelLoading.read(path)
-        }
+        let bundle = try ModelLoading.read(path)
         let report = ModelReport(bundle)
         if json {
             try JSONOutput.print(report)
