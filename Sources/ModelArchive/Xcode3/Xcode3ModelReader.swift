@@ -35,12 +35,7 @@ public enum Xcode3ModelReader {
         }
         version.entities.sort { $0.name < $1.name }
         version.configurations = try ModelUnarchiver.entries(root["_configurationsByName"]).map { entry in
-            let members = try (entry.value.object.map(ModelUnarchiver.items) ?? []).map { member in
-                guard let name = member.string ?? member.object?["_name"]?.string else {
-                    throw FormatError(description: "unsupported member of configuration '\(entry.key)'")
-                }
-                return name
-            }
+            let members = try names(entry.value, in: "configuration '\(entry.key)'")
             return Configuration(name: entry.key, memberEntityNames: members.sorted())
         }.sorted { $0.name < $1.name }
         return version
@@ -92,13 +87,16 @@ public enum Xcode3ModelReader {
     /// Compound indexes: lists of properties (or property names).
     private static func compoundIndexes(_ value: ArchiveValue?, entity: String) throws -> [[String]] {
         guard let list = value?.object else { return [] }
-        return try ModelUnarchiver.items(list).map { index in
-            try (index.object.map(ModelUnarchiver.items) ?? []).map { member in
-                guard let name = member.string ?? member.object?["_name"]?.string else {
-                    throw FormatError(description: "unsupported XDPMCompoundIndexes member in entity '\(entity)'")
-                }
-                return name
+        return try ModelUnarchiver.items(list).map { try names($0, in: "XDPMCompoundIndexes of entity '\(entity)'") }
+    }
+
+    /// The names in a list of elements (entities, properties) or of plain names.
+    private static func names(_ list: ArchiveValue, in owner: String) throws -> [String] {
+        try (list.object.map(ModelUnarchiver.items) ?? []).map { member in
+            guard let name = member.string ?? member.object?["_name"]?.string else {
+                throw FormatError(description: "unsupported \(member.object?.className ?? "value") in \(owner)")
             }
+            return name
         }
     }
 }
