@@ -377,7 +377,7 @@ public struct ModelArchiver: ~Copyable {
             allowsCloudEncryption: attribute.pointee.allowsCloudEncryption, hasValidation: !validation.isEmpty))
         if !validation.isEmpty {
             writer.append(.validationPredicates, .object(
-                ArchiveClass.arrayObject(validation.map { .object(PredicateArchiver.archive($0.predicate)) })))
+                ArchiveClass.arrayObject(ValidationPredicates.archived(validation, of: attribute).map { .object($0) })))
             writer.append(.validationWarnings, .object(ArchiveClass.arrayObject(validation.map { .number(.integer($0.warning)) })))
         }
         if attribute.pointee.isIndexedBySpotlight { writer.append(.indexedBySpotlight, bool: true) }
