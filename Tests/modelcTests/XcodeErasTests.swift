@@ -137,6 +137,27 @@ struct XcodeErasTests {
         }
     }
 
+    /// `compile --xcode-version N` of Xcode's own source gives `.mom` files whose decoded graphs
+    /// equal the ones that Xcode wrote.
+    @Test(arguments: XcodeCompiled.all)
+    func compiledMomsEqualXcodes(_ golden: XcodeCompiled) throws {
+        try withTemporaryDirectory { folder in
+            let run = try Modelc.run(["compile", Corpus.path(golden.source), "-o", folder.path, "--xcode-version", golden.compiler.xcode])
+            #expect(run.status == 0, "\(run.standardError)")
+            let name = URL(fileURLWithPath: golden.source).deletingPathExtension().lastPathComponent
+            let momd = folder.appendingPathComponent("\(name).momd")
+            let moms = try FileManager.default.contentsOfDirectory(atPath: momd.path).filter { $0.hasSuffix(".mom") }
+            #expect(!moms.isEmpty)
+            for mom in moms {
+                let ours = try KeyedArchiveReader.unarchive([UInt8](try Data(contentsOf: momd.appendingPathComponent(mom))))
+                let apple = try KeyedArchiveReader.unarchive([UInt8](try Data(contentsOf: URL(fileURLWithPath: Corpus.path("\(golden.momd)/\(mom)")))))
+                #expect(ArchiveComparison.differences(apple, ours) == [], "\(mom)")
+                ours.releaseGraph()
+                apple.releaseGraph()
+            }
+        }
+    }
+
     @Test func inspectSaysWhenTheCurrentVersionIsInferred() throws {
         let golden = try #require(XcodeCompiled.all.first { $0.momd.contains("CatalogModel_1") })
         let run = try Modelc.run(["inspect", Corpus.path(golden.momd), "--json"])
