@@ -77,7 +77,7 @@ struct XcodeErasTests {
             try bytes.write(to: version.appendingPathComponent("elements"))
             let run = try Modelc.run(["validate", folder.appendingPathComponent("Old.xcdatamodeld").path])
             #expect(run.status == 1)
-            #expect(run.standardError.contains("[X020]"))
+            #expect(run.standardError.contains("[X016]"))
             #expect(run.standardError.contains("XDPMModeX"))
         }
     }

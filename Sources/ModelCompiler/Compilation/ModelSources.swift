@@ -14,7 +14,7 @@ public enum ModelSources {
     public static let reader = ModelReader(xcode3Reader: readXcode3Version)
 
     /// One Xcode 3 version from its `elements` file; an unreadable part is reported by its class
-    /// or key (X020).
+    /// or key (X016).
     @Sendable static func readXcode3Version(elementsPath: String, name: String) -> (ModelVersion?, [Diagnostic]) {
         guard let data = FileManager.default.contents(atPath: elementsPath) else {
             return (nil, [Diagnostic.error("X001", "cannot read file: permission denied or not a regular file").inFile(elementsPath)])
@@ -22,7 +22,7 @@ public enum ModelSources {
         do {
             return (try Xcode3ModelReader.version(fromElements: [UInt8](data), name: name, path: elementsPath), [])
         } catch {
-            return (nil, [Diagnostic.error("X020", "cannot read Xcode 3 model '\(name)': \(error)").inFile(elementsPath)])
+            return (nil, [Diagnostic.unreadableXcode3Version(name, reason: "\(error)").inFile(elementsPath)])
         }
     }
 }
