@@ -10,6 +10,7 @@ public enum CompiledModelReader {
         public var description: String
     }
 
+    /// The compiled model at `path`: a `.momd` (or a folder like one), a `.mom`, or a `.app`.
     public static func read(at path: String) throws -> ModelBundle {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         var isDirectory: ObjCBool = false
@@ -54,6 +55,7 @@ public enum CompiledModelReader {
         return models[0]
     }
 
+    /// One `.mom`, binary or XML, as the version `name`.
     private static func readMom(_ path: String, name: String) throws -> ModelVersion {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])

@@ -20,10 +20,12 @@ public enum PropertyListReader {
     }
 
     private static let uidKey = "<key>CF$UID</key>"
-    private static let renamedUIDKey = "<key>CF$UID.modelc</key>"
+    private static let renamedKeyName = "CF$UID.modelc"
+    private static let renamedUIDKey = "<key>\(renamedKeyName)</key>"
 
     // MARK: - Conversion
 
+    /// One Foundation property-list object as a ``PropertyListValue``, nesting bounded.
     private static func value(_ object: Any, depth: Int) throws -> PropertyListValue {
         guard depth < 512 else { throw BinaryPropertyListReader.FormatError(description: "property list nested too deeply") }
         switch object {
@@ -45,6 +47,4 @@ public enum PropertyListReader {
             throw BinaryPropertyListReader.FormatError(description: "unsupported property list value \(type(of: object))")
         }
     }
-
-    private static let renamedKeyName = "CF$UID.modelc"
 }

@@ -43,6 +43,7 @@ public enum Xcode3ModelReader {
 
     // MARK: - Entities
 
+    /// One `XDPMEntity` with its attributes and relationships.
     private static func entity(_ object: ArchivedObject, name: String) throws -> Entity {
         let settings = try Xcode3Stereotypes(object, owner: "entity '\(name)'")
         let className = settings.string("XD_PSK_entityClassName")

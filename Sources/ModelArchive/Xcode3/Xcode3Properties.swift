@@ -28,6 +28,7 @@ enum Xcode3Properties {
 
     // MARK: - Attributes
 
+    /// One `XDPMAttribute`; date values go to the XML's time-interval fields.
     static func attribute(_ object: ArchivedObject, name: String, entity: String) throws -> Attribute {
         let owner = "attribute '\(name)' of entity '\(entity)'"
         let settings = try Xcode3Stereotypes(object, owner: owner)
@@ -69,6 +70,7 @@ enum Xcode3Properties {
 
     // MARK: - Relationships
 
+    /// One `XDPMRelationship`, its counts kept as stored (a to-one is 1/1, as Xcode 4's XML writes it).
     static func relationship(_ object: ArchivedObject, name: String, entity: String) throws -> Relationship {
         let owner = "relationship '\(name)' of entity '\(entity)'"
         let settings = try Xcode3Stereotypes(object, owner: owner)
