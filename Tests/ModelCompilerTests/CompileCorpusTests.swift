@@ -14,7 +14,7 @@ struct CompileCorpusTests {
 
     @Test(arguments: models)
     func compilesDeterministicallyAndSurvivesDecompiling(_ relative: String) throws {
-        let bundle = try #require(ModelReader().read(at: Corpus.path(relative)).bundle)
+        let bundle = try #require(ModelSources.reader.read(at: Corpus.path(relative)).bundle)
         let first = ModelCompilation.products(of: bundle)
         let second = ModelCompilation.products(of: bundle)
         #expect(first.map(\.path) == second.map(\.path))
@@ -39,31 +39,34 @@ struct CompileCorpusTests {
         }
     }
 
-    static let goldens = [
-        ("alemar11__CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel.momd",
-         "alemar11__CoreDataPlus@c42926a7797e/Tests/Resources/SampleModel/SampleModel.xcdatamodeld", false),
-        ("alemar11__CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3.momd",
-         "alemar11__CoreDataPlus/Tests/Resources/SampleModel3/SampleModel3.xcdatamodeld", true),
-    ]
-
-    @Test(arguments: goldens)
-    func versionInfoEqualsXcodes(_ momd: String, _ source: String, _ modern: Bool) throws {
-        let bundle = try #require(ModelReader().read(at: Corpus.path(source)).bundle)
-        let options = ModelCompilation.Options(compilerVersion: modern ? .xcode15_4 : nil)
+    /// Compiling Xcode's source as the Xcode that compiled it gives the same `VersionInfo.plist`
+    /// keys and values.
+    @Test(arguments: XcodeCompiled.all)
+    func versionInfoEqualsXcodes(_ golden: XcodeCompiled) throws {
+        let bundle = try #require(ModelSources.reader.read(at: Corpus.path(golden.source)).bundle)
+        let options = ModelCompilation.Options(compilerVersion: golden.compiler)
         let ours = try #require(ModelCompilation.products(of: bundle, options: options).first { $0.path.hasSuffix("VersionInfo.plist") })
-        let apple = try #require(FileManager.default.contents(atPath: Corpus.path("\(momd)/VersionInfo.plist")))
-        #expect(try VersionInfo.decode(ours.bytes) == VersionInfo.decode([UInt8](apple)))
+        let apple = try #require(FileManager.default.contents(atPath: Corpus.path("\(golden.momd)/VersionInfo.plist")))
+        var expected = try VersionInfo.decode([UInt8](apple))
+        if !golden.sourceNamesCurrentVersion {
+            #expect(expected.currentVersionName != nil)
+            expected.currentVersionName = nil
+        }
+        #expect(try VersionInfo.decode(ours.bytes) == expected)
+        guard golden.sourceNamesCurrentVersion else { return }
         // Foundation reads both the same way.
         let ourPlist = try PropertyListSerialization.propertyList(from: Data(ours.bytes), format: nil) as? NSDictionary
         let applePlist = try PropertyListSerialization.propertyList(from: apple, format: nil) as? NSDictionary
         #expect(ourPlist == applePlist)
     }
 
-    @Test(arguments: goldens)
-    func decompilingXcodesMomdGivesApplesHashes(_ momd: String, _ source: String, _ modern: Bool) throws {
-        let compiled = try CompiledModelReader.read(at: Corpus.path(momd))
-        let info = try VersionInfo.decode([UInt8](try #require(FileManager.default.contents(atPath: Corpus.path("\(momd)/VersionInfo.plist")))))
-        #expect(compiled.currentVersionName == info.currentVersionName)
+    @Test(arguments: XcodeCompiled.all)
+    func decompilingXcodesMomdGivesApplesHashes(_ golden: XcodeCompiled) throws {
+        let compiled = try CompiledModelReader.read(at: Corpus.path(golden.momd))
+        let info = try VersionInfo.decode([UInt8](try #require(FileManager.default.contents(atPath: Corpus.path("\(golden.momd)/VersionInfo.plist")))))
+        // Without a name in VersionInfo.plist the only version is current, and said to be inferred.
+        #expect(compiled.currentVersionName == info.currentVersionName ?? compiled.versions.last?.name)
+        #expect(compiled.currentVersionIsInferred == (info.currentVersionName == nil))
         let folder = try Modelc.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let written = try ModelBundleWriter.write(compiled, into: folder.path)

@@ -38,6 +38,9 @@ enum PredicateUnarchiver {
             case .number(.real(let number))?: return .constant(.real(number))
             case .number(.bool(let flag))?: return .constant(.bool(flag))
             case .string(let text)?: return .constant(.string(text))
+            case .object(let number)? where number.classes.contains("NSDecimalNumber"):
+                // A decimal bound; the XML spells it as a plain number.
+                return .constant(.real(Double(AttributeValues.decimalText(number)) ?? 0))
             default: return .constant(.null)
             }
         case "NSKeyPathExpression":

@@ -62,6 +62,21 @@ enum ValidationPredicates {
         return Double(text).map { .constant(.real($0)) }
     }
 
+    /// The archived predicates of `checks`, made for the attribute `attribute` points to: a
+    /// decimal attribute's bounds are NSDecimalNumber constants of the exact text, as Xcode
+    /// archives them, where other numbers are NSNumbers.
+    static func archived(_ checks: [Check], of attribute: UnsafePointer<Attribute>) -> [ArchivedObject] {
+        checks.map { check in
+            let object = PredicateArchiver.archive(check.predicate)
+            let bound = check.warning == 1620 ? attribute.pointee.minValueString : attribute.pointee.maxValueString
+            guard attribute.pointee.type == .decimal, let text = bound, let right = object["NSRightExpression"]?.object else {
+                return object
+            }
+            right["NSConstantValue"] = .object(AttributeValues.DecimalNumber(text).object())
+            return object
+        }
+    }
+
     /// Puts the bounds a decoded attribute's predicates describe back into its XML fields.
     static func restore(_ predicates: [PredicateNode], into attribute: inout Attribute) {
         for predicate in predicates {

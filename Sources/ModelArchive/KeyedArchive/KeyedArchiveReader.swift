@@ -7,7 +7,7 @@ public enum KeyedArchiveReader {
 
     /// The root object of the archive in `bytes`.
     public static func unarchive(_ bytes: [UInt8]) throws -> ArchivedObject {
-        let plist = try BinaryPropertyListReader.decode(bytes)
+        let plist = try PropertyListReader.decode(bytes)
         guard plist["$archiver"]?.stringValue == "NSKeyedArchiver",
             case .array(let objects)? = plist["$objects"],
             case .uid(let root)? = plist["$top"]?["root"]

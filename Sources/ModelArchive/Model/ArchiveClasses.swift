@@ -29,7 +29,9 @@ enum ArchiveClass: UInt8, CaseIterable {
         case .date: ["NSDate", "NSObject"]
         case .uuid: ["NSUUID", "NSObject"]
         case .url: ["NSURL", "NSObject"]
-        case .decimalNumber: ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"]
+        // Foundation archives every NSDecimalNumber under its placeholder class, as Apple's own
+        // archives show (Instruments traces decoded by the Firefox profiler's importer).
+        case .decimalNumber: ["NSDecimalNumberPlaceholder", "NSDecimalNumber", "NSNumber", "NSValue", "NSObject"]
         }
     }
 

@@ -152,6 +152,15 @@ enum AttributeValues {
             self.mantissa = bytes
         }
 
+        /// The same object as a tree, for a constant inside an archived predicate.
+        func object() -> ArchivedObject {
+            ArchivedObject(ArchiveClass.decimalNumber.names, fields: [
+                (ArchiveKey.exponent.name, .integer(exponent)), (ArchiveKey.length.name, .integer(length)),
+                (ArchiveKey.negative.name, .bool(isNegative)), (ArchiveKey.compact.name, .bool(true)),
+                (ArchiveKey.mantissaByteOrder.name, .integer(1)), (ArchiveKey.mantissa.name, .data(mantissa)),
+            ])
+        }
+
         /// Numbers a new NSDecimalNumber object of this value in `writer`.
         func number(in writer: inout KeyedArchiveWriter) -> UInt32 {
             let object = writer.beginObject()
@@ -193,7 +202,7 @@ extension AttributeValues {
                 }
             case "NSURL":
                 attribute.defaultValueString = object["NS.relative"]?.string
-            case "NSDecimalNumber":
+            case "NSDecimalNumber", "NSDecimalNumberPlaceholder":
                 attribute.defaultValueString = decimalText(object)
             default:
                 break

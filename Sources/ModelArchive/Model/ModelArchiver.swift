@@ -10,10 +10,10 @@ import ModelSchema
 /// `NSCompoundIndexes` mirroring every fetch index.
 public struct ModelArchiver: ~Copyable {
     public struct Options: Sendable {
-        /// The compiler identity to record; `nil` writes none, as momc before Xcode 15 did.
-        public var compilerVersion: CompilerVersion?
+        /// The momc to emulate: whether and which compiler identity the archive records.
+        public var compilerVersion: CompilerVersion
 
-        public init(compilerVersion: CompilerVersion? = .xcode15_4) {
+        public init(compilerVersion: CompilerVersion = .newestVerified) {
             self.compilerVersion = compilerVersion
         }
     }
@@ -103,9 +103,9 @@ public struct ModelArchiver: ~Copyable {
         modelNumber = model.number
         writer.append(.entities, object: dictionaryNumber(
             keys: entityOrder.map { entities[$0].name }, members: entityOrder) { $0.entityNumber($1) })
-        if let compiler = options.compilerVersion {
-            writer.append(.compilerToolVersion, real: compiler.toolVersion)
-            writer.append(.compilerXcodeVersion, integer: Int64(compiler.xcodeVersion))
+        if let tool = options.compilerVersion.toolVersion, let xcode = options.compilerVersion.xcodeVersion {
+            writer.append(.compilerToolVersion, real: tool)
+            writer.append(.compilerXcodeVersion, integer: Int64(xcode))
         }
         if version.fetchRequests.isEmpty {
             writer.appendNull(.fetchRequestTemplates)
@@ -377,7 +377,7 @@ public struct ModelArchiver: ~Copyable {
             allowsCloudEncryption: attribute.pointee.allowsCloudEncryption, hasValidation: !validation.isEmpty))
         if !validation.isEmpty {
             writer.append(.validationPredicates, .object(
-                ArchiveClass.arrayObject(validation.map { .object(PredicateArchiver.archive($0.predicate)) })))
+                ArchiveClass.arrayObject(ValidationPredicates.archived(validation, of: attribute).map { .object($0) })))
             writer.append(.validationWarnings, .object(ArchiveClass.arrayObject(validation.map { .number(.integer($0.warning)) })))
         }
         if attribute.pointee.isIndexedBySpotlight { writer.append(.indexedBySpotlight, bool: true) }

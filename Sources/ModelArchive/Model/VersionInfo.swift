@@ -4,13 +4,15 @@ import ModelSchema
 /// hashes and (since Xcode 15) checksum, which Core Data reads to pick a version for a store
 /// without loading every model.
 public struct VersionInfo: Sendable, Hashable {
-    public var currentVersionName: String
+    /// `nil` when the file has no `NSManagedObjectModel_CurrentVersionName`, as momc writes it for
+    /// a source bundle without `.xccurrentversion`.
+    public var currentVersionName: String?
     public var versionHashes: [String: [String: VersionHash]]
     /// `nil` when the file has no `NSManagedObjectModel_VersionChecksums` (before Xcode 15).
     public var versionChecksums: [String: String]?
 
     public init(
-        currentVersionName: String, versionHashes: [String: [String: VersionHash]],
+        currentVersionName: String?, versionHashes: [String: [String: VersionHash]],
         versionChecksums: [String: String]?
     ) {
         self.currentVersionName = currentVersionName
@@ -33,15 +35,18 @@ public struct VersionInfo: Sendable, Hashable {
                 versionHashes.sorted { $0.key < $1.key }.map { version, hashes in
                     (version, .dictionary(hashes.sorted { $0.key < $1.key }.map { ($0.key, .data($0.value.bytes)) }))
                 })))
-        root.append(("NSManagedObjectModel_CurrentVersionName", .string(currentVersionName)))
+        if let currentVersionName {
+            root.append(("NSManagedObjectModel_CurrentVersionName", .string(currentVersionName)))
+        }
         return BinaryPropertyListWriter.encode(.dictionary(root))
     }
 
-    /// Reads a `VersionInfo.plist` (binary form, as Xcode writes it).
+    /// Reads a `VersionInfo.plist`, in binary form as Xcode writes it or in XML form as older
+    /// tools and hand edits left it.
     public static func decode(_ bytes: [UInt8]) throws -> VersionInfo {
-        let plist = try BinaryPropertyListReader.decode(bytes)
-        guard let current = plist["NSManagedObjectModel_CurrentVersionName"]?.stringValue,
-            case .dictionary(let versions)? = plist["NSManagedObjectModel_VersionHashes"]
+        let plist = try PropertyListReader.decode(bytes)
+        let current = plist["NSManagedObjectModel_CurrentVersionName"]?.stringValue
+        guard case .dictionary(let versions)? = plist["NSManagedObjectModel_VersionHashes"]
         else { throw BinaryPropertyListReader.FormatError(description: "not a VersionInfo.plist") }
         var hashes = [String: [String: VersionHash]]()
         for (version, value) in versions {

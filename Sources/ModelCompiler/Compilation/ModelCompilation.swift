@@ -16,11 +16,11 @@ import ModelXML
 /// ```
 public enum ModelCompilation {
     public struct Options: Sendable {
-        /// The compiler identity the `.mom` files record; `nil` emulates momc before Xcode 15,
-        /// which also wrote no version checksums in `VersionInfo.plist`.
-        public var compilerVersion: CompilerVersion?
+        /// The Xcode whose momc to emulate: compiler identity in the `.mom` files, version
+        /// checksums in `VersionInfo.plist` or not.
+        public var compilerVersion: CompilerVersion
 
-        public init(compilerVersion: CompilerVersion? = .xcode15_4) {
+        public init(compilerVersion: CompilerVersion = .newestVerified) {
             self.compilerVersion = compilerVersion
         }
     }
@@ -53,16 +53,18 @@ public enum ModelCompilation {
             hashes[version.name] = result.hashes
             checksums[version.name] = result.checksum
         }
+        // momc names the current version only when the source bundle has a `.xccurrentversion`.
         let info = VersionInfo(
-            currentVersionName: bundle.currentVersion?.name ?? "", versionHashes: hashes,
-            versionChecksums: options.compilerVersion == nil ? nil : checksums)
+            currentVersionName: bundle.currentVersionIsInferred ? nil : bundle.currentVersion?.name,
+            versionHashes: hashes,
+            versionChecksums: options.compilerVersion.writesVersionChecksums ? checksums : nil)
         files.append(("\(bundle.name).momd/VersionInfo.plist", info.encoded()))
         return files
     }
 
     /// Reads, validates and compiles the model at `path` into the folder `outputDirectory`.
     public static func compile(modelAt path: String, into outputDirectory: String, options: Options = Options()) throws -> Result {
-        let read = ModelReader().read(at: path)
+        let read = ModelSources.reader.read(at: path)
         var diagnostics = read.diagnostics
         guard let bundle = read.bundle, !read.diagnostics.contains(where: { $0.severity == .error }) else {
             return Result(diagnostics: diagnostics, outputPath: nil)

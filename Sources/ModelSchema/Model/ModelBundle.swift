@@ -13,16 +13,21 @@ public struct ModelBundle: Sendable, Hashable {
     public var currentVersionName: String?
     /// Every version of the bundle, sorted by name as Finder sorts them.
     public var versions: [ModelVersion]
+    /// `true` when nothing names the current version (a `.xcdatamodeld` without
+    /// `.xccurrentversion`, a `VersionInfo.plist` without `NSManagedObjectModel_CurrentVersionName`)
+    /// and ``currentVersionName`` is modelc's choice: the only or last version in Finder order.
+    public var currentVersionIsInferred: Bool
 
     public init(
         name: String, path: String, isVersioned: Bool,
-        currentVersionName: String?, versions: [ModelVersion]
+        currentVersionName: String?, versions: [ModelVersion], currentVersionIsInferred: Bool = false
     ) {
         self.name = name
         self.path = path
         self.isVersioned = isVersioned
         self.currentVersionName = currentVersionName
         self.versions = versions
+        self.currentVersionIsInferred = currentVersionIsInferred
     }
 
     /// The version with the given name (folder name without `.xcdatamodel`).

@@ -12,7 +12,16 @@ import ModelSchema
 /// for version in result.bundle?.versions ?? [] { print(version.name) }
 /// ```
 public struct ModelReader: Sendable {
-    public init() {}
+    /// Reads an Xcode 3 version folder (`elements`/`layout`, no `contents`): given the path of
+    /// its `elements` file and the version name. Those files are keyed archives, which another
+    /// layer decodes; without a reader such a version is reported as X004.
+    public typealias Xcode3VersionReader = @Sendable (_ elementsPath: String, _ name: String) -> (ModelVersion?, [Diagnostic])
+
+    private let xcode3Reader: Xcode3VersionReader?
+
+    public init(xcode3Reader: Xcode3VersionReader? = nil) {
+        self.xcode3Reader = xcode3Reader
+    }
 
     /// What reading produced: the bundle (when any version could be read) and the diagnostics.
     public struct Result: Sendable {
@@ -79,7 +88,7 @@ public struct ModelReader: Sendable {
         }
         let bundle = ModelBundle(
             name: name, path: path, isVersioned: true, currentVersionName: current ?? versions.last?.name,
-            versions: versions)
+            versions: versions, currentVersionIsInferred: current == nil)
         return Result(bundle: versions.isEmpty ? nil : bundle, diagnostics: diagnostics)
     }
 
@@ -97,6 +106,7 @@ public struct ModelReader: Sendable {
         let contents = contentsPath ?? "\(folder)/contents"
         guard FileManager.default.fileExists(atPath: contents) else {
             if FileManager.default.fileExists(atPath: "\(folder)/elements") {
+                if let xcode3Reader { return xcode3Reader("\(folder)/elements", name) }
                 return (nil, [Diagnostic.legacyFormat(name).inFile("\(folder)/elements")])
             }
             return (nil, [Diagnostic.missingContents(name).inFile(folder)])

@@ -64,6 +64,11 @@ extension Diagnostic {
     public static func unknownVersion(_ name: String, available: [String]) -> Self {
         .error("X015", "no version named '\(name)'; the bundle has \(available.map { "'\($0)'" }.joined(separator: ", "))")
     }
+
+    /// A part of an Xcode 3 version (`elements`) that cannot be read, named by class or key.
+    public static func unreadableXcode3Version(_ version: String, reason: String) -> Self {
+        .error("X016", "cannot read Xcode 3 model '\(version)': \(reason)")
+    }
 }
 
 /// The catalogue of reading diagnostics, for the docs and the uniqueness test.
@@ -72,7 +77,7 @@ public enum ReadingDiagnostics {
         .init("X001", .error, "a file of the model cannot be read"),
         .init("X002", .error, "a file is not well-formed XML"),
         .init("X003", .error, "a file declares XML entities (refused: the vehicle of XXE and expansion bombs)"),
-        .init("X004", .error, "a version is in the pre-Xcode 4 binary format"),
+        .init("X004", .error, "a version is in the pre-Xcode 4 binary format and no Xcode 3 reader is given"),
         .init("X005", .error, "the root element of contents is not <model>"),
         .init("X006", .error, "an element lacks a required attribute"),
         .init("X007", .error, "an attribute type is not one Core Data knows"),
@@ -84,5 +89,6 @@ public enum ReadingDiagnostics {
         .init("X013", .error, "the path is not a model"),
         .init("X014", .error, "a version folder has no contents file"),
         .init("X015", .error, "the requested version is not in the bundle"),
+        .init("X016", .error, "a part of an Xcode 3 version (elements) cannot be read"),
     ]
 }

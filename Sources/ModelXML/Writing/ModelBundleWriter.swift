@@ -19,7 +19,8 @@ public enum ModelBundleWriter {
         for version in bundle.versions {
             try writeVersion(version, folder: "\(root)/\(version.name).xcdatamodel")
         }
-        if let current = bundle.currentVersionName {
+        // An inferred current version was never named: writing none keeps a round trip exact.
+        if let current = bundle.currentVersionName, !bundle.currentVersionIsInferred {
             try currentVersionPlist(current).write(toFile: "\(root)/.xccurrentversion", atomically: true, encoding: .utf8)
         }
         return root

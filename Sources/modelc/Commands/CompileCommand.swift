@@ -22,11 +22,20 @@ struct CompileCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The folder to write the compiled model into.")
     var output: String
 
-    @Flag(help: "Write .mom files as momc did before Xcode 15: no compiler identity, no checksums in VersionInfo.plist.")
-    var legacyFormat = false
+    @Option(help: ArgumentHelp(
+        "Write what this Xcode's momc wrote: compiler identity in each .mom, checksums in VersionInfo.plist or not.",
+        discussion: "One of \(CompilerVersion.known.map(\.xcode).joined(separator: ", ")); default \(CompilerVersion.newestVerified.xcode)."))
+    var xcodeVersion = CompilerVersion.newestVerified.xcode
+
+    func validate() throws {
+        guard CompilerVersion.named(xcodeVersion) != nil else {
+            throw ValidationError(
+                "unknown --xcode-version '\(xcodeVersion)'; known: \(CompilerVersion.known.map(\.xcode).joined(separator: ", "))")
+        }
+    }
 
     func run() throws {
-        let options = ModelCompilation.Options(compilerVersion: legacyFormat ? nil : .xcode15_4)
+        let options = ModelCompilation.Options(compilerVersion: CompilerVersion.named(xcodeVersion) ?? .newestVerified)
         let result = try ModelCompilation.compile(modelAt: model, into: output, options: options)
         DiagnosticPrinter.standardError.print(result.diagnostics)
         guard let path = result.outputPath else { throw ExitCode.failure }

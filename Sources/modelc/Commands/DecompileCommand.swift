@@ -12,27 +12,26 @@ struct DecompileCommand: ParsableCommand {
             Writes the model in the XML Xcode writes, so that a team that lost its source \
             model can recover it from a shipped app bundle. The result compiles to the same \
             .mom files and has the same version hashes. What momc does not keep (codegen \
-            settings such as usesScalarValueType, the diagram layout) cannot be recovered.
+            settings such as usesScalarValueType, the diagram layout) cannot be recovered. \
+            Given a source model instead, it is rewritten in today's XML: the way to bring \
+            Xcode 3 versions (elements/layout) forward.
             """
     )
 
-    @Argument(help: "A compiled .momd folder or .mom file.", completion: .file())
+    @Argument(help: "A compiled .momd folder, .mom file, or an app bundle holding one; or a source model, Xcode 3 versions included, to rewrite in today's XML.", completion: .file())
     var compiled: String
 
     @Option(name: [.short, .customLong("output")], help: "The folder to write the model into.")
     var output: String
 
     func run() throws {
-        let bundle: ModelSchema.ModelBundle
-        do {
-            bundle = try CompiledModelReader.read(at: compiled)
-        } catch {
-            DiagnosticPrinter.standardError.print([
-                Diagnostic(severity: .error, code: "X001", message: "cannot read compiled model: \(error)", path: compiled)
-            ])
-            throw ExitCode.failure
-        }
+        // A source model (an Xcode 3 bundle above all) is rewritten in today's XML.
+        let bundle = try ModelLoading.read(compiled)
         let path = try ModelBundleWriter.write(bundle, into: output)
+        if bundle.isVersioned, bundle.currentVersionIsInferred, let current = bundle.currentVersionName {
+            // Written without `.xccurrentversion`, so that compiling it again names none either.
+            print("note: the model names no current version; inferred '\(current)' (the only or last version)")
+        }
         print("decompiled \(path)")
     }
 }

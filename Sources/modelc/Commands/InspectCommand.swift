@@ -23,19 +23,7 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let bundle: ModelBundle
-        if path.hasSuffix(".momd") || path.hasSuffix(".mom") || path.hasSuffix(".momd/") {
-            do {
-                bundle = try CompiledModelReader.read(at: path)
-            } catch {
-                DiagnosticPrinter.standardError.print([
-                Diagnostic(severity: .error, code: "X001", message: "cannot read compiled model: \(error)", path: path)
-            ])
-            throw ExitCode.failure
-            }
-        } else {
-            bundle = try ModelLoading.read(path)
-        }
+        let bundle = try ModelLoading.read(path)
         let report = ModelReport(bundle)
         if json {
             try JSONOutput.print(report)
@@ -49,6 +37,8 @@ struct InspectCommand: ParsableCommand {
 struct ModelReport: Encodable {
     var name: String
     var current: String?
+    /// `true` when nothing in the model names its current version and `current` is modelc's pick.
+    var currentInferred: Bool
     var versions: [Version]
 
     struct Version: Encodable {
@@ -71,6 +61,7 @@ struct ModelReport: Encodable {
     init(_ bundle: ModelBundle) {
         name = bundle.name
         current = bundle.currentVersionName
+        currentInferred = bundle.currentVersionIsInferred
         versions = bundle.versions.map { version in
             let hasher = VersionHasher(version)
             let hashes = hasher.entityHashes()
@@ -90,7 +81,7 @@ struct ModelReport: Encodable {
     }
 
     var text: String {
-        var lines = ["\(name): \(versions.count) version\(versions.count == 1 ? "" : "s"), current '\(current ?? "")'"]
+        var lines = ["\(name): \(versions.count) version\(versions.count == 1 ? "" : "s"), current '\(current ?? "")'\(currentInferred ? " (inferred: none is named)" : "")"]
         for version in versions {
             lines.append("")
             lines.append("\(version.name)\(version.name == current ? " (current)" : "")  identifier '\(version.versionIdentifier)'")

@@ -27,7 +27,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         var diagnostics = [Diagnostic]()
         for path in paths {
-            let result = ModelReader().read(at: path)
+            let result = ModelSources.reader.read(at: path)
             diagnostics += result.diagnostics
             if let bundle = result.bundle {
                 diagnostics += ModelValidator().validate(bundle)

@@ -1,0 +1,103 @@
+import ModelSchema
+
+/// Reads an Xcode 3 model version: the `elements` file of a `.xcdatamodel` folder from before
+/// Xcode 4, a keyed archive of Xcode's private modelling classes, into a ``ModelVersion`` that
+/// validates, hashes, compiles and decompiles like one read from `contents` XML.
+///
+/// The archive (`XDPMModel` → `XDModelPackage` → `XDPMEntity` → `XDPMAttribute` /
+/// `XDPMRelationship`) keeps each Core Data setting as a "stereotype" property whose `_default`
+/// is the value (`XD_PAttK_attributeType` = 700, `XD_PRK_destination` = an `XDPMEntity` …); see
+/// ``Xcode3Stereotypes``. The `layout` file beside it is the diagram and is not read. A class or
+/// key this reader does not know is an error that names it, never a silent loss.
+public enum Xcode3ModelReader {
+    public struct FormatError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The version named `name` from the bytes of an `elements` file at `path`.
+    public static func version(fromElements bytes: [UInt8], name: String, path: String) throws -> ModelVersion {
+        let root = try KeyedArchiveReader.unarchive(bytes)
+        // The graph's cycles (owner ↔ owned, relationship ↔ inverse) would keep it alive.
+        defer { root.releaseGraph() }
+        guard root.className == "XDPMModel" else {
+            throw FormatError(description: "the archive's root is a \(root.className), not an XDPMModel")
+        }
+        guard let package = root["_xd_rootPackage"]?.object else {
+            throw FormatError(description: "XDPMModel has no _xd_rootPackage")
+        }
+        var version = ModelVersion(name: name, path: path)
+        version.versionIdentifier = root["_modelVersionIdentifier"]?.string ?? ""
+        for (entityName, value) in ModelUnarchiver.entries(package["XDBucketForClassesstorage"]) {
+            guard let object = value.object, object.className == "XDPMEntity" else {
+                throw FormatError(description: "unsupported class \(value.object?.className ?? "value") for entity '\(entityName)'")
+            }
+            version.entities.append(try Self.entity(object, name: entityName))
+        }
+        version.entities.sort { $0.name < $1.name }
+        version.configurations = try ModelUnarchiver.entries(root["_configurationsByName"]).map { entry in
+            let members = try names(entry.value, in: "configuration '\(entry.key)'")
+            return Configuration(name: entry.key, memberEntityNames: members.sorted())
+        }.sorted { $0.name < $1.name }
+        return version
+    }
+
+    // MARK: - Entities
+
+    /// One `XDPMEntity` with its attributes and relationships.
+    private static func entity(_ object: ArchivedObject, name: String) throws -> Entity {
+        let settings = try Xcode3Stereotypes(object, owner: "entity '\(name)'")
+        let className = settings.string("XD_PSK_entityClassName")
+        var entity = Entity(
+            name: name, representedClassName: className == "NSManagedObject" ? nil : className,
+            parentEntityName: try parentName(object, entity: name),
+            isAbstract: settings.bool("XD_PSK_isAbstract") || object["_isAbstract"]?.bool == true,
+            isSyncable: true, renamingIdentifier: settings.string("XD_PSK_elementID"),
+            versionHashModifier: settings.string("XD_PSK_versionHashModifier"), userInfo: settings.userInfo("XD_PSK_userInfo"))
+        for (propertyName, value) in ModelUnarchiver.entries(object["XDBucketForOwnedAttributesstorage"]) {
+            let property = value.object
+            switch property?.className {
+            case "XDPMAttribute": entity.attributes.append(try Xcode3Properties.attribute(property!, name: propertyName, entity: name))
+            case "XDPMRelationship": entity.relationships.append(try Xcode3Properties.relationship(property!, name: propertyName, entity: name))
+            default:
+                throw FormatError(description: "unsupported class \(property?.className ?? "value") for property '\(propertyName)' of entity '\(name)'")
+            }
+        }
+        entity.attributes.sort { $0.name < $1.name }
+        entity.relationships.sort { $0.name < $1.name }
+        entity.compoundIndexes = try compoundIndexes(settings.value("XDPMCompoundIndexes"), entity: name)
+        // Xcode 3 kept fetch request templates on their entity; none in the files at hand has one.
+        if let request = settings.list("XD_PSK_fetchRequestsArray").first {
+            throw FormatError(description: "unsupported class \(request.object?.className ?? "value") in XD_PSK_fetchRequestsArray of entity '\(name)'")
+        }
+        try settings.checkAllRead(ignoring: ["XD_PSK_classMapping"])
+        return entity
+    }
+
+    /// The superentity: the one `XDPMEntity` in the entity's generalizations.
+    private static func parentName(_ object: ArchivedObject, entity: String) throws -> String? {
+        let generalizations = object["XDBucketForGeneralizationsstorage"]?.object.map(ModelUnarchiver.items) ?? []
+        guard let first = generalizations.first else { return nil }
+        guard generalizations.count == 1, let parent = first.object, parent.className == "XDPMEntity",
+            let name = parent["_name"]?.string
+        else {
+            throw FormatError(description: "unsupported XDBucketForGeneralizationsstorage of entity '\(entity)' (\(generalizations.count) × \(first.object?.className ?? "value"))")
+        }
+        return name
+    }
+
+    /// Compound indexes: lists of properties (or property names).
+    private static func compoundIndexes(_ value: ArchiveValue?, entity: String) throws -> [[String]] {
+        guard let list = value?.object else { return [] }
+        return try ModelUnarchiver.items(list).map { try names($0, in: "XDPMCompoundIndexes of entity '\(entity)'") }
+    }
+
+    /// The names in a list of elements (entities, properties) or of plain names.
+    private static func names(_ list: ArchiveValue, in owner: String) throws -> [String] {
+        try (list.object.map(ModelUnarchiver.items) ?? []).map { member in
+            guard let name = member.string ?? member.object?["_name"]?.string else {
+                throw FormatError(description: "unsupported \(member.object?.className ?? "value") in \(owner)")
+            }
+            return name
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import ModelArchive
+import ModelSchema
+import ModelXML
+
+/// Reading source models of every Xcode era: today's `contents` XML through ``ModelReader``,
+/// and Xcode 3 versions (`elements`/`layout`) through ModelArchive's ``Xcode3ModelReader``, so
+/// that a long-lived bundle with an Xcode 3 first version reads, validates and compiles whole.
+///
+/// ModelXML does not know keyed archives (its layer sits below ModelArchive); this is where the
+/// two meet, for the compiler and for every command that loads a model.
+public enum ModelSources {
+    /// The reader every command uses.
+    public static let reader = ModelReader(xcode3Reader: readXcode3Version)
+
+    /// One Xcode 3 version from its `elements` file; an unreadable part is reported by its class
+    /// or key (X016).
+    @Sendable static func readXcode3Version(elementsPath: String, name: String) -> (ModelVersion?, [Diagnostic]) {
+        guard let data = FileManager.default.contents(atPath: elementsPath) else {
+            return (nil, [Diagnostic.error("X001", "cannot read file: permission denied or not a regular file").inFile(elementsPath)])
+        }
+        do {
+            return (try Xcode3ModelReader.version(fromElements: [UInt8](data), name: name, path: elementsPath), [])
+        } catch {
+            return (nil, [Diagnostic.unreadableXcode3Version(name, reason: "\(error)").inFile(elementsPath)])
+        }
+    }
+}
