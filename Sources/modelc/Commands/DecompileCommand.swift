@@ -1,5 +1,6 @@
 import ArgumentParser
 import ModelArchive
+import ModelCompiler
 import ModelSchema
 import ModelXML
 
@@ -22,7 +23,11 @@ struct DecompileCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The folder to write the model into.")
     var output: String
 
+    @Option(help: "For a .cdm: the model bundle whose versions its hashes match, for the snapshots Xcode's editor needs.")
+    var model: String?
+
     func run() throws {
+        if MappingCompilation.isCompiled(compiled) { return try MappingCommands.decompile(compiled, into: output, model: model) }
         let bundle: ModelSchema.ModelBundle
         do {
             bundle = try CompiledModelReader.read(at: compiled)
