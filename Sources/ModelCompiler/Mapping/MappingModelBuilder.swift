@@ -52,13 +52,21 @@ struct MappingModelBuilder {
             }
             mappings.append(mapping)
         }
+        let targets = mappingTargets(mappings)
         for index in mappings.indices {
             let record = document.entityMappings[index]
+            let sourceEntity = mappings[index].sourceEntityName.flatMap { source?.entity(named: $0) }
+            let context = SourceProperties(
+                attributes: Set(sourceEntity.map { source?.attributes(of: $0).map(\.name) ?? [] } ?? []),
+                relationships: Dictionary(
+                    (sourceEntity.map { source?.relationships(of: $0) ?? [] } ?? []).map { ($0.name, $0) },
+                    uniquingKeysWith: { first, _ in first }),
+                generates: record.autogeneratesExpressions && sourceEntity != nil, targets: targets)
             mappings[index].attributeMappings = Self.sortedByName(record.attributeMappings).map {
-                propertyMapping($0, isRelationship: false, record: record, mapping: mappings[index], all: mappings)
+                propertyMapping($0, isRelationship: false, mapping: mappings[index], context)
             }
             mappings[index].relationshipMappings = Self.sortedByName(record.relationshipMappings).map {
-                propertyMapping($0, isRelationship: true, record: record, mapping: mappings[index], all: mappings)
+                propertyMapping($0, isRelationship: true, mapping: mappings[index], context)
             }
         }
         return MappingModel(
@@ -110,9 +118,33 @@ struct MappingModelBuilder {
         }.map(\.element)
     }
 
+    /// What generating a property mapping's expression needs to know of the source entity.
+    private struct SourceProperties {
+        /// The source entity's stored attributes and relationships, inherited ones included.
+        var attributes: Set<String>
+        var relationships: [String: Relationship]
+        /// Whether the entity mapping autogenerates expressions and its source entity is known.
+        var generates: Bool
+        var targets: [String: (count: Int, first: String)]
+    }
+
+    /// For each source entity, how many entity mappings take instances of it or of its
+    /// subentities, and the first of them: a relationship to that entity resolves through that
+    /// mapping when it is the only one.
+    private func mappingTargets(_ mappings: [EntityMapping]) -> [String: (count: Int, first: String)] {
+        var targets = [String: (count: Int, first: String)]()
+        for mapping in mappings {
+            guard let name = mapping.sourceEntityName, let entity = source?.entity(named: name) else { continue }
+            for kind in source?.lineage(of: entity) ?? [] {
+                let known = targets[kind.name]
+                targets[kind.name] = ((known?.count ?? 0) + 1, known?.first ?? mapping.name)
+            }
+        }
+        return targets
+    }
+
     private mutating func propertyMapping(
-        _ record: MappingDocument.Property, isRelationship: Bool, record entity: MappingDocument.Entity,
-        mapping: EntityMapping, all: [EntityMapping]
+        _ record: MappingDocument.Property, isRelationship: Bool, mapping: EntityMapping, _ context: SourceProperties
     ) -> PropertyMapping {
         var result = PropertyMapping(name: record.name, location: record.location)
         if let data = record.valueExpressionData {
@@ -123,32 +155,21 @@ struct MappingModelBuilder {
             }
             return result
         }
-        guard entity.autogeneratesExpressions, record.autogeneratesExpressions, let sourceName = mapping.sourceEntityName,
-            let sourceEntity = source?.entity(named: sourceName)
-        else { return result }
+        guard context.generates, record.autogeneratesExpressions else { return result }
         if !isRelationship {
-            if source?.attributes(of: sourceEntity).contains(where: { $0.name == record.name }) == true {
-                result.valueExpression = "$source.\(record.name)"
-            }
+            if context.attributes.contains(record.name) { result.valueExpression = "$source.\(record.name)" }
             return result
         }
         if record.sourceMappingName != nil || record.sourceKeyPath != nil {
-            let keyPath = record.sourceKeyPath ?? "$source.\(record.name)"
-            let target = record.sourceMappingName ?? ""
-            result.valueExpression = Self.byMapping(target, keyPath)
+            result.valueExpression = Self.byMapping(record.sourceMappingName ?? "", record.sourceKeyPath ?? "$source.\(record.name)")
             return result
         }
-        guard let relationship = source?.relationships(of: sourceEntity).first(where: { $0.name == record.name }) else {
-            return result
-        }
-        let candidates = all.filter { candidate in
-            candidate.sourceEntityName.map { source?.isKind($0, of: relationship.destinationEntityName) == true } ?? false
-        }
-        if candidates.count == 1 {
-            result.valueExpression = Self.byMapping(candidates[0].name, "$source.\(record.name)")
-        } else if candidates.count > 1 {
-            result.valueExpression = "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"\(record.name)\", $source.\(record.name))"
-        }
+        guard let relationship = context.relationships[record.name],
+            let target = context.targets[relationship.destinationEntityName]
+        else { return result }
+        result.valueExpression = target.count == 1
+            ? Self.byMapping(target.first, "$source.\(record.name)")
+            : "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", \"\(record.name)\", $source.\(record.name))"
         return result
     }
 
