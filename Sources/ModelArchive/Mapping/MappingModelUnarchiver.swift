@@ -10,12 +10,7 @@ public enum MappingModelUnarchiver {
 
     /// The mapping model in `bytes`, a `.cdm` read from `path`.
     public static func mappingModel(_ bytes: [UInt8], name: String, path: String) throws(FormatError) -> MappingModel {
-        let root: ArchivedObject
-        do {
-            root = try KeyedArchiveReader.unarchive(bytes)
-        } catch {
-            throw FormatError(description: "not a keyed archive: \(error)")
-        }
+        let root = try unarchive(bytes)
         defer { root.releaseGraph() }
         guard root.className == "NSMappingModel" else {
             throw FormatError(description: "the archive's root is \(root.className), not an NSMappingModel")
@@ -32,22 +27,22 @@ public enum MappingModelUnarchiver {
 
     /// A value expression as format text, from its keyed archive (an editor's `valueexpressiondata`).
     public static func expressionText(_ bytes: [UInt8]) throws(FormatError) -> String {
-        let root: ArchivedObject
-        do {
-            root = try KeyedArchiveReader.unarchive(bytes)
-        } catch {
-            throw FormatError(description: "not a keyed archive: \(error)")
-        }
+        let root = try unarchive(bytes)
         defer { root.releaseGraph() }
         return try expressionText(root)
     }
 
     /// A user-info dictionary from its keyed archive (an editor's `userinfodata`).
     public static func userInfo(_ bytes: [UInt8]) throws(FormatError) -> [UserInfoEntry] {
+        let root = try unarchive(bytes)
+        defer { root.releaseGraph() }
+        return userInfoEntries(.object(root)) ?? []
+    }
+
+    /// The root object of the keyed archive in `bytes`; release its graph once done.
+    static func unarchive(_ bytes: [UInt8]) throws(FormatError) -> ArchivedObject {
         do {
-            let root = try KeyedArchiveReader.unarchive(bytes)
-            defer { root.releaseGraph() }
-            return userInfoEntries(.object(root)) ?? []
+            return try KeyedArchiveReader.unarchive(bytes)
         } catch {
             throw FormatError(description: "not a keyed archive: \(error)")
         }

@@ -11,18 +11,11 @@ import ModelSchema
 /// nor for `preservesValueInHistoryOnDeletion`: such attributes decode as plain attributes of
 /// their stored type, and their hashes may then differ from the model's.
 public enum ModelSnapshotUnarchiver {
-    public struct FormatError: Error, Sendable, CustomStringConvertible {
-        public var description: String
-    }
+    public typealias FormatError = MappingModelUnarchiver.FormatError
 
     /// The snapshot in `bytes` as a model version named `name`.
     public static func version(_ bytes: [UInt8], name: String, path: String) throws(FormatError) -> ModelVersion {
-        let root: ArchivedObject
-        do {
-            root = try KeyedArchiveReader.unarchive(bytes)
-        } catch {
-            throw FormatError(description: "\(error)")
-        }
+        let root = try MappingModelUnarchiver.unarchive(bytes)
         defer { root.releaseGraph() }
         guard root.className == "XDPMModel", let package = root["_xd_rootPackage"]?.object else {
             throw FormatError(description: "the snapshot's root is \(root.className), not an XDPMModel")
