@@ -63,8 +63,17 @@ public struct SourceExpression: Sendable, Hashable {
 
     /// The whole expression as `predicateFormat` prints it.
     public var format: String {
-        let quotedEntity = "\"\(entityName)\""
-        return "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \(quotedEntity), \"\(predicate)\"), $manager.sourceContext, NO)"
+        "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \(Self.quoted(entityName)), \(Self.quoted(predicate))), $manager.sourceContext, NO)"
+    }
+
+    /// A string constant in double quotes, with `\\` and `"` escaped.
+    private static func quoted(_ text: String) -> String {
+        var quoted = "\""
+        for character in text {
+            if character == "\\" || character == "\"" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return quoted + "\""
     }
 }
 
