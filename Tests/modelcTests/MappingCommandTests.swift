@@ -82,6 +82,15 @@ struct MappingCommandTests {
         }
     }
 
+    /// A folder compiles as Xcode's build compiles a target: every model and mapping model in it.
+    @Test func compilingAFolderCompilesItsModelsAndMappingModels() throws {
+        let output = try Modelc.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try Modelc.run(["compile", Corpus.path(Self.coreDataPlus), "-o", output.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == ["SampleModel.momd", "V2toV3.cdm"])
+    }
+
     @Test func diffShowsTheMappingModelThatCoversTheStep() throws {
         let run = try Modelc.run([
             "diff", Corpus.path("\(Self.coreDataPlus)/SampleModel.xcdatamodeld"), "--from", "SampleModel2", "--to", "SampleModel3",
