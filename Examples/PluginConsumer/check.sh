@@ -109,4 +109,21 @@ expect_same_hashes "after restoring"
 cmp -s "$work/original.txt" "$work/bundle.txt" || fail "restored model has other hashes than the original"
 echo "original hashes back: ok"
 
+step "a mapping model in the target compiles into the bundle"
+mapping="$root/../shared/corpus/alemar11__CoreDataPlus/Tests/Resources/SampleModel/MappingModels/V2toV3.xcmappingmodel"
+if [ -d "$mapping" ]; then
+    cp -R "$mapping" "$example/Sources/NotesModel/"
+    sed -i 's/exclude: \["Notes.xcdatamodeld"\]/exclude: ["Notes.xcdatamodeld", "V2toV3.xcmappingmodel"]/' "$example/Package.swift"
+    build
+    [ "$status" -eq 0 ] || { cat "$work/build.log"; fail "build with a mapping model failed"; }
+    grep -qF "Compiling Core Data model V2toV3.xcmappingmodel" "$work/build.log" || fail "the mapping model was not compiled"
+    bundled=$(find "$scratch/debug" -path '*.resources/V2toV3.cdm' -o -path '*.bundle/V2toV3.cdm' | head -1)
+    [ -n "$bundled" ] || fail "no V2toV3.cdm in the resource bundle"
+    modelc compile "$example/Sources/NotesModel/V2toV3.xcmappingmodel" -o "$work/cdm" >/dev/null
+    cmp -s "$bundled" "$work/cdm/V2toV3.cdm" || fail "the bundled .cdm differs from 'modelc compile'"
+    echo "V2toV3.cdm in the bundle: ok"
+else
+    echo "corpus absent: mapping-model step skipped"
+fi
+
 printf '\nplugin check passed in %ds\n' "$SECONDS"

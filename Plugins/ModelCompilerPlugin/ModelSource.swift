@@ -1,16 +1,19 @@
 import Foundation
 import PackagePlugin
 
-/// One model in a target's folder: a `.xcdatamodeld` bundle or a lone `.xcdatamodel`.
+/// One model in a target's folder: a `.xcdatamodeld` bundle, a lone `.xcdatamodel`, or a
+/// `.xcmappingmodel` (a custom mapping model, compiled into `Name.cdm` as Xcode's build does).
 struct ModelSource {
-    /// The `.xcdatamodeld` or `.xcdatamodel` folder.
+    /// The `.xcdatamodeld`, `.xcdatamodel` or `.xcmappingmodel` folder.
     var url: URL
 
     var isVersioned: Bool { url.pathExtension == "xcdatamodeld" }
+    var isMapping: Bool { url.pathExtension == "xcmappingmodel" }
 
-    /// What `modelc compile` writes: `Name.momd` (a folder) for a bundle, `Name.mom` for a lone version.
+    /// What `modelc compile` writes: `Name.momd` (a folder) for a bundle, `Name.mom` for a lone
+    /// version, `Name.cdm` for a mapping model.
     var productName: String {
-        url.deletingPathExtension().lastPathComponent + (isVersioned ? ".momd" : ".mom")
+        url.deletingPathExtension().lastPathComponent + (isMapping ? ".cdm" : isVersioned ? ".momd" : ".mom")
     }
 
     /// Every model under `directory`, in path order; the versions inside a bundle are not models of their own.
@@ -21,7 +24,7 @@ struct ModelSource {
         else { return [] }
         var models = [ModelSource]()
         for case let url as URL in walker {
-            guard ["xcdatamodeld", "xcdatamodel"].contains(url.pathExtension),
+            guard ["xcdatamodeld", "xcdatamodel", "xcmappingmodel"].contains(url.pathExtension),
                 try url.resourceValues(forKeys: Set(keys)).isDirectory == true
             else { continue }
             models.append(ModelSource(url: url))
@@ -30,12 +33,14 @@ struct ModelSource {
         return models.sorted { $0.url.path < $1.url.path }
     }
 
-    /// The files `modelc compile` reads: each version's `contents` and the bundle's `.xccurrentversion`.
+    /// The files `modelc compile` reads: each version's `contents` and the bundle's `.xccurrentversion`,
+    /// or a mapping model's `xcmapping.xml`.
     ///
     /// Only files that exist are listed, so a version without `contents` reaches modelc, which
     /// reports it (X014), instead of stopping the build with a bare "missing input".
     func inputFiles() throws -> [URL] {
         let manager = FileManager.default
+        if isMapping { return [url.appending(path: "xcmapping.xml")].filter { manager.fileExists(atPath: $0.path) } }
         let versions = isVersioned
             ? try manager.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".xcdatamodel") }.sorted()
                 .map { url.appending(path: $0) }

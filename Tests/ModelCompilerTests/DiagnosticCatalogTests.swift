@@ -10,6 +10,7 @@ import _ModelTestSupport
 /// `Documentation/Diagnostics.md`.
 struct DiagnosticCatalogTests {
     static let catalog = ReadingDiagnostics.catalog + SchemaDiagnostics.catalog + MigrationDiagnostics.catalog
+        + MappingDiagnostics.catalog
 
     @Test func everyCodeIsUnique() {
         let codes = Self.catalog.map(\.code)
@@ -21,6 +22,7 @@ struct DiagnosticCatalogTests {
         #expect(ReadingDiagnostics.catalog.map(\.code) == (1...16).map { String(format: "X%03d", $0) })
         #expect(SchemaDiagnostics.catalog.map(\.code) == (101...128).map { "S\($0)" })
         #expect(MigrationDiagnostics.catalog.allSatisfy { $0.code.hasPrefix("M2") })
+        #expect(MappingDiagnostics.catalog.allSatisfy { $0.code.hasPrefix("P3") })
     }
 
     @Test func everyCodeIsDocumentedWithItsSeverity() throws {

@@ -1,4 +1,5 @@
 import ModelExpression
+import ModelSchema
 import Testing
 
 /// The predicate parser and formatter on the forms models and mapping models use.
@@ -37,5 +38,39 @@ struct PredicateParserTests {
     @Test(arguments: ["a ==", "== 1", "a = 'unterminated", "(a == 1", "a <> 1 garbage"])
     func malformedTextIsASyntaxError(_ input: String) {
         #expect(throws: PredicateParser.SyntaxError.self) { try PredicateParser.predicate(input) }
+    }
+}
+
+/// The expression forms of mapping models (FORMATS.md §9.2), as Xcode's `.cdm` files hold them.
+struct MappingExpressionParserTests {
+    @Test func managerFunctionWithAKeyPathThroughAVariable() throws {
+        let text = "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"PersonToPerson\", $source.owner)"
+        let expression = try PredicateParser.expression(text)
+        #expect(expression == .function(
+            operand: .variable("manager"), selector: "destinationInstancesForEntityMappingNamed:sourceInstances:",
+            arguments: [.constant(.string("PersonToPerson")), .keyPath(operand: .variable("source"), path: "owner")]))
+        #expect(PredicateFormatter.format(expression) == text)
+    }
+
+    @Test func entityPolicyFunctionWithoutArguments() throws {
+        let expression = try PredicateParser.expression("FUNCTION($entityPolicy, \"migrateIdentifier\")")
+        #expect(expression == .function(operand: .variable("entityPolicy"), selector: "migrateIdentifier", arguments: []))
+    }
+
+    @Test func collectionOperatorInAKeyPath() throws {
+        let expression = try PredicateParser.expression("$source.countries.@distinctUnionOfSets.moods")
+        #expect(expression == .keyPath(operand: .variable("source"), path: "countries.@distinctUnionOfSets.moods"))
+    }
+
+    @Test func propertyMappingsAndSourceFetchesParse() throws {
+        let mapping = PropertyMapping(name: "isSaved", valueExpression: "FUNCTION($entityPolicy, \"typeForIsSaved:\", $source.big)")
+        #expect(try mapping.parsedValueExpression() == .function(
+            operand: .variable("entityPolicy"), selector: "typeForIsSaved:",
+            arguments: [.keyPath(operand: .variable("source"), path: "big")]))
+        #expect(try PropertyMapping(name: "createdBy").parsedValueExpression() == nil)
+        let fetch = SourceExpression(entityName: "Message", predicate: "messageID < 10000")
+        #expect(try fetch.parsedPredicate() == .comparison(
+            .keyPath(operand: .evaluatedObject, path: "messageID"), .lessThan, .constant(.integer(10000)),
+            options: [], modifier: .direct))
     }
 }

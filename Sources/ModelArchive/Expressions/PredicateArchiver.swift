@@ -81,7 +81,11 @@ enum PredicateArchiver {
 
     // MARK: - Expressions
 
-    static func archive(_ expression: ExpressionNode) -> ArchivedObject {
+    /// The archived form of `expression`. Functions parsed from format text (as mapping models'
+    /// value expressions are) keep their arguments in an NSMutableArray; those Core Data builds
+    /// itself (derivations) in an NSArray: `functionArguments` says which.
+    static func archive(_ expression: ExpressionNode, functionArguments: ArchiveClass = .array) -> ArchivedObject {
+        let archive = { (inner: ExpressionNode) in Self.archive(inner, functionArguments: functionArguments) }
         switch expression {
         case .evaluatedObject:
             return ArchivedObject(["NSSelfExpression", "NSExpression", "NSObject"], fields: [("NSExpressionType", .integer(1))])
@@ -116,7 +120,7 @@ enum PredicateArchiver {
                 fields: [
                     ("NSOperand", .object(target)), ("NSSelectorName", .string(selector)),
                     ("NSExpressionType", .integer(4)),
-                    ("NSArguments", .object(ArchiveClass.arrayObject(arguments.map { .object(archive($0)) }, chain: .array))),
+                    ("NSArguments", .object(ArchiveClass.arrayObject(arguments.map { .object(archive($0)) }, chain: functionArguments))),
                 ])
         case .aggregate(let items):
             return ArchivedObject(

@@ -81,7 +81,7 @@ public enum ModelCompilation {
 
     /// Writes the product into a staging folder beside it, then swaps it into place, so that an
     /// interrupted compile never leaves a half-written bundle.
-    private static func write(_ files: [(path: String, bytes: [UInt8])], product: String, into outputDirectory: String) throws {
+    static func write(_ files: [(path: String, bytes: [UInt8])], product: String, into outputDirectory: String) throws {
         let manager = FileManager.default
         try manager.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         let staging = "\(outputDirectory)/.\(product).modelc-\(UUID().uuidString)"

@@ -16,7 +16,7 @@ struct CompileCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A .xcdatamodeld bundle or a .xcdatamodel folder.", completion: .file())
+    @Argument(help: "A .xcdatamodeld bundle, a .xcdatamodel folder or a .xcmappingmodel (compiled into Name.cdm).", completion: .file())
     var model: String
 
     @Option(name: [.short, .customLong("output")], help: "The folder to write the compiled model into.")
@@ -35,7 +35,9 @@ struct CompileCommand: ParsableCommand {
     }
 
     func run() throws {
+        if MappingCompilation.isMappingModel(model) { return try MappingCommands.compile(model, into: output) }
         let options = ModelCompilation.Options(compilerVersion: CompilerVersion.named(xcodeVersion) ?? .newestVerified)
+        if FolderCompilation.isFolderOfModels(model) { return try MappingCommands.compile(folder: model, into: output, options: options) }
         let result = try ModelCompilation.compile(modelAt: model, into: output, options: options)
         DiagnosticPrinter.standardError.print(result.diagnostics)
         guard let path = result.outputPath else { throw ExitCode.failure }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ModelArchive
+import ModelCompiler
 import ModelSchema
 import ModelXML
 
@@ -24,7 +25,11 @@ struct DecompileCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The folder to write the model into.")
     var output: String
 
+    @Option(help: "For a .cdm: the model bundle whose versions its hashes match, for the snapshots Xcode's editor needs.")
+    var model: String?
+
     func run() throws {
+        if MappingCompilation.isCompiled(compiled) { return try MappingCommands.decompile(compiled, into: output, model: model) }
         // A source model (an Xcode 3 bundle above all) is rewritten in today's XML.
         let bundle = try ModelLoading.read(compiled)
         let path = try ModelBundleWriter.write(bundle, into: output)

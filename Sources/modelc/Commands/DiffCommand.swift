@@ -17,6 +17,9 @@ struct DiffCommand: ParsableCommand {
             the model (M201–M204), not only the first. A removed and an added property or \
             entity that look alike are reported as a possible rename (M210) with the \
             renaming-identifier fix-it.
+            With --mapping, a custom mapping model whose entity hashes match the step as Core \
+            Data matches them (each side's recorded hashes a subset of the version's) is shown \
+            instead, as `inspect` shows it.
 
             JSON form: {"from", "to", "possible", "dropsData", "entities": [{"kind", "source", \
             "destination", "properties": [{"kind", "source", "destination", "relationship", \
@@ -41,10 +44,14 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
+    @Option(name: .customLong("mapping"), help: "A .xcmappingmodel, a .cdm or a folder searched for both (repeatable): a mapping model whose hashes match the step is shown instead of the inferred mapping.")
+    var mappings: [String] = []
+
     func run() throws {
         let bundle = try ModelLoading.read(model)
         let source = try ModelLoading.version(from, of: bundle)
         let destination = try ModelLoading.version(to, of: bundle)
+        if try MappingCommands.showMapping(in: mappings, from: source, to: destination, json: json) { return }
         let mapping = MappingInference.infer(from: source, to: destination)
         if json {
             try JSONOutput.print(MappingReport(mapping))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ModelArchive
+import ModelCompiler
 import ModelSchema
 import ModelXML
 
@@ -22,7 +23,11 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
+    @Option(help: "For a mapping model: the model bundle whose source and destination versions it matches.")
+    var model: String?
+
     func run() throws {
+        if MappingCompilation.isMappingModel(path) { return try MappingCommands.inspect(path, model: model, json: json) }
         let bundle = try ModelLoading.read(path)
         let report = ModelReport(bundle)
         if json {
