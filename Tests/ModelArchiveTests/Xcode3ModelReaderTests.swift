@@ -15,7 +15,7 @@ struct Xcode3ModelReaderTests {
     }
 
     func read(_ bytes: [UInt8]) throws -> ModelVersion {
-        try Xcode3ModelReader.version(fromElements: bytes, name: "Recipes", path: "elements")
+        try Xcode3ModelReader.read(elements: bytes, name: "Recipes", path: "elements").version
     }
 
     /// The values below are those the archive's stereotype settings hold (`XD_PAttK_…`, `XD_PRK_…`).
@@ -40,6 +40,10 @@ struct Xcode3ModelReaderTests {
         #expect(ingredient.attributes.first { $0.name == "displayOrder" }?.type == .integer16)
         // Image's entity class is NSManagedObject, which the XML leaves out.
         #expect(version.entity(named: "Image")?.representedClassName == nil)
+        // Every property's Sync Services resolution policy is a dictionary: dropped, and said so.
+        let reading = try Xcode3ModelReader.read(elements: try elements(), name: "Recipes", path: "elements")
+        #expect(reading.droppedUserInfoKeys == ["com.apple.syncservices.AutomaticResolutionPolicy"])
+        #expect(name.userInfo == [UserInfoEntry(key: "com.apple.syncservices.ExcludeFromDataChangeAlert", value: "NO")])
     }
 
     @Test func anUnknownSettingIsNamedWithItsOwner() throws {

@@ -14,8 +14,15 @@ public enum Xcode3ModelReader {
         public var description: String
     }
 
+    /// What an `elements` file holds: the version, and the user-info keys whose values
+    /// (dictionaries: Sync Services' resolution policies) today's XML cannot hold and were dropped.
+    public struct Reading: Sendable {
+        public var version: ModelVersion
+        public var droppedUserInfoKeys: [String]
+    }
+
     /// The version named `name` from the bytes of an `elements` file at `path`.
-    public static func version(fromElements bytes: [UInt8], name: String, path: String) throws -> ModelVersion {
+    public static func read(elements bytes: [UInt8], name: String, path: String) throws -> Reading {
         let root = try KeyedArchiveReader.unarchive(bytes)
         // The graph's cycles (owner ↔ owned, relationship ↔ inverse) would keep it alive.
         defer { root.releaseGraph() }
@@ -26,26 +33,27 @@ public enum Xcode3ModelReader {
             throw FormatError(description: "XDPMModel has no _xd_rootPackage")
         }
         var version = ModelVersion(name: name, path: path)
+        let dropped = Xcode3Stereotypes.DroppedKeys()
         version.versionIdentifier = root["_modelVersionIdentifier"]?.string ?? ""
         for (entityName, value) in ModelUnarchiver.entries(package["XDBucketForClassesstorage"]) {
             guard let object = value.object, object.className == "XDPMEntity" else {
                 throw FormatError(description: "unsupported class \(value.object?.className ?? "value") for entity '\(entityName)'")
             }
-            version.entities.append(try Self.entity(object, name: entityName))
+            version.entities.append(try Self.entity(object, name: entityName, dropped: dropped))
         }
         version.entities.sort { $0.name < $1.name }
         version.configurations = try ModelUnarchiver.entries(root["_configurationsByName"]).map { entry in
             let members = try names(entry.value, in: "configuration '\(entry.key)'")
             return Configuration(name: entry.key, memberEntityNames: members.sorted())
         }.sorted { $0.name < $1.name }
-        return version
+        return Reading(version: version, droppedUserInfoKeys: dropped.keys.sorted())
     }
 
     // MARK: - Entities
 
     /// One `XDPMEntity` with its attributes and relationships.
-    private static func entity(_ object: ArchivedObject, name: String) throws -> Entity {
-        let settings = try Xcode3Stereotypes(object, owner: "entity '\(name)'")
+    private static func entity(_ object: ArchivedObject, name: String, dropped: Xcode3Stereotypes.DroppedKeys) throws -> Entity {
+        let settings = try Xcode3Stereotypes(object, owner: "entity '\(name)'", dropped: dropped)
         let className = settings.string("XD_PSK_entityClassName")
         var entity = Entity(
             name: name, representedClassName: className == "NSManagedObject" ? nil : className,
@@ -56,8 +64,8 @@ public enum Xcode3ModelReader {
         for (propertyName, value) in ModelUnarchiver.entries(object["XDBucketForOwnedAttributesstorage"]) {
             let property = value.object
             switch property?.className {
-            case "XDPMAttribute": entity.attributes.append(try Xcode3Properties.attribute(property!, name: propertyName, entity: name))
-            case "XDPMRelationship": entity.relationships.append(try Xcode3Properties.relationship(property!, name: propertyName, entity: name))
+            case "XDPMAttribute": entity.attributes.append(try Xcode3Properties.attribute(property!, name: propertyName, entity: name, dropped: dropped))
+            case "XDPMRelationship": entity.relationships.append(try Xcode3Properties.relationship(property!, name: propertyName, entity: name, dropped: dropped))
             default:
                 throw FormatError(description: "unsupported class \(property?.className ?? "value") for property '\(propertyName)' of entity '\(name)'")
             }

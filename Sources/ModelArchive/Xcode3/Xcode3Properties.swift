@@ -29,9 +29,11 @@ enum Xcode3Properties {
     // MARK: - Attributes
 
     /// One `XDPMAttribute`; date values go to the XML's time-interval fields.
-    static func attribute(_ object: ArchivedObject, name: String, entity: String) throws -> Attribute {
+    static func attribute(
+        _ object: ArchivedObject, name: String, entity: String, dropped: Xcode3Stereotypes.DroppedKeys
+    ) throws -> Attribute {
         let owner = "attribute '\(name)' of entity '\(entity)'"
-        let settings = try Xcode3Stereotypes(object, owner: owner)
+        let settings = try Xcode3Stereotypes(object, owner: owner, dropped: dropped)
         let common = Common(settings)
         let code = settings.integer("XD_PAttK_attributeType") ?? 0
         guard let type = AttributeType(rawValue: UInt32(clamping: max(code, 0))) else {
@@ -71,9 +73,11 @@ enum Xcode3Properties {
     // MARK: - Relationships
 
     /// One `XDPMRelationship`, its counts kept as stored (a to-one is 1/1, as Xcode 4's XML writes it).
-    static func relationship(_ object: ArchivedObject, name: String, entity: String) throws -> Relationship {
+    static func relationship(
+        _ object: ArchivedObject, name: String, entity: String, dropped: Xcode3Stereotypes.DroppedKeys
+    ) throws -> Relationship {
         let owner = "relationship '\(name)' of entity '\(entity)'"
-        let settings = try Xcode3Stereotypes(object, owner: owner)
+        let settings = try Xcode3Stereotypes(object, owner: owner, dropped: dropped)
         let common = Common(settings)
         guard let destination = settings.value("XD_PRK_destination")?.object?["_name"]?.string else {
             throw Xcode3ModelReader.FormatError(description: "no XD_PRK_destination entity for \(owner)")

@@ -13,9 +13,17 @@ final class Xcode3Stereotypes {
     private var read: Set<String> = []
     /// What the settings belong to, for messages (`attribute 'name' of entity 'Recipe'`).
     private let owner: String
+    /// Where the user-info keys that cannot be kept are noted, for the whole archive.
+    private let dropped: DroppedKeys
 
-    init(_ element: ArchivedObject, owner: String) throws {
+    /// The user-info keys of a whole archive whose values were dropped.
+    final class DroppedKeys {
+        var keys: Set<String> = []
+    }
+
+    init(_ element: ArchivedObject, owner: String, dropped: DroppedKeys) throws {
         self.owner = owner
+        self.dropped = dropped
         for (stereotype, value) in ModelUnarchiver.entries(element["XDBucketForStereotypesstorage"]) {
             guard let object = value.object, object.className == "XDUMLStereotypeImp" else {
                 throw Xcode3ModelReader.FormatError(description: "unsupported stereotype \(stereotype) of \(owner)")
@@ -57,10 +65,15 @@ final class Xcode3Stereotypes {
     }
 
     /// A user-info dictionary. Xcode 3 also kept Sync Services policies there as nested
-    /// dictionaries, which the XML format cannot hold; only string values are kept.
+    /// dictionaries, which the XML format cannot hold; only string values are kept, and the
+    /// keys of the others noted in ``dropped``.
     func userInfo(_ key: String) -> UserInfo {
-        let entries = ModelUnarchiver.entries(value(key)).compactMap { entry in
-            entry.value.string.map { UserInfoEntry(key: entry.key, value: $0) }
+        let entries = ModelUnarchiver.entries(value(key)).compactMap { entry -> UserInfoEntry? in
+            guard let text = entry.value.string else {
+                dropped.keys.insert(entry.key)
+                return nil
+            }
+            return UserInfoEntry(key: entry.key, value: text)
         }
         return entries.isEmpty ? nil : entries.sorted { $0.key < $1.key }
     }

@@ -20,7 +20,10 @@ public enum ModelSources {
             return (nil, [Diagnostic.error("X001", "cannot read file: permission denied or not a regular file").inFile(elementsPath)])
         }
         do {
-            return (try Xcode3ModelReader.version(fromElements: [UInt8](data), name: name, path: elementsPath), [])
+            let reading = try Xcode3ModelReader.read(elements: [UInt8](data), name: name, path: elementsPath)
+            let notes = reading.droppedUserInfoKeys.isEmpty
+                ? [] : [Diagnostic.droppedXcode3UserInfo(name, keys: reading.droppedUserInfoKeys).inFile(elementsPath)]
+            return (reading.version, notes)
         } catch {
             return (nil, [Diagnostic.unreadableXcode3Version(name, reason: "\(error)").inFile(elementsPath)])
         }

@@ -69,6 +69,11 @@ extension Diagnostic {
     public static func unreadableXcode3Version(_ version: String, reason: String) -> Self {
         .error("X016", "cannot read Xcode 3 model '\(version)': \(reason)")
     }
+
+    /// User-info values of an Xcode 3 version that are dictionaries, which the XML cannot hold.
+    public static func droppedXcode3UserInfo(_ version: String, keys: [String]) -> Self {
+        .warning("X017", "Xcode 3 model '\(version)': user-info values that are dictionaries are dropped (\(keys.joined(separator: ", ")))")
+    }
 }
 
 /// The catalogue of reading diagnostics, for the docs and the uniqueness test.
@@ -90,5 +95,6 @@ public enum ReadingDiagnostics {
         .init("X014", .error, "a version folder has no contents file"),
         .init("X015", .error, "the requested version is not in the bundle"),
         .init("X016", .error, "a part of an Xcode 3 version (elements) cannot be read"),
+        .init("X017", .warning, "user-info values of an Xcode 3 version that are dictionaries are dropped"),
     ]
 }
