@@ -7,7 +7,7 @@ import _ModelTestSupport
 
 /// Our `.mom` graphs against the ones Xcode compiled from the same sources: any difference in
 /// classes, keys, values or references fails, listed by key path.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct GoldenMomTests {
     /// Xcode's `.momd`, the source it was compiled from, and the compiler identity it records.
     static let goldens: [(momd: String, source: String, compiler: CompilerVersion?)] = [

@@ -4,7 +4,7 @@ import Testing
 import _ModelTestSupport
 
 /// The keyed-archive layer on Xcode's own `.mom` files: reading, writing and comparing.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct KeyedArchiveTests {
     static let moms = [
         "alemar11__CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel.momd/SampleModel.mom",

@@ -8,7 +8,7 @@ import _ModelTestSupport
 /// Our hashes against the values Apple wrote: every entity hash in each store's
 /// `NSStoreModelVersionHashes` (plus checksum and digest where the store has them), and both
 /// Xcode-compiled `VersionInfo.plist` files. Expected values are read from the files.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct CorpusHashTests {
     static let plus = CorpusStores.plus
 

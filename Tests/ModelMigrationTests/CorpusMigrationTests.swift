@@ -9,7 +9,7 @@ import _ModelTestSupport
 /// version: it succeeds, or is refused for the reason Apple's inference would give. Afterwards the
 /// store has the destination's hashes and `store create`'s schema, and every row and retained
 /// value is still there; the dry run predicted the real run.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct CorpusMigrationTests {
     typealias Support = MigrationTestSupport
 
@@ -23,8 +23,10 @@ struct CorpusMigrationTests {
         "wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite": "M204",
     ]
 
+    /// The stores to migrate; one whose model cannot be read stays in, so that its test fails.
     static let migratable: [KnownStore] = CorpusStores.known.filter { known in
-        guard Corpus.isAvailable, let bundle = try? MigrationTestSupport.bundle(Corpus.path(known.model)) else { return false }
+        guard Corpus.isAvailable else { return false }
+        guard let bundle = try? MigrationTestSupport.bundle(Corpus.path(known.model)) else { return true }
         return bundle.currentVersion?.name != known.version
     }
 
@@ -71,7 +73,11 @@ struct CorpusMigrationTests {
             let start = try #require(bundle.versions.firstIndex { $0.name == plan.storeVersion })
             let end = try #require(bundle.versions.firstIndex { $0.name == destination.name })
             let retained = RetainedData(chain: Array(bundle.versions[start...end]))
-            try retained.verify(original: original, migrated: store, framework: framework)
+            let compared = try retained.verify(original: original, migrated: store, framework: framework)
+            // Every retained value is compared: as many as the original's non-null values of
+            // the properties followed (counted by SQL inside verify), so none when it has no rows.
+            let rows = try Support.entityRowCount(original)
+            #expect(rows == 0 || compared > 0, "\(compared) values compared over \(rows) rows")
         }
     }
 }

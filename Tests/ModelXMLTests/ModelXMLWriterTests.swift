@@ -5,11 +5,12 @@ import Testing
 import _ModelTestSupport
 
 /// The XML writer on every corpus model: what it writes reads back as the same model.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct ModelXMLWriterTests {
     @Test(arguments: Corpus.isAvailable ? Corpus.modelPaths() : [])
     func writtenXMLReadsBackAsTheSameModel(_ relative: String) throws {
-        guard let bundle = ModelReader().read(at: Corpus.path(relative)).bundle else { return }
+        let reading = ModelReader().read(at: Corpus.path(relative))
+        let bundle = try #require(reading.bundle, "\(relative) cannot be read: \(reading.diagnostics.map(\.message))")
         for version in bundle.versions {
             let written = ModelXMLWriter.contents(of: version)
             let (reread, diagnostics) = ModelReader().readVersion(
