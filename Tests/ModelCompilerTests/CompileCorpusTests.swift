@@ -62,6 +62,21 @@ struct CompileCorpusTests {
     /// Every `.momd` Xcode compiled in the corpus, found on disk rather than named.
     @Test(arguments: Corpus.isAvailable ? Corpus.compiledModels() : [])
     func decompilingXcodesMomdGivesApplesHashes(_ momd: String) throws {
+        let plist = try #require(FileManager.default.contents(atPath: Corpus.path("\(momd)/VersionInfo.plist")))
+        let keys = try #require(try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any])
+        guard keys["NSManagedObjectModel_CurrentVersionName"] != nil else {
+            // Xcode 16.4 leaves the name out when the source bundle has no .xccurrentversion
+            // (two of TranslationCatalog's bundles); the reader refuses such a plist today.
+            withKnownIssue("a VersionInfo.plist without a current version name is refused") {
+                try decompile(momd)
+            }
+            return
+        }
+        try decompile(momd)
+    }
+
+    /// Reads Xcode's `.momd`, writes its source and checks the re-read source's hashes.
+    func decompile(_ momd: String) throws {
         let compiled = try CompiledModelReader.read(at: Corpus.path(momd))
         let info = try VersionInfo.decode([UInt8](try #require(FileManager.default.contents(atPath: Corpus.path("\(momd)/VersionInfo.plist")))))
         #expect(compiled.currentVersionName == info.currentVersionName)
