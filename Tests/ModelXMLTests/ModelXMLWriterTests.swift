@@ -10,7 +10,12 @@ struct ModelXMLWriterTests {
     @Test(arguments: Corpus.isAvailable ? Corpus.modelPaths() : [])
     func writtenXMLReadsBackAsTheSameModel(_ relative: String) throws {
         let reading = ModelReader().read(at: Corpus.path(relative))
-        let bundle = try #require(reading.bundle, "\(relative) cannot be read: \(reading.diagnostics.map(\.message))")
+        let errors = Set(reading.diagnostics.filter { $0.severity == .error }.map(\.code))
+        guard let bundle = reading.bundle else {
+            // Only a bundle of Xcode 3 binary versions (X004) has no XML to write back.
+            #expect(errors == ["X004"], "\(relative) cannot be read: \(reading.diagnostics.map(\.message))")
+            return
+        }
         for version in bundle.versions {
             let written = ModelXMLWriter.contents(of: version)
             let (reread, diagnostics) = ModelReader().readVersion(
