@@ -7,7 +7,7 @@ import _ModelTestSupport
 /// The forms compiled models were shipped in: XML property lists instead of binary ones, a
 /// `.mom` or `.momd` inside a plain `.app`, an `.omo` beside the `.mom`. Each reads to the same
 /// model as Xcode's binary `.momd` it was made from.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct CompiledFormsTests {
     static let momd = "alemar11__CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3.momd"
     static let omo = "richardpiazza__TranslationCatalog@2735875/Sources/TranslationCatalogCoreData/PrecompiledResources/CatalogModel_3.momd_precompiled/CatalogModel.omo"

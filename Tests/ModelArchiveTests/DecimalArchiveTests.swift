@@ -7,7 +7,7 @@ import _ModelTestSupport
 
 /// Decimal defaults and bounds archive as NSDecimalNumber objects under the class name Apple's
 /// archives use (`NSDecimalNumberPlaceholder`), and decode back to the source's values.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct DecimalArchiveTests {
     /// momcom's test model: `decimalAttribute` with `minValueString="-4.5" maxValueString="4.5" defaultValueString="0.0"`.
     static let model = "atomicbird__momcom/momcomTests/momcomTests.xcdatamodeld"

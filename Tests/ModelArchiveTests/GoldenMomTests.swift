@@ -7,7 +7,7 @@ import _ModelTestSupport
 
 /// Our `.mom` graphs against the ones Xcode compiled from the same sources: any difference in
 /// classes, keys, values or references fails, listed by key path.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct GoldenMomTests {
     @Test(arguments: XcodeCompiled.all)
     func compiledGraphsEqualXcodes(_ golden: XcodeCompiled) throws {

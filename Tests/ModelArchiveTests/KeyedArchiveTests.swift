@@ -4,15 +4,21 @@ import Testing
 import _ModelTestSupport
 
 /// The keyed-archive layer on Xcode's own `.mom` files: reading, writing and comparing.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct KeyedArchiveTests {
-    static let moms = [
-        "alemar11__CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel.momd/SampleModel.mom",
-        "alemar11__CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel.momd/SampleModel2.mom",
-        "alemar11__CoreDataPlus/Tests/Resources/SampleModel/Fixtures/SampleModel.momd/SampleModel3.mom",
-        "alemar11__CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3.momd/SampleModel3.mom",
-        "alemar11__CoreDataPlus/Tests/Resources/SampleModel/Fixtures/V2toV3.cdm",
-    ]
+    /// Every `.mom` of the corpus's Xcode-compiled bundles and every compiled mapping model,
+    /// found on disk rather than named.
+    static let moms: [String] = Corpus.isAvailable
+        ? Corpus.compiledModels().flatMap { momd in
+            ((try? FileManager.default.contentsOfDirectory(atPath: Corpus.path(momd))) ?? [])
+                .filter { $0.hasSuffix(".mom") }.sorted().map { "\(momd)/\($0)" }
+        } + Corpus.compiledMappingModels() : []
+
+    /// Six `.mom` in CoreDataPlus's two bundles, one in each of TranslationCatalog's three, and
+    /// three mapping models.
+    @Test func everyCompiledArchiveIsFound() {
+        #expect(Self.moms.count == 12, "\(Self.moms)")
+    }
 
     @Test(arguments: moms)
     func xcodeArchivesSurviveAReadWriteRoundTrip(_ path: String) throws {

@@ -6,7 +6,7 @@ import _ModelTestSupport
 
 /// Xcode 3 `elements` archives read into models: the values the real files hold, and a clear
 /// message naming the class or key that cannot be read.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct Xcode3ModelReaderTests {
     static let recipes = "thepost__iPhoneCoreDataRecipesMigration/Recipes.xcdatamodeld/Recipes.xcdatamodel/elements"
 

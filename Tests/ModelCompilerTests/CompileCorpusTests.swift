@@ -7,7 +7,7 @@ import Testing
 import _ModelTestSupport
 
 /// `compile` and `decompile` on every corpus model, and against Xcode's own output.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct CompileCorpusTests {
     static let models = Corpus.isAvailable
         ? Corpus.modelPaths().filter { CorpusValidationTests.expectedErrors[$0] == nil } : []
@@ -60,6 +60,13 @@ struct CompileCorpusTests {
         #expect(ourPlist == applePlist)
     }
 
+    /// The hand-made list of Xcode-compiled bundles (each with its source and its Xcode) is every
+    /// `.momd` the corpus holds, found on disk.
+    @Test func everyXcodeCompiledBundleIsListed() {
+        #expect(Set(XcodeCompiled.all.map(\.momd)) == Set(Corpus.compiledModels()))
+        #expect(XcodeCompiled.all.count == 5)
+    }
+
     @Test(arguments: XcodeCompiled.all)
     func decompilingXcodesMomdGivesApplesHashes(_ golden: XcodeCompiled) throws {
         let compiled = try CompiledModelReader.read(at: Corpus.path(golden.momd))
@@ -71,7 +78,7 @@ struct CompileCorpusTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let written = try ModelBundleWriter.write(compiled, into: folder.path)
         let recovered = try #require(ModelReader().read(at: written).bundle)
-        #expect(recovered.versions.count == info.versionHashes.count)
+        #expect(recovered.versions.count == info.versionHashes.count && !info.versionHashes.isEmpty)
         for version in recovered.versions {
             #expect(VersionHasher(version).entityHashes() == info.versionHashes[version.name], "\(version.name)")
         }

@@ -6,7 +6,7 @@ import _ModelTestSupport
 
 /// Every real model reads and validates without an error, except the ones that are genuinely
 /// not loadable by modelc, listed here with their reason.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct CorpusValidationTests {
     /// Models whose errors are expected, with the codes and the reason.
     /// None since Xcode 3 versions (`elements`/`layout`) are read: simplenote's first version

@@ -7,7 +7,7 @@ import _ModelTestSupport
 
 /// Every mapping model of the corpus read, compiled and matched to its model's versions, and the
 /// `.cdm` files Xcode compiled as the judge of ours.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct MappingCorpusTests {
     /// Xcode's `.cdm`, the mapping model it was compiled from, and the Xcode-compiled `.momd`
     /// of its source and destination (whose VersionInfo.plist holds Xcode's entity hashes).

@@ -7,7 +7,7 @@ import _ModelTestSupport
 
 /// One test per mapping-model diagnostic (`P3xx`), each on a real mapping model (CoreDataPlus's
 /// `V2toV3`) changed in one place.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct MappingValidationTests {
     static let original = "alemar11__CoreDataPlus/Tests/Resources/SampleModel/MappingModels/V2toV3.xcmappingmodel"
 

@@ -8,7 +8,7 @@ import _ModelTestSupport
 /// Each corpus mapping model matched against the versions of its model bundle by entity hashes,
 /// as Core Data picks mapping models: the versions found must be the ones Xcode recorded in the
 /// mapping file (`sourcemodelpath`, `destinationmodelpath`), or a P310 warning says why not.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct MappingVersionMatchTests {
     /// Sides whose snapshot equals no version of the bundle, checked by hand against the files:
     /// the entities that differ from the recorded version, and the versions Core Data's subset

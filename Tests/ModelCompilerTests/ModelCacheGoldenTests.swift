@@ -9,7 +9,7 @@ import _ModelTestSupport
 
 /// Validation predicates against the ones Core Data archived in real stores' model caches
 /// (the only Apple-written archives in the corpus that hold predicates).
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct ModelCacheGoldenTests {
     static let stores = [
         ("LoopKit__LoopKit/LoopKitHostedTests/TestCoreData/Model.sqlite.v1.original",

@@ -8,7 +8,7 @@ import _ModelTestSupport
 /// The model snapshots `decompile` writes into a `.xcmappingmodel` read back with the hashes of
 /// the model they were written from, for every version of the corpus models of projects that
 /// have mapping models, as the snapshots Xcode wrote do for the versions they equal.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct ModelSnapshotTests {
     static let models: [String] = {
         let projects = Set(CorpusMappings.all.map { $0.split(separator: "/")[0] })

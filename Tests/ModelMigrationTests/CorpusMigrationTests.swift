@@ -10,7 +10,7 @@ import _ModelTestSupport
 /// inference would give, the store unchanged. Afterwards the store has the destination's hashes
 /// and `store create`'s schema, `store check` finds it compatible, and every row and retained
 /// value is still there; the dry run predicted the real run.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct CorpusMigrationTests {
     typealias Support = MigrationTestSupport
 
@@ -25,8 +25,10 @@ struct CorpusMigrationTests {
         "wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite": "M204",
     ]
 
+    /// The stores to migrate; one whose model cannot be read stays in, so that its test fails.
     static let migratable: [KnownStore] = CorpusStores.known.filter { known in
-        guard Corpus.isAvailable, let bundle = try? MigrationTestSupport.bundle(Corpus.path(known.model)) else { return false }
+        guard Corpus.isAvailable else { return false }
+        guard let bundle = try? MigrationTestSupport.bundle(Corpus.path(known.model)) else { return true }
         return bundle.currentVersion?.name != known.version
     }
 
@@ -89,7 +91,11 @@ struct CorpusMigrationTests {
             try Support.expectDestination(store, is: destination, framework: framework, in: folder)
             let source = try #require(bundle.version(named: plan.storeVersion))
             let retained = RetainedData(chain: [source, destination])
-            try retained.verify(original: original, migrated: store, framework: framework)
+            let compared = try retained.verify(original: original, migrated: store, framework: framework)
+            // Every retained value is compared: as many as the original's non-null values of
+            // the properties followed (counted by SQL inside verify), so none when it has no rows.
+            let rows = try Support.entityRowCount(original)
+            #expect(rows == 0 || compared > 0, "\(compared) values compared over \(rows) rows")
         }
     }
 }

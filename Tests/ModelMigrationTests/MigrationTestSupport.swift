@@ -28,12 +28,7 @@ enum MigrationTestSupport {
 
     /// Copies a store with its `-wal` and `-shm` into `folder`; returns the copy's path.
     static func copy(_ store: String, into folder: URL, as name: String? = nil) throws -> String {
-        let target = folder.appendingPathComponent(name ?? URL(fileURLWithPath: store).lastPathComponent).path
-        try FileManager.default.copyItem(atPath: store, toPath: target)
-        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
-            try FileManager.default.copyItem(atPath: store + suffix, toPath: target + suffix)
-        }
-        return target
+        try copyStore(store, into: folder, as: name)
     }
 
     /// The schema of a store as a set: tables with their columns and types, and indexes.
@@ -59,7 +54,22 @@ enum MigrationTestSupport {
         #expect(check.error == nil, "store check: \(check.error?.description ?? "")")
     }
 
-    static func fileBytes(_ path: String) -> [Data?] {
-        [path, path + "-wal", path + "-shm"].map { FileManager.default.contents(atPath: $0) }
+    /// The rows of a store's entity tables (every table but Core Data's own `Z_` ones).
+    static func entityRowCount(_ path: String) throws -> Int {
+        try DatabaseQueue(path: path, configuration: RetainedData.readOnly).read { db in
+            var total = 0
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT LIKE 'Z\\_%' ESCAPE '\\'") {
+                total += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+            }
+            return total
+        }
+    }
+
+    /// The bytes of a store and its `-wal` and `-shm` (`nil` for those absent), for before and
+    /// after comparisons; a store that cannot be read is a failure, not a `nil` equal to `nil`.
+    static func fileBytes(_ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [Data?] {
+        let bytes = [path, path + "-wal", path + "-shm"].map { FileManager.default.contents(atPath: $0) }
+        #expect(bytes[0] != nil, "\(path) cannot be read", sourceLocation: sourceLocation)
+        return bytes
     }
 }

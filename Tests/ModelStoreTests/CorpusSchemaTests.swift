@@ -11,7 +11,7 @@ import _ModelTestSupport
 ///
 /// Some real stores were later changed in place by Core Data's lightweight migrations; what that
 /// left behind is declared store by store in ``inPlaceChanges`` and checked as declared.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct CorpusSchemaTests {
     /// What in-place migrations left in a store, compared with a store created fresh.
     struct InPlaceChanges {

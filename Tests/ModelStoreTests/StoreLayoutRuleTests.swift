@@ -19,7 +19,7 @@ struct StoreLayoutRuleTests {
     /// Every join table of the store has, in the layout for the store's version and build, a
     /// join table of the same name over the same columns: which side names it and which
     /// suffix a clashing column gets are as Core Data chose.
-    @Test(.enabled(if: Corpus.isAvailable), arguments: storesWithJoinTables)
+    @Test(Corpus.required, arguments: storesWithJoinTables)
     func joinTablesAreNamedAsCoreDataNamedThem(_ known: KnownStore) throws {
         let path = Corpus.path(known.store)
         let real = try StoreSchema.read(at: path)
@@ -65,7 +65,7 @@ struct StoreLayoutRuleTests {
 
     /// Wire's `UserClient` has two pairs of many-to-many relationships to itself; the stores
     /// name each pair's table after the side whose key comes first in the dictionary's order.
-    @Test(.enabled(if: Corpus.isAvailable), arguments: CorpusStores.wireStores)
+    @Test(Corpus.required, arguments: CorpusStores.wireStores)
     func wiresUserClientKeysComeInTheOrderItsStoreShows(_ known: KnownStore) throws {
         let real = try StoreSchema.read(at: Corpus.path(known.store))
         let version = try #require(ModelReader().read(at: Corpus.path(known.model)).bundle?.version(named: known.version))
@@ -147,7 +147,7 @@ struct StoreLayoutRuleTests {
     // MARK: - Join-table indexes by build
 
     /// Builds before 600 create no index on join tables; the 637 store of CoreDataStack has one.
-    @Test(.enabled(if: Corpus.isAvailable)) func joinTablesAreIndexedFromBuild600() throws {
+    @Test(Corpus.required) func joinTablesAreIndexedFromBuild600() throws {
         let known = try #require(CorpusStores.known.first { $0.store.contains("CoreDataStack") })
         let real = try StoreSchema.read(at: Corpus.path(known.store))
         let version = try #require(ModelReader().read(at: Corpus.path(known.model)).bundle?.version(named: known.version))

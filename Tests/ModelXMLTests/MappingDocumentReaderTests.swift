@@ -5,7 +5,7 @@ import Testing
 import _ModelTestSupport
 
 /// Reading `xcmapping.xml`: the editor's objects as Xcode's XML store writes them.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct MappingDocumentReaderTests {
     /// LoopKit's file holds 22 entity-mapping objects, of which the mapping model reaches 6.
     @Test func onlyObjectsReachableFromTheMappingModelCount() throws {

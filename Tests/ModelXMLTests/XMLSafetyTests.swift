@@ -70,11 +70,12 @@ struct XMLSafetyTests {
 
         #expect(version == nil)
         #expect(diagnostics.map(\.code) == ["X003"])
-        #expect(elapsed < .seconds(1))
-        if let memoryBefore, let memoryAfter {
-            let growth = memoryAfter - memoryBefore
-            #expect(growth < 32 << 20, "resident memory grew by \(growth) bytes")
-        }
+        // Generous bounds, since other tests run in this process at the same time: expanding
+        // the bomb would take 30 GB and minutes. The tight timing is measured in Benchmarks/.
+        #expect(elapsed < .seconds(10))
+        let before = try #require(memoryBefore, "resident memory is readable on Linux")
+        let growth = try #require(memoryAfter) - before
+        #expect(growth < 512 << 20, "resident memory grew by \(growth) bytes")
     }
 
     @Test func anExternalEntityIsRefusedAndTheFileNeverAppears() throws {
@@ -107,7 +108,8 @@ struct XMLSafetyTests {
         let clock = ContinuousClock()
         let start = clock.now
         let (version, diagnostics) = read(Array(xml.utf8))
-        #expect(clock.now - start < .seconds(1))
+        // Generous: a fetch of the DTD would hang on the closed port far longer.
+        #expect(clock.now - start < .seconds(10))
         #expect(diagnostics.isEmpty)
         #expect(version?.entities.map(\.name) == ["A"])
     }

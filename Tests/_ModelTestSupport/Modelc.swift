@@ -7,10 +7,22 @@ public enum Modelc {
         public var status: Int32
         public var standardOutput: String
         public var standardError: String
+
+        /// Standard output read as a JSON object; throws when it is not one.
+        public func json() throws -> [String: Any] {
+            guard let object = try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as? [String: Any] else {
+                throw CocoaError(.propertyListReadCorrupt, userInfo: [NSDebugDescriptionErrorKey: "not a JSON object: \(standardOutput.prefix(200)) \(standardError.prefix(400))"])
+            }
+            return object
+        }
     }
 
-    /// The `modelc` executable SwiftPM built next to the test bundle.
+    /// The `modelc` the tests run: the one `MODELC_BINARY` names when it is set (so a test can be
+    /// shown to fail against a broken build), else the one SwiftPM built next to the test bundle.
     public static var executable: URL {
+        if let custom = ProcessInfo.processInfo.environment["MODELC_BINARY"], !custom.isEmpty {
+            return URL(fileURLWithPath: custom)
+        }
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
@@ -56,7 +68,8 @@ public enum Modelc {
             standardError: String(decoding: errData, as: UTF8.self))
     }
 
-    /// A fresh temporary folder, for models written by a test.
+    /// A fresh temporary folder, for models written by a test, which removes it with a `defer`
+    /// (or use ``withTemporaryDirectory(_:)``).
     public static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -22,3 +22,15 @@ public func writeFile(_ relativePath: String, _ text: String, in folder: URL) th
     try Data(text.utf8).write(to: file)
     return file
 }
+
+/// Copies a store with its `-wal` and `-shm` into `folder` (as `name`, else under its own name),
+/// so that a test never opens a corpus store in place; returns the copy's path.
+@discardableResult
+public func copyStore(_ store: String, into folder: URL, as name: String? = nil) throws -> String {
+    let target = folder.appendingPathComponent(name ?? URL(fileURLWithPath: store).lastPathComponent).path
+    try FileManager.default.copyItem(atPath: store, toPath: target)
+    for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
+        try FileManager.default.copyItem(atPath: store + suffix, toPath: target + suffix)
+    }
+    return target
+}

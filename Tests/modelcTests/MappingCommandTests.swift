@@ -5,7 +5,7 @@ import _ModelTestSupport
 
 /// `compile`, `decompile`, `inspect` and `diff --mapping` on mapping models, run as a built
 /// binary against the corpus and the `.cdm` files Xcode compiled.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct MappingCommandTests {
     static let coreDataPlus = "alemar11__CoreDataPlus/Tests/Resources/SampleModel"
     static let catalog = "richardpiazza__TranslationCatalog@2735875/Sources/TranslationCatalogCoreData"

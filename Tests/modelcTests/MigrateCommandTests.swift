@@ -25,8 +25,8 @@ struct MigrateCommandTests {
     }
 
     @Test func migrateDryRunPrintsThePlanAndChangesNothing() throws {
-        let fixture = "Fixtures/Library-v1.sqlite"
-        let before = FileManager.default.contents(atPath: fixture)
+        let fixture = Corpus.packagePath("Fixtures/Library-v1.sqlite")
+        let before = try #require(FileManager.default.contents(atPath: fixture))
         let run = try Modelc.run(["migrate", fixture, "--model", Self.library, "--dry-run", "--json"])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardError.isEmpty, "nothing on standard error when it is not a terminal")
@@ -45,7 +45,7 @@ struct MigrateCommandTests {
     @Test func migrateRunsInPlaceAfterABackup() throws {
         try withTemporaryDirectory { folder in
             let store = folder.appendingPathComponent("Library.sqlite").path
-            try FileManager.default.copyItem(atPath: "Fixtures/Library-v1.sqlite", toPath: store)
+            try FileManager.default.copyItem(atPath: Corpus.packagePath("Fixtures/Library-v1.sqlite"), toPath: store)
             let backup = folder.appendingPathComponent("before.sqlite").path
             let run = try Modelc.run(["migrate", store, "--model", Self.library, "--backup", backup])
             #expect(run.status == 0, "\(run.standardError)")
@@ -59,14 +59,14 @@ struct MigrateCommandTests {
         }
     }
 
-    @Test(.enabled(if: Corpus.isAvailable))
+    @Test(Corpus.required)
     func migrateRefusesWhatCannotBeInferredAndSaysWhy() throws {
         try withTemporaryDirectory { folder in
             let repo = CorpusStores.wibosco
             let store = folder.appendingPathComponent("Example.sqlite").path
             try FileManager.default.copyItem(
                 atPath: Corpus.path("\(repo)/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite"), toPath: store)
-            let before = FileManager.default.contents(atPath: store)
+            let before = try #require(FileManager.default.contents(atPath: store))
             let model = Corpus.path("\(repo)/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld")
             let run = try Modelc.run(["migrate", store, "--model", model])
             #expect(run.status == 2)
@@ -80,7 +80,7 @@ struct MigrateCommandTests {
     @Test func migrateShowsProgressOnATerminal() throws {
         try withTemporaryDirectory { folder in
             let store = folder.appendingPathComponent("Library.sqlite").path
-            try FileManager.default.copyItem(atPath: "Fixtures/Library-v1.sqlite", toPath: store)
+            try FileManager.default.copyItem(atPath: Corpus.packagePath("Fixtures/Library-v1.sqlite"), toPath: store)
             let command = "\(Modelc.executable.path) migrate \(store) --model \(Self.library) --no-backup"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")

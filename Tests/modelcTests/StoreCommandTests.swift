@@ -7,14 +7,17 @@ import _ModelTestSupport
 /// Every read-only command runs on the fixture files themselves, which must keep every byte.
 @Suite(.serialized)
 struct StoreCommandTests {
-    static let library = "Models/Library.xcdatamodeld"
-    static let fixtures = ["Fixtures/Library-v1.sqlite", "Fixtures/Library-v2.sqlite", "Fixtures/Library-v3.sqlite"]
+    static let library = Corpus.packagePath("Models/Library.xcdatamodeld")
+    static let fixtures = ["Library-v1", "Library-v2", "Library-v3"].map { Corpus.packagePath("Fixtures/\($0).sqlite") }
 
     /// Runs `body` and checks that the files (and the absence of sidecars) are unchanged.
     func unchanged(_ paths: [String], _ body: () throws -> Void) throws {
         let read = { (path: String) in FileManager.default.contents(atPath: path) }
         let sidecars = { (path: String) in ["-wal", "-shm", "-journal"].filter { FileManager.default.fileExists(atPath: path + $0) } }
         let before = paths.map { (read($0), sidecars($0)) }
+        for (path, (bytes, _)) in zip(paths, before) {
+            #expect(bytes != nil, "\(path) cannot be read, so its bytes cannot be compared")
+        }
         try body()
         for (path, (bytes, files)) in zip(paths, before) {
             #expect(read(path) == bytes, "\(path) changed")
@@ -69,7 +72,7 @@ struct StoreCommandTests {
         }
     }
 
-    @Test(.enabled(if: Corpus.isAvailable), arguments: CorpusStores.known)
+    @Test(Corpus.required, arguments: CorpusStores.known)
     func infoNamesTheVersionThatMadeEachCorpusStore(_ known: KnownStore) throws {
         let store = Corpus.path(known.store)
         try unchanged([store]) {
@@ -82,7 +85,7 @@ struct StoreCommandTests {
     /// `store info` compares the store's tables with Core Data's layout of its version: a store
     /// Core Data created as it is matches; Wire 2.98's, renamed in place when the other side of
     /// `trustedClients` came to name its join table, shows the columns it kept.
-    @Test(.enabled(if: Corpus.isAvailable)) func infoComparesTheStoresTablesWithCoreDatasLayout() throws {
+    @Test(Corpus.required) func infoComparesTheStoresTablesWithCoreDatasLayout() throws {
         let easyLife = try #require(CorpusStores.known.first { $0.store.contains("EasyLife 1.5.0") })
         let clean = try json(Modelc.run(["store", "info", Corpus.path(easyLife.store), "--model", Corpus.path(easyLife.model), "--json"]))
         #expect(clean["schemaDifferences"] as? [String] == [])
@@ -94,7 +97,7 @@ struct StoreCommandTests {
         #expect(differences.contains { $0.contains("Z_25TRUSTEDBYCLIENTS") && $0.contains("columns") })
     }
 
-    @Test(.enabled(if: Corpus.isAvailable), arguments: [
+    @Test(Corpus.required, arguments: [
         ("larromba__EasyLife/EasyLifeTests/EasyLife.sqlite", "larromba__EasyLife/EasyLife/EasyLife.xcdatamodeld"),
         ("\(CorpusStores.wire)/Tests/Resources/store1-24.wiredatabase", CorpusStores.wireModel),
     ])
@@ -112,7 +115,7 @@ struct StoreCommandTests {
         }
     }
 
-    @Test(.enabled(if: Corpus.isAvailable), arguments: [
+    @Test(Corpus.required, arguments: [
         "LoopKit__LoopKit/LoopKitHostedTests/TestCoreData/Model.sqlite.v1.original",
         "\(CorpusStores.plus)/SampleModel2/Fixtures/SampleModel2_V1.sqlite",
         "\(CorpusStores.wibosco)/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_WAL.sqlite",
@@ -185,12 +188,13 @@ struct StoreCommandTests {
                 let (status, report) = try check(Self.fixtures[2], model: bundle.path)
                 #expect(status == 2)
                 #expect(report["class"] as? String == "newerModel")
+                #expect(report["code"] as? Int == 134130)
             }
         }
     }
 
     @Test func checkClassifiesAMissingFile() throws {
-        let (status, report) = try check("Fixtures/NoSuchStore.sqlite")
+        let (status, report) = try check(Corpus.packagePath("Fixtures/NoSuchStore.sqlite"))
         #expect(status == 2)
         #expect(report["class"] as? String == "notFound")
         #expect(report["code"] as? Int == 260)
@@ -205,7 +209,7 @@ struct StoreCommandTests {
                 ("empty", Data()),
             ]
             var garbage = original
-            var generator = SystemRandomNumberGenerator()
+            var generator = TestSeed.generator(for: "checkClassifiesDamagedFiles")
             for offset in 4096..<16384 { garbage[offset] = UInt8.random(in: 0...255, using: &generator) }
             damaged.append(("garbage", garbage))
             for (name, bytes) in damaged {
@@ -255,7 +259,7 @@ struct StoreCommandTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: path)
             defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
             let wrapper = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-            let (status, report) = try check(path, model: Corpus.packageRoot.appendingPathComponent(Self.library).path, wrapper: wrapper)
+            let (status, report) = try check(path, model: Self.library, wrapper: wrapper)
             #expect(status == 2)
             #expect(report["class"] as? String == "permissionDenied")
             #expect(report["code"] as? Int == 257)

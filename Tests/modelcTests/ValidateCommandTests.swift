@@ -14,11 +14,9 @@ struct ValidateCommandTests {
         </model>
         """
 
-    func writeModel(_ xml: String) throws -> String {
-        let folder = try Modelc.temporaryFolder().appendingPathComponent("Broken.xcdatamodel")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try xml.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-        return folder.path
+    /// Writes `xml` as the `contents` of `Broken.xcdatamodel` in `folder`; returns the model's path.
+    func writeModel(_ xml: String, in folder: URL) throws -> String {
+        try writeFile("Broken.xcdatamodel/contents", xml, in: folder).deletingLastPathComponent().path
     }
 
     @Test func theSampleModelIsValid() throws {
@@ -28,49 +26,59 @@ struct ValidateCommandTests {
     }
 
     @Test func errorsArePrintedAsCompilerDiagnosticsAndExitOne() throws {
-        let path = try writeModel(Self.brokenModel)
-        let run = try Modelc.run(["validate", path])
-        #expect(run.status == 1)
-        #expect(run.standardError.contains("\(path)/contents:4:9: error: default value '70000' of attribute 'count' is not a valid Integer 16 [S116]"))
-        #expect(run.standardError.contains("\(path)/contents:5:9: error: relationship 'folder' has unknown destination entity 'Folder' [S101]"))
-        #expect(run.standardError.contains("\(path)/contents:5:9: warning: relationship 'folder' of 'Note' has no inverse [S107]"))
-        #expect(run.standardError.contains("2 errors, 1 warning in 1 model"))
+        try withTemporaryDirectory { folder in
+            let path = try writeModel(Self.brokenModel, in: folder)
+            let run = try Modelc.run(["validate", path])
+            #expect(run.status == 1)
+            #expect(run.standardError.contains("\(path)/contents:4:9: error: default value '70000' of attribute 'count' is not a valid Integer 16 [S116]"))
+            #expect(run.standardError.contains("\(path)/contents:5:9: error: relationship 'folder' has unknown destination entity 'Folder' [S101]"))
+            #expect(run.standardError.contains("\(path)/contents:5:9: warning: relationship 'folder' of 'Note' has no inverse [S107]"))
+            #expect(run.standardError.contains("2 errors, 1 warning in 1 model"))
+        }
     }
 
     @Test func jsonListsEveryDiagnosticWithItsPosition() throws {
-        let path = try writeModel(Self.brokenModel)
-        let run = try Modelc.run(["validate", "--json", path])
-        #expect(run.status == 1)
-        #expect(run.standardError.isEmpty)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
-        #expect(object["errorCount"] as? Int == 2)
-        #expect(object["warningCount"] as? Int == 1)
-        let items = try #require(object["diagnostics"] as? [[String: Any]])
-        #expect(items.map { $0["code"] as? String } == ["S116", "S101", "S107"])
-        #expect(items.first?["line"] as? Int == 4)
-        #expect(items.first?["column"] as? Int == 9)
+        try withTemporaryDirectory { folder in
+            let path = try writeModel(Self.brokenModel, in: folder)
+            let run = try Modelc.run(["validate", "--json", path])
+            #expect(run.status == 1)
+            #expect(run.standardError.isEmpty)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+            #expect(object["errorCount"] as? Int == 2)
+            #expect(object["warningCount"] as? Int == 1)
+            let items = try #require(object["diagnostics"] as? [[String: Any]])
+            #expect(items.map { $0["code"] as? String } == ["S116", "S101", "S107"])
+            #expect(items.first?["line"] as? Int == 4)
+            #expect(items.first?["column"] as? Int == 9)
+        }
     }
 
     @Test func malformedXMLGivesItsLineAndColumn() throws {
-        let path = try writeModel("<?xml version=\"1.0\"?>\n<model>\n  <entity name=\"A\">\n</model>\n")
-        let run = try Modelc.run(["validate", path])
-        #expect(run.status == 1)
-        #expect(run.standardError.contains("\(path)/contents:4:"))
-        #expect(run.standardError.contains("[X002]"))
+        try withTemporaryDirectory { folder in
+            let path = try writeModel("<?xml version=\"1.0\"?>\n<model>\n  <entity name=\"A\">\n</model>\n", in: folder)
+            let run = try Modelc.run(["validate", path])
+            #expect(run.status == 1)
+            #expect(run.standardError.contains("\(path)/contents:4:"))
+            #expect(run.standardError.contains("[X002]"))
+        }
     }
 
     @Test func anEntityExpansionBombIsRefusedQuickly() throws {
-        var entities = "<!ENTITY a0 \"lol\">\n"
-        for level in 1...10 {
-            entities += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">\n"
+        try withTemporaryDirectory { folder in
+            var entities = "<!ENTITY a0 \"lol\">\n"
+            for level in 1...10 {
+                entities += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">\n"
+            }
+            let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE model [\n\(entities)]>\n<model><entity name=\"&a10;\"/></model>\n"
+            let path = try writeModel(xml, in: folder)
+            let start = ContinuousClock.now
+            let run = try Modelc.run(["validate", path])
+            // A generous bound, for a loaded machine: expanding the bomb would take far longer
+            // (and gigabytes); the timing itself is measured in Benchmarks/.
+            #expect(ContinuousClock.now - start < .seconds(30))
+            #expect(run.status == 1)
+            #expect(run.standardError.contains("[X003]"))
         }
-        let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE model [\n\(entities)]>\n<model><entity name=\"&a10;\"/></model>\n"
-        let path = try writeModel(xml)
-        let start = ContinuousClock.now
-        let run = try Modelc.run(["validate", path])
-        #expect(ContinuousClock.now - start < .seconds(2))
-        #expect(run.status == 1)
-        #expect(run.standardError.contains("[X003]"))
     }
 
     @Test func aMissingPathIsAnError() throws {

@@ -7,7 +7,7 @@ import _ModelTestSupport
 /// (`elements`/`layout`) beside newer versions, and `.momd` bundles compiled by different
 /// Xcodes. Expected values come from the real files (a store Core Data 241 wrote, Xcode's own
 /// `VersionInfo.plist` and `.mom` files).
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.absenceNote)))
+@Suite(Corpus.required)
 struct XcodeErasTests {
     static let recipes = "thepost__iPhoneCoreDataRecipesMigration/Recipes.xcdatamodeld"
     static let simplenote = "Automattic__simplenote-ios/Simplenote/Simplenote.xcdatamodeld"
