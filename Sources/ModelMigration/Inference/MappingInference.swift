@@ -123,9 +123,13 @@ private struct Inference {
         for old in removedRelationships {
             result.append(PropertyMapping(kind: .remove, source: old.name, destination: nil, isRelationship: true, change: nil, dropsData: true))
         }
+        // Rename suggestions once, on the entity that declares the property, not per subentity.
+        let declared = Set(sourceEntity.attributes.map(\.name) + sourceEntity.relationships.map(\.name))
+        let own = Set(entity.attributes.map(\.name) + entity.relationships.map(\.name))
         suggestPropertyRenames(
-            entity, removedAttributes: removedAttributes, added: addedAttributes,
-            removedRelationships: removedRelationships, addedRelationships: addedRelationships)
+            entity, removedAttributes: removedAttributes.filter { declared.contains($0.name) }, added: addedAttributes.filter { own.contains($0.name) },
+            removedRelationships: removedRelationships.filter { declared.contains($0.name) },
+            addedRelationships: addedRelationships.filter { own.contains($0.name) })
         return result
     }
 

@@ -55,6 +55,7 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
+    /// Reads the lock, writes one if asked, checks every version and prints the verdicts.
     func run() throws {
         let bundle = try ModelLoading.read(model)
         var lockDiagnostics = [Diagnostic]()
@@ -85,6 +86,7 @@ struct CheckCommand: ParsableCommand {
         if !report.passes { throw ExitCode(2) }
     }
 
+    /// The lock file at `path`; an unreadable one is reported and exits 1.
     private func readLock(_ path: String) throws -> VersionLock {
         do {
             return try JSONDecoder().decode(VersionLock.self, from: Data(contentsOf: URL(fileURLWithPath: path)))

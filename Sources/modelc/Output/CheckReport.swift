@@ -25,6 +25,7 @@ struct CheckReport {
         var warningCount: Int
     }
 
+    /// The JSON form `--json` prints.
     var json: JSON {
         let all = DiagnosticReport(diagnostics: lock + verdicts.flatMap(\.diagnostics))
         return JSON(
@@ -33,6 +34,7 @@ struct CheckReport {
             lock: DiagnosticReport(diagnostics: lock).json.diagnostics, errorCount: all.errorCount, warningCount: all.warningCount)
     }
 
+    /// One line per version with its verdict, then whether the gate passed.
     func printText() {
         for verdict in verdicts {
             let note = verdict.version == current ? " (current)" : ""
