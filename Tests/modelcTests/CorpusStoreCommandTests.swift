@@ -197,22 +197,15 @@ struct CorpusStoreCommandTests {
 
     /// Every `.momd` Xcode compiled in the corpus, decompiled by the binary: the recovered source
     /// hashes, through `modelc hash`, to the values in Xcode's own `VersionInfo.plist`.
-    @Test(arguments: Corpus.isAvailable ? Corpus.compiledModels() : [])
+    @Test(Corpus.required, arguments: Corpus.isAvailable ? Corpus.compiledModels() : [])
     func decompilingXcodesMomdRecoversApplesHashes(_ momd: String) throws {
         try withTemporaryDirectory { folder in
             let data = try #require(FileManager.default.contents(atPath: Corpus.path("\(momd)/VersionInfo.plist")))
             let info = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
             let apple = try #require(info["NSManagedObjectModel_VersionHashes"] as? [String: [String: Data]])
-            if info["NSManagedObjectModel_CurrentVersionName"] == nil {
-                // Xcode 16.4 leaves the current version's name out when the source bundle has no
-                // .xccurrentversion (two of TranslationCatalog's three); decompile refuses such a
-                // VersionInfo.plist today ("not a VersionInfo.plist", X001).
-                withKnownIssue("decompile refuses a VersionInfo.plist without a current version name") {
-                    try Self.expectDecompiledHashes(momd, equal: apple, in: folder)
-                }
-            } else {
-                try Self.expectDecompiledHashes(momd, equal: apple, in: folder)
-            }
+            // Two of TranslationCatalog's three name no current version (Xcode 16.4 leaves the
+            // name out when the source bundle has no .xccurrentversion): they decompile too.
+            try Self.expectDecompiledHashes(momd, equal: apple, in: folder)
         }
     }
 
