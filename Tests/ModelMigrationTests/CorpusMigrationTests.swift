@@ -52,7 +52,7 @@ struct CorpusMigrationTests {
             let plan: Migrator.Result
             do {
                 plan = try Migrator.migrate(storeAt: store, bundle: bundle, options: options)
-            } catch let failure as MigrationFailure {
+            } catch let failure as MigrationError {
                 #expect(refusal == String(failure.code), "\(failure)")
                 #expect(MigrationTestSupport.fileBytes(store) == MigrationTestSupport.fileBytes(original), "the store is unchanged")
                 return

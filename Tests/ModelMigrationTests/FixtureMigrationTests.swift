@@ -109,7 +109,7 @@ struct FixtureMigrationTests {
             var options = Migrator.Options()
             options.makesBackup = false
             #expect { try Migrator.migrate(storeAt: store, bundle: try Support.bundle(Support.library), options: options) } throws: { error in
-                (error as? MigrationFailure)?.code == 134111
+                (error as? MigrationError)?.errorClass == .constraintViolation && (error as? MigrationError)?.code == 134111
             }
             #expect(Support.fileBytes(store) == before)
         }

@@ -23,8 +23,8 @@ struct FullDiskTests {
             var options = Migrator.Options()
             options.makesBackup = false
             #expect { try Migrator.migrate(storeAt: store, bundle: try MigrationTestSupport.bundle(MigrationTestSupport.library), options: options) } throws: { error in
-                guard let failure = error as? MigrationFailure else { return false }
-                return failure.code == 134110 && failure.message.contains("SQLite error 13")
+                guard let failure = error as? MigrationError else { return false }
+                return failure.code == 134110 && failure.errorClass == .failed && failure.message.contains("SQLite error 13")
             }
             #expect(MigrationTestSupport.fileBytes(store) == before, "every byte as it was")
             #expect(!FileManager.default.fileExists(atPath: store + "-journal"))

@@ -16,12 +16,12 @@ struct MigrationPath {
         self.bundle = bundle
         self.knownHashes = knownHashes
         guard let end = destination.map({ bundle.version(named: $0) }) ?? bundle.currentVersion else {
-            throw MigrationFailure(code: 134130, message: "the model has no version '\(destination ?? "")'")
+            throw MigrationError(.unknownVersion, path: bundle.path, message: "the model has no version '\(destination ?? "")'")
         }
         var versions = [source]
         for name in stages {
             guard let stage = bundle.version(named: name) else {
-                throw MigrationFailure(code: 134130, message: "the model has no version '\(name)' (in --through)")
+                throw MigrationError(.unknownVersion, path: bundle.path, message: "the model has no version '\(name)' (in --through)")
             }
             if stage.name != versions[versions.count - 1].name { versions.append(stage) }
         }

@@ -97,15 +97,11 @@ public struct StoreCheck: Sendable {
         }
     }
 
-    /// Reads metadata and schema from a private copy, after SQLite's own consistency check.
+    /// Reads metadata and schema from a private copy, after SQLite's own consistency check
+    /// (``StoreIntegrity``).
     static func read(_ path: String) throws -> (StoreMetadata, StoreSchema) {
         try StoreSnapshot.withReadOnlyDatabase(at: path) { db in
-            let result = try String.fetchAll(db, sql: "PRAGMA quick_check")
-            guard result == ["ok"] else {
-                throw StoreError(
-                    .corrupt, path: path, message: "the database is damaged: \(result.prefix(3).joined(separator: "; "))",
-                    sqliteCode: 11)
-            }
+            try StoreIntegrity.check(db, path: path, depth: .quick)
             return (try StoreMetadata.required(from: db, path: path), try StoreSchema.read(from: db))
         }
     }

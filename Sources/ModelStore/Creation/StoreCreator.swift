@@ -28,18 +28,20 @@ public enum StoreCreator {
         let staging = "\(path).modelc-\(UUID().uuidString)"
         defer { StoreFiles(path: staging).removeDatabaseAndSidecars() }
         let layout = StoreLayout(version, framework: framework)
-        let queue = try DatabaseQueue(path: staging)
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA page_size = 4096")
-            try db.execute(sql: "PRAGMA auto_vacuum = 2")
-            try db.inTransaction {
-                try populate(db, layout: layout, version: version, framework: framework, uuid: uuid)
-                return .commit
+        try StoreError.mapping(path: path) {
+            let queue = try DatabaseQueue(path: staging)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA page_size = 4096")
+                try db.execute(sql: "PRAGMA auto_vacuum = 2")
+                try db.inTransaction {
+                    try populate(db, layout: layout, version: version, framework: framework, uuid: uuid)
+                    return .commit
+                }
+                if journalMode == .wal { try db.execute(sql: "PRAGMA journal_mode = WAL") }
             }
-            if journalMode == .wal { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            try queue.close()
+            try manager.moveItem(atPath: staging, toPath: path)
         }
-        try queue.close()
-        try manager.moveItem(atPath: staging, toPath: path)
         return layout
     }
 

@@ -22,20 +22,16 @@ public struct StoreInfo: Sendable {
     /// Reads the store at `path` from a private copy; the store is left untouched.
     public static func read(at path: String) throws -> StoreInfo {
         try StoreCheck.checkFile(path)
-        do {
-            return try StoreSnapshot.withReadOnlyDatabase(at: path) { db in
-                let metadata = try StoreMetadata.required(from: db, path: path)
-                let names = try String.fetchAll(
-                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-                let tables = try names.map { name in
-                    Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
-                }
-                let journalMode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
-                return StoreInfo(
-                    path: path, metadata: metadata, tables: tables, journalMode: journalMode, schema: try StoreSchema.read(from: db))
+        return try StoreSnapshot.withReadOnlyDatabase(at: path) { db in
+            let metadata = try StoreMetadata.required(from: db, path: path)
+            let names = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            let tables = try names.map { name in
+                Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
             }
-        } catch let error as DatabaseError {
-            throw StoreError(sqlite: error, path: path)
+            let journalMode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
+            return StoreInfo(
+                path: path, metadata: metadata, tables: tables, journalMode: journalMode, schema: try StoreSchema.read(from: db))
         }
     }
 }

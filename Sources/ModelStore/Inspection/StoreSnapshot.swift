@@ -9,17 +9,24 @@ import GRDB
 public enum StoreSnapshot {
     /// Runs `body` with the path of a private copy of the store's files, removed afterwards;
     /// `body` may change the copy as it likes (a dry run does).
+    /// The copy is readable and writable by us whatever the store's own mode (a store of mode
+    /// 444 in a read-only folder can be planned on). Failures to copy or open are
+    /// ``StoreError``s of their class.
     public static func withPrivateCopy<T>(of path: String, _ body: (String) throws -> T) throws -> T {
         let manager = FileManager.default
         let folder = manager.temporaryDirectory.appendingPathComponent("modelc-snapshot-\(UUID().uuidString)")
-        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? manager.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("store.sqlite").path
-        try manager.copyItem(atPath: path, toPath: copy)
-        for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
-            try manager.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        try StoreError.mapping(path: path) {
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         }
-        return try body(copy)
+        defer { try? manager.removeItem(at: folder) }
+        try StoreError.mapping(path: path) {
+            for suffix in ["", "-wal", "-shm"] where suffix.isEmpty || manager.fileExists(atPath: path + suffix) {
+                try manager.copyItem(atPath: path + suffix, toPath: copy + suffix)
+                try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy + suffix)
+            }
+        }
+        return try StoreError.mapping(path: path) { try body(copy) }
     }
 
     static func withReadOnlyDatabase<T>(at path: String, _ body: (Database) throws -> T) throws -> T {

@@ -27,13 +27,25 @@ struct MigrateCommand: ParsableCommand {
 
             Before a real run the store is backed up with SQLite's online backup API (safe for \
             WAL stores), to --backup PATH or beside the store as NAME.pre-VERSION-TIME.EXT. A \
-            run that would drop stored values is refused unless --allow-data-loss.
+            run that would drop stored values is refused unless --allow-data-loss. A run that \
+            does not migrate (refused, impossible, failed) leaves no backup. Backups are kept \
+            until you remove them; --keep-backups N keeps the N newest beside the store.
+
+            A run holds the store's write lock from its first read to its commit: a second run \
+            waits up to 5 seconds, then stops with class locked, or finds the store already \
+            migrated. It checks the database first (PRAGMA quick_check; a damaged store is \
+            refused with class corrupt, 259) and every table of the store's version (a missing \
+            one is incompatibleSchema, 134020), and the result (PRAGMA integrity_check) before \
+            it commits. Temporary files a killed run left beside the store \
+            (NAME.pre-….EXT.modelc-UUID and its -journal) are removed. Errors print their class \
+            and Core Data's code; an unknown --to or --through version is a usage error (X015).
 
             --dry-run runs the plan on a private copy and prints, per step, the changes, the \
             SQL, the rows touched, the values that would be dropped (counted from the store's \
             data) and a risk verdict (safe, dropsData, impossible); the store is not touched.
 
             JSON form: {"store", "storeVersion", "destination", "outcome", "risk", "backup", \
+            "removedLeftovers", "removedBackups", \
             "suggestedThrough", \
             "steps": [{"from", "to", "uses" ({"inferred": {}} or {"mappingModel": {"path"}}), "risk", "rowsTouched", "rewrittenTables", "dropped": \
             [{"entity", "property", "count"}], "statements": [{"sql", "purpose"}], "mapping"}]}.
@@ -42,6 +54,7 @@ struct MigrateCommand: ParsableCommand {
               0   migrated, up to date, or (dry run) safe
               2   impossible, drops data (dry run), or refused because it would drop data
               1   failed (the store is left as it was), or the model or store could not be read
+              64  usage error (an unknown --to or --through version)
             """
     )
 
@@ -69,6 +82,9 @@ struct MigrateCommand: ParsableCommand {
     @Flag(help: "Do not back the store up first (you have your own backup).")
     var noBackup = false
 
+    @Option(help: ArgumentHelp("After a successful run, keep only the N newest backups beside the store (default: all).", valueName: "N"))
+    var keepBackups: Int?
+
     @Flag(help: "Run even when the migration drops stored values.")
     var allowDataLoss = false
 
@@ -78,29 +94,39 @@ struct MigrateCommand: ParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    /// The versions of `--through`, in order.
+    var stages: [String] {
+        through.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+    }
+
+    func validate() throws {
+        if let keepBackups, keepBackups < 1 { throw ValidationError("--keep-backups must be at least 1") }
+    }
+
     func run() throws {
         let bundle = try ModelLoading.read(model)
+        for name in [destination].compactMap({ $0 }) + stages {
+            // An unknown version is a usage error, reported as every command reports one (X015).
+            guard bundle.version(named: name) == nil else { continue }
+            _ = try? ModelLoading.version(name, of: bundle)
+            throw ExitCode(64)
+        }
         var options = Migrator.Options()
         options.destination = destination
-        options.through = through.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        options.through = stages
         options.dryRun = dryRun
         options.backupPath = backup
         options.makesBackup = !noBackup
         options.allowsDataLoss = allowDataLoss
+        options.keepBackups = keepBackups
         if !quiet && isatty(STDERR_FILENO) != 0 {
             options.progress = { line in FileHandle.standardError.write(Data("\(line)\n".utf8)) }
         }
         let result: Migrator.Result
         do {
             result = try Migrator.migrate(storeAt: store, bundle: bundle, options: options)
-        } catch let error as StoreError {
-            StoreErrorPrinter.print(error)
-            throw ExitCode.failure
-        } catch let error as MigrationFailure {
-            FileHandle.standardError.write(Data("\(store): error: migration failed, the store is unchanged: \(error)\n".utf8))
-            throw ExitCode.failure
         } catch let error as MigrationError {
-            FileHandle.standardError.write(Data("\(store): error: \(error)\n".utf8))
+            StoreErrorPrinter.print(path: error.path, message: error.message, errorClass: "\(error.errorClass)", code: error.code, advice: error.advice)
             throw ExitCode.failure
         }
         let report = MigrationReport(result, model: model)

@@ -23,6 +23,9 @@ struct MigrationReport: Encodable {
     /// Stages that would work where the direct step does not, and the command that takes them.
     var suggestedThrough: [String]?
     var suggestedCommand: String?
+    /// Files of killed runs removed from beside the store, and old backups removed (--keep-backups).
+    var removedLeftovers: [String]
+    var removedBackups: [String]
     var steps: [Step]
 
     init(_ result: Migrator.Result, model: String) {
@@ -32,6 +35,8 @@ struct MigrationReport: Encodable {
         outcome = result.outcome.rawValue
         risk = result.risk.rawValue
         backup = result.backupPath
+        removedLeftovers = result.removedLeftovers
+        removedBackups = result.removedBackups
         suggestedThrough = result.suggestedThrough
         suggestedCommand = result.suggestedThrough.map { stages in
             let through = stages.joined(separator: ",")
@@ -86,6 +91,8 @@ struct MigrationReport: Encodable {
             print("  \(suggestedCommand)")
         }
         if let backup { print("backup: \(backup)") }
+        for file in removedLeftovers { print("removed, left by a killed run: \(file)") }
+        for file in removedBackups { print("removed old backup: \(file)") }
         if outcome == "planned" { print("verdict: \(risk)") }
     }
 

@@ -1,0 +1,214 @@
+import Foundation
+import GRDB
+import ModelSchema
+import ModelStore
+
+/// One run of ``Migrator`` on one database file (the store, or a dry run's private copy), in one
+/// `BEGIN IMMEDIATE` transaction: the store's write lock is taken before the first read, so what
+/// the run reads (the version, the tables, the rows) is what it migrates, and a second run waits
+/// for it, then finds the store migrated. The backup is made under the same lock, right before
+/// the first statement that writes; a run that ends without migrating leaves no backup.
+struct MigrationSession {
+    /// The store, as reported.
+    let path: String
+    /// The file the statements run on: the store itself, or a private copy of it.
+    let database: String
+    let bundle: ModelBundle
+    let options: Migrator.Options
+
+    /// The steps built so far, for the message of a failure.
+    private var steps: [MigrationStep] = []
+    /// The backup this run made, removed again when the run does not migrate.
+    private var backup: String?
+    private var removedLeftovers: [String] = []
+
+    init(path: String, database: String, bundle: ModelBundle, options: Migrator.Options) {
+        self.path = path
+        self.database = database
+        self.bundle = bundle
+        self.options = options
+    }
+
+    /// Whether this run changes the store (not a dry run).
+    private var commits: Bool { !options.dryRun }
+
+    // MARK: - Transaction
+
+    /// Runs the whole migration in one transaction; commits only a completed, checked migration.
+    mutating func run() throws -> Migrator.Result {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.label = path
+        let queue = try StoreError.mapping(path: path) { try DatabaseQueue(path: database, configuration: configuration) }
+        var result: Migrator.Result?
+        do {
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    let outcome = try perform(db)
+                    result = outcome
+                    return outcome.outcome == .migrated ? .commit : .rollback
+                }
+            }
+            try queue.close()
+        } catch let error as DatabaseError {
+            try? queue.close()
+            if commits { Self.recover(database) }
+            discardBackup()
+            throw MigrationError(sqlite: error, path: path, step: steps.last)
+        } catch {
+            try? queue.close()
+            discardBackup()
+            throw error
+        }
+        guard var result else { throw MigrationError(.failed, path: path, message: "the migration ended without a result") }
+        if result.outcome != .migrated { discardBackup() }
+        result.backupPath = backup
+        result.removedLeftovers = removedLeftovers
+        if result.outcome == .migrated, let keep = options.keepBackups {
+            result.removedBackups = StoreLeftovers.pruneBackups(beside: path, tag: "pre", keeping: keep)
+        }
+        return result
+    }
+
+    /// Everything the migration reads and writes, inside the transaction.
+    private mutating func perform(_ db: Database) throws -> Migrator.Result {
+        if commits { removedLeftovers = StoreLeftovers.removeDeadRunFiles(beside: path) }
+        try StoreIntegrity.check(db, path: path, depth: .quick)
+        let metadata = try StoreMetadata.required(from: db, path: path)
+        let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
+        guard let storeVersion = match.matched else {
+            let nearest = match.nearest.map { " (nearest: '\($0.name)')" } ?? ""
+            throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store\(nearest)")
+        }
+        var route = try MigrationPath(
+            bundle: bundle, from: storeVersion, to: options.destination, through: options.through, knownHashes: match.versionHashes)
+        let chain = route.versions
+        var result = Migrator.Result(path: path, storeVersion: storeVersion.name, destination: chain[chain.count - 1].name, steps: [], outcome: .upToDate)
+        if chain.count == 1 { return result }
+        let framework = metadata.framework
+        try checkTables(of: storeVersion, framework: framework, in: db)
+        var mappings = route.mappings()
+        // The first step's data-decided reasons are decided now, on the store as it is: no
+        // backup for a step its rows make impossible.
+        mappings[0] = try RowEvidence.resolve(mappings[0], source: chain[0], framework: framework, in: db)
+        if let impossible = mappings.firstIndex(where: { !$0.couldBePossible }) {
+            result.steps = mappings[...impossible].map { MigrationStep(source: $0.sourceVersion, destination: $0.destinationVersion, mapping: $0) }
+            result.outcome = .impossible
+            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork() }
+            return result
+        }
+        do {
+            result.steps = try runSteps(db, chain: chain, mappings: mappings, destinationHashes: route.hashes(chain[chain.count - 1]), framework: framework)
+            result.outcome = commits ? .migrated : .planned
+            if commits { try checkResult(db) }
+        } catch let stopped as StepImpossible {
+            result.steps = stopped.steps
+            result.outcome = .impossible
+            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork() }
+        } catch let refused as DataLossRefused {
+            result.steps = refused.steps
+            result.outcome = .refusedDataLoss
+        }
+        return result
+    }
+
+    // MARK: - Steps
+
+    /// Runs the steps, a savepoint per step; the metadata of the last version is written last.
+    private mutating func runSteps(
+        _ db: Database, chain: [ModelVersion], mappings: [InferredMapping], destinationHashes: [String: VersionHash], framework: FrameworkVersion
+    ) throws -> [MigrationStep] {
+        for (index, inferred) in mappings.enumerated() {
+            let (source, destination) = (chain[index], chain[index + 1])
+            options.progress?("step \(index + 1)/\(mappings.count): \(source.name) → \(destination.name)")
+            // What only rows decide is decided on the rows as they are at this step.
+            let mapping = try RowEvidence.resolve(inferred, source: source, framework: framework, in: db)
+            guard mapping.isPossible else {
+                throw StepImpossible(steps: steps + [MigrationStep(source: source.name, destination: destination.name, mapping: mapping)])
+            }
+            var builder = try StepBuilder(db: db, source: source, destination: destination, mapping: mapping, framework: framework)
+            do {
+                try builder.build()
+            } catch let error as MigrationError {
+                throw error.during(source.name, destination.name, at: path)
+            }
+            let step = builder.step
+            steps.append(step)
+            if commits && step.risk == .dropsData && !options.allowsDataLoss {
+                throw DataLossRefused(steps: steps)
+            }
+            if commits && options.makesBackup && backup == nil { try makeBackup(version: chain[0].name) }
+            try db.inSavepoint {
+                for statement in step.statements {
+                    if statement.sql.hasPrefix("INSERT INTO") || statement.sql.hasPrefix("UPDATE") {
+                        options.progress?("  \(statement.purpose)")
+                    }
+                    try db.execute(sql: statement.sql)
+                }
+                return .commit
+            }
+        }
+        // The transaction makes stages atomic, so the metadata and model cache of the
+        // intermediate versions are never seen: only the last is written.
+        try StoreMetadataUpdate.apply(chain[chain.count - 1], hashes: destinationHashes, to: db, at: path)
+        return steps
+    }
+
+    // MARK: - Checks
+
+    /// Refuses a store that lacks a table (entity or join table) its version has, naming it: a
+    /// migration would otherwise recreate it empty.
+    private func checkTables(of version: ModelVersion, framework: FrameworkVersion, in db: Database) throws {
+        let differences = StoreLayout(version, framework: framework).schema.differences(from: try StoreSchema.read(from: db))
+        let missing = differences.compactMap { difference -> String? in
+            if case .missingTable(let table) = difference { return table }
+            return nil
+        }
+        guard let first = missing.first else { return }
+        throw StoreError(
+            .incompatibleSchema, path: path,
+            message: "the store has no table \(first), which '\(version.name)' has"
+                + (missing.count > 1 ? " (nor \(missing.dropFirst().joined(separator: ", ")))" : "") + ": it was changed outside Core Data")
+    }
+
+    /// Checks the migrated database before it is committed: a damaged result fails the
+    /// migration, and the rollback leaves the store as it was.
+    private func checkResult(_ db: Database) throws {
+        do {
+            try StoreIntegrity.check(db, path: path, depth: .full)
+        } catch let error as StoreError {
+            throw MigrationError(.failed, path: path, message: "the migrated database fails SQLite's integrity check: \(error.message)", sqliteCode: 11)
+        }
+    }
+
+    // MARK: - Backup
+
+    /// Backs the store up, under the write lock this run holds, before anything is written.
+    private mutating func makeBackup(version: String) throws {
+        if let explicit = options.backupPath {
+            options.progress?("backing up to \(explicit)")
+            try StoreBackup.backup(path, to: explicit)
+            backup = explicit
+        } else {
+            let safeVersion = version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
+            backup = try StoreBackup.backup(path, tag: "pre-\(String(safeVersion))")
+            options.progress?("backed up to \(backup ?? "")")
+        }
+    }
+
+    /// Removes the backup this run made, when the store ends as it was.
+    private mutating func discardBackup() {
+        guard let made = backup else { return }
+        try? FileManager.default.removeItem(atPath: made)
+        try? FileManager.default.removeItem(atPath: StoreLeftovers.supportFolder(of: made))
+        backup = nil
+    }
+
+    /// After an I/O failure (a full disk) SQLite leaves the rollback to whoever opens the store
+    /// next, from its hot journal; open it now, so the store is whole again before we report.
+    private static func recover(_ path: String) {
+        guard let queue = try? DatabaseQueue(path: path) else { return }
+        _ = try? queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sqlite_master") }
+        try? queue.close()
+    }
+}

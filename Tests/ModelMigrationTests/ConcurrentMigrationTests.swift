@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import ModelMigration
+import ModelStore
+import Testing
+import _ModelTestSupport
+
+/// Several `modelc migrate` runs started at once on one store, and runs after a killed one:
+/// exactly one migrates, the others report `locked` or find the store migrated, at most one
+/// backup is made, nothing stray is left and every row is kept.
+@Suite(.serialized)
+struct ConcurrentMigrationTests {
+    typealias Support = MigrationTestSupport
+
+    /// Starts `count` runs of `migrate --json` on `store` at once and waits for all of them.
+    static func migrateAtOnce(_ store: String, count: Int) throws -> [(status: Int32, output: String, error: String)] {
+        let runs = (0..<count).map { _ in
+            let process = Process()
+            process.executableURL = Modelc.executable
+            process.arguments = ["migrate", store, "--model", Support.library, "--json"]
+            let output = Pipe(), error = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            return (process, output, error)
+        }
+        for (process, _, _) in runs { try process.run() }
+        return runs.map { process, output, error in
+            let out = output.fileHandleForReading.readDataToEndOfFile()
+            let err = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        }
+    }
+
+    /// Rows per table of the store's entities, counted by SQLite.
+    static func rows(_ store: String) throws -> [String: Int] {
+        try DatabaseQueue(path: store, configuration: RetainedData.readOnly).read { db in
+            var rows = [String: Int]()
+            for table in ["ZAUTHOR", "ZPUBLICATION", "ZTAG"] {
+                rows[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)")
+            }
+            return rows
+        }
+    }
+
+    @Test(arguments: [2, 8])
+    func oneRunMigrates(_ count: Int) throws {
+        try withTemporaryDirectory { folder in
+            let store = try StoreHardeningTests.makeStore(in: folder, rows: 40_000, journalMode: .wal)
+            let before = try Self.rows(store)
+            let runs = try Self.migrateAtOnce(store, count: count)
+            var outcomes = [String]()
+            for run in runs {
+                let report = try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+                if run.status == 0, let outcome = report?["outcome"] as? String {
+                    outcomes.append(outcome)
+                } else {
+                    #expect(run.status == 1 && run.error.contains("[locked, 134090]"), "\(run.status): \(run.error)")
+                    outcomes.append("locked")
+                }
+            }
+            #expect(outcomes.filter { $0 == "migrated" }.count == 1, "\(outcomes)")
+            #expect(outcomes.allSatisfy { ["migrated", "upToDate", "locked"].contains($0) }, "\(outcomes)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: store).deletingLastPathComponent().path)
+            #expect(files.filter { $0.contains(".pre-") }.count == 1, "one backup: \(files)")
+            #expect(!files.contains { $0.contains(".modelc-") || $0.hasSuffix("-journal") }, "no stray files: \(files)")
+            #expect(try Self.rows(store) == before, "every row kept")
+            let check = try Modelc.run(["store", "check", store, "--model", Support.library])
+            #expect(check.status == 0, "\(check.standardError)")
+        }
+    }
+
+    /// A killed run's temporary backup and its journal are removed by the next run, which
+    /// says so; `--keep-backups 1` leaves only the newest backup.
+    @Test func nextRunRemovesWhatAKilledRunLeft() throws {
+        try withTemporaryDirectory { folder in
+            let store = try StoreHardeningTests.makeStore(in: folder, rows: 100)
+            let home = URL(fileURLWithPath: store).deletingLastPathComponent()
+            let old = home.appendingPathComponent("Store.pre-Library-20200101T000000Z.sqlite").path
+            try FileManager.default.copyItem(atPath: store, toPath: old)
+            let staging = home.appendingPathComponent("Store.pre-Library-20260101T000000Z.sqlite.modelc-\(UUID().uuidString)").path
+            try FileManager.default.copyItem(atPath: store, toPath: staging)
+            try Data("journal".utf8).write(to: URL(fileURLWithPath: staging + "-journal"))
+            let run = try Modelc.run(["migrate", store, "--model", Support.library, "--json", "--keep-backups", "1"])
+            #expect(run.status == 0, "\(run.standardError)")
+            let report = try run.json()
+            #expect(report["outcome"] as? String == "migrated")
+            #expect(Set(report["removedLeftovers"] as? [String] ?? []) == [staging, staging + "-journal"])
+            #expect(report["removedBackups"] as? [String] == [old])
+            let files = try FileManager.default.contentsOfDirectory(atPath: home.path).sorted()
+            let backup = try #require(report["backup"] as? String)
+            #expect(files == ["Store.sqlite", URL(fileURLWithPath: backup).lastPathComponent].sorted(), "\(files)")
+        }
+    }
+}
