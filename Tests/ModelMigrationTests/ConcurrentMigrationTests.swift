@@ -32,22 +32,11 @@ struct ConcurrentMigrationTests {
         }
     }
 
-    /// Rows per table of the store's entities, counted by SQLite.
-    static func rows(_ store: String) throws -> [String: Int] {
-        try DatabaseQueue(path: store, configuration: RetainedData.readOnly).read { db in
-            var rows = [String: Int]()
-            for table in ["ZAUTHOR", "ZPUBLICATION", "ZTAG"] {
-                rows[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)")
-            }
-            return rows
-        }
-    }
-
     @Test(arguments: [2, 8])
     func oneRunMigrates(_ count: Int) throws {
         try withTemporaryDirectory { folder in
             let store = try StoreHardeningTests.makeStore(in: folder, rows: 40_000, journalMode: .wal)
-            let before = try Self.rows(store)
+            let before = try Support.entityRowCount(store)
             let runs = try Self.migrateAtOnce(store, count: count)
             var outcomes = [String]()
             for run in runs {
@@ -64,7 +53,7 @@ struct ConcurrentMigrationTests {
             let files = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: store).deletingLastPathComponent().path)
             #expect(files.filter { $0.contains(".pre-") }.count == 1, "one backup: \(files)")
             #expect(!files.contains { $0.contains(".modelc-") || $0.hasSuffix("-journal") }, "no stray files: \(files)")
-            #expect(try Self.rows(store) == before, "every row kept")
+            #expect(try Support.entityRowCount(store) == before, "every row kept")
             let check = try Modelc.run(["store", "check", store, "--model", Support.library])
             #expect(check.status == 0, "\(check.standardError)")
         }
@@ -90,6 +79,23 @@ struct ConcurrentMigrationTests {
             let files = try FileManager.default.contentsOfDirectory(atPath: home.path).sorted()
             let backup = try #require(report["backup"] as? String)
             #expect(files == ["Store.sqlite", URL(fileURLWithPath: backup).lastPathComponent].sorted(), "\(files)")
+        }
+    }
+
+    /// A run refused because it drops data leaves no backup: refused in its only step (no
+    /// backup is made) or in a later stage (the backup made before the first is removed).
+    @Test(arguments: [[], ["--through", "Library 3"]])
+    func refusedRunLeavesNoBackup(_ stages: [String]) throws {
+        try withTemporaryDirectory { folder in
+            let store = try StoreHardeningTests.makeStore(in: folder, version: "Library 2")
+            try DatabaseQueue(path: store).write { db in
+                try db.execute(sql: "INSERT INTO ZPUBLICATION (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZSUMMARY) VALUES (1, 3, 1, 'a book', 'a summary')")
+            }
+            let before = try StoreHardeningTests.folderContents(store)
+            let run = try Modelc.run(["migrate", store, "--model", Support.library, "--to", "Library", "--json"] + stages)
+            #expect(run.status == 2, "\(run.standardError)")
+            #expect(try run.json()["outcome"] as? String == "refusedDataLoss")
+            #expect(try StoreHardeningTests.folderContents(store) == before, "no backup, nothing changed")
         }
     }
 }

@@ -44,15 +44,7 @@ struct KillTests {
         let bundle = try Support.bundle(Support.library)
         let path = folder.appendingPathComponent("Base-\(journalMode.rawValue).sqlite").path
         try StoreCreator.create(at: path, version: try #require(bundle.version(named: "Library")), journalMode: journalMode)
-        try DatabaseQueue(path: path).write { db in
-            let numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000)"
-            try db.execute(sql: "\(numbers) INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT i, 1, 1, 'author ' || i FROM n WHERE i <= 1000")
-            try db.execute(
-                sql: "\(numbers) INSERT INTO ZPUBLICATION (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZPAGECOUNT, ZTITLE, ZISBN) SELECT i, 3, 1, i % 1000 + 1, i % 500, 'title ' || i, 'isbn-' || i FROM n")
-            try db.execute(sql: "\(numbers) INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT i, 5, 1, 'tag ' || i FROM n")
-            try db.execute(sql: "\(numbers) INSERT INTO Z_2TAGS (Z_2PUBLICATIONS, Z_5TAGS) SELECT i, i * 7 % 50000 + 1 FROM n")
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = CASE Z_NAME WHEN 'Author' THEN 1000 ELSE 50000 END WHERE Z_SUPER = 0")
-        }
+        try Support.fillLibrary(path, rows: 50000)
         return path
     }
 

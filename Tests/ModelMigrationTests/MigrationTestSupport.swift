@@ -54,6 +54,20 @@ enum MigrationTestSupport {
         #expect(check.error == nil, "store check: \(check.error?.description ?? "")")
     }
 
+    /// Fills a store of the first Library version with `rows` publications, tags and links
+    /// (and up to 1,000 authors), as an app would have.
+    static func fillLibrary(_ path: String, rows: Int) throws {
+        try DatabaseQueue(path: path).write { db in
+            let numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))"
+            try db.execute(sql: "\(numbers) INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT i, 1, 1, 'author ' || i FROM n WHERE i <= 1000")
+            try db.execute(
+                sql: "\(numbers) INSERT INTO ZPUBLICATION (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZPAGECOUNT, ZTITLE, ZISBN) SELECT i, 3, 1, i % 1000 + 1, i % 500, 'title ' || i, 'isbn-' || i FROM n")
+            try db.execute(sql: "\(numbers) INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT i, 5, 1, 'tag ' || i FROM n")
+            try db.execute(sql: "\(numbers) INSERT INTO Z_2TAGS (Z_2PUBLICATIONS, Z_5TAGS) SELECT i, i * 7 % \(rows) + 1 FROM n")
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = CASE Z_NAME WHEN 'Author' THEN \(min(rows, 1000)) ELSE \(rows) END WHERE Z_SUPER = 0")
+        }
+    }
+
     /// The rows of a store's entity tables (every table but Core Data's own `Z_` ones).
     static func entityRowCount(_ path: String) throws -> Int {
         try DatabaseQueue(path: path, configuration: RetainedData.readOnly).read { db in

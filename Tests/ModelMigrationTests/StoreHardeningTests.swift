@@ -24,14 +24,7 @@ struct StoreHardeningTests {
         let path = home.appendingPathComponent("Store.sqlite").path
         try StoreCreator.create(at: path, version: try #require(bundle.version(named: version)), journalMode: journalMode)
         guard version == "Library" else { return path }
-        try DatabaseQueue(path: path).write { db in
-            let numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))"
-            try db.execute(sql: "\(numbers) INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT i, 1, 1, 'author ' || i FROM n WHERE i <= 1000")
-            try db.execute(
-                sql: "\(numbers) INSERT INTO ZPUBLICATION (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZPAGECOUNT, ZTITLE, ZISBN) SELECT i, 3, 1, i % 1000 + 1, i % 500, 'title ' || i, 'isbn-' || i FROM n")
-            try db.execute(sql: "\(numbers) INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT i, 5, 1, 'tag ' || i FROM n")
-            try db.execute(sql: "\(numbers) INSERT INTO Z_2TAGS (Z_2PUBLICATIONS, Z_5TAGS) SELECT i, i * 7 % \(rows) + 1 FROM n")
-        }
+        try Support.fillLibrary(path, rows: rows)
         return path
     }
 
