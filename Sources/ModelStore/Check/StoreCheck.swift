@@ -86,6 +86,12 @@ public struct StoreCheck: Sendable {
         if isDirectory.boolValue {
             throw StoreError(.corrupt, path: path, message: "the path is a folder, not a store file", sqliteCode: 26)
         }
+        // Before any open: opening a FIFO for reading blocks until a writer comes.
+        for file in [path, path + "-wal", path + "-shm", path + "-journal"] {
+            if let kind = StoreFiles.nonRegularKind(atPath: file) {
+                throw StoreError(.notRegularFile, path: path, message: "\(file) is a \(kind), not a regular file")
+            }
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError.permissionDenied(path: path, writing: false)
         }

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The files that make up one store: the database, its `-wal`, `-shm` and `-journal`, and the
 /// hidden folder of externally stored binary data (`.<Name>_SUPPORT`, FORMATS §6.8). Whatever
@@ -32,5 +37,18 @@ struct StoreFiles {
     var hasSupportFolder: Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: supportFolder, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// `"FIFO"`, `"socket"` or `"device"` when the path exists and is one of those, found with
+    /// `stat` and never by opening it (which blocks on a FIFO); `nil` for a file, a folder or nothing.
+    static func nonRegularKind(atPath path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO: return "FIFO"
+        case S_IFSOCK: return "socket"
+        case S_IFCHR, S_IFBLK: return "device"
+        default: return nil
+        }
     }
 }

@@ -44,7 +44,7 @@ extension Diagnostic {
         .warning("X010", ".xccurrentversion names '\(name)', which is not in the bundle; using '\(fallback)'")
     }
 
-    static func emptyBundle() -> Self {
+    public static func emptyBundle() -> Self {
         .error("X011", "model bundle has no .xcdatamodel versions")
     }
 
@@ -60,7 +60,15 @@ extension Diagnostic {
         .error("X014", "version '\(version)' has no contents file")
     }
 
-    /// A `--version` that names no version of the bundle.
+    static func nestedTooDeep(_ message: String, at location: SourceLocation) -> Self {
+        .error("X020", message, at: location)
+    }
+
+    static func notRegularFile(_ kind: String) -> Self {
+        .error("X021", "not a regular file (\(kind)): model files are read only from regular files")
+    }
+
+    /// A `--model-version` that names no version of the bundle.
     public static func unknownVersion(_ name: String, available: [String]) -> Self {
         .error("X015", "no version named '\(name)'; the bundle has \(available.map { "'\($0)'" }.joined(separator: ", "))")
     }
@@ -84,5 +92,7 @@ public enum ReadingDiagnostics {
         .init("X013", .error, "the path is not a model"),
         .init("X014", .error, "a version folder has no contents file"),
         .init("X015", .error, "the requested version is not in the bundle"),
+        .init("X020", .error, "elements are nested deeper than any model nests them"),
+        .init("X021", .error, "a model file is not a regular file (a FIFO, device, socket or folder)"),
     ]
 }

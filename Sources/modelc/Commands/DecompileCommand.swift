@@ -22,17 +22,14 @@ struct DecompileCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The folder to write the model into.")
     var output: String
 
+    @Flag(help: "Print errors as JSON on standard output.")
+    var json = false
+
     func run() throws {
-        let bundle: ModelSchema.ModelBundle
-        do {
-            bundle = try CompiledModelReader.read(at: compiled)
-        } catch {
-            DiagnosticPrinter.standardError.print([
-                Diagnostic(severity: .error, code: "X001", message: "cannot read compiled model: \(error)", path: compiled)
-            ])
-            throw ExitCode.failure
+        try CommandFailure.reporting(json: json, path: output) {
+            let bundle = try CompiledModelLoading.read(compiled)
+            let path = try ModelBundleWriter.write(bundle, into: output)
+            print("decompiled \(path)")
         }
-        let path = try ModelBundleWriter.write(bundle, into: output)
-        print("decompiled \(path)")
     }
 }

@@ -23,24 +23,15 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let bundle: ModelBundle
-        if path.hasSuffix(".momd") || path.hasSuffix(".mom") || path.hasSuffix(".momd/") {
-            do {
-                bundle = try CompiledModelReader.read(at: path)
-            } catch {
-                DiagnosticPrinter.standardError.print([
-                Diagnostic(severity: .error, code: "X001", message: "cannot read compiled model: \(error)", path: path)
-            ])
-            throw ExitCode.failure
+        try CommandFailure.reporting(json: json, path: path) {
+            let isCompiled = path.hasSuffix(".momd") || path.hasSuffix(".mom") || path.hasSuffix(".momd/")
+            let bundle = try isCompiled ? CompiledModelLoading.read(path) : ModelLoading.read(path)
+            let report = ModelReport(bundle)
+            if json {
+                try JSONOutput.print(report)
+            } else {
+                print(report.text)
             }
-        } else {
-            bundle = try ModelLoading.read(path)
-        }
-        let report = ModelReport(bundle)
-        if json {
-            try JSONOutput.print(report)
-        } else {
-            print(report.text)
         }
     }
 }

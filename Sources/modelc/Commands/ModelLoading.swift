@@ -1,32 +1,40 @@
 import ArgumentParser
+import ModelCompiler
 import ModelSchema
 import ModelXML
 
-/// Reading a model for a command that needs it whole: reading errors stop the command.
+/// Reading a model for a command that computes from it: a model with reading or validation
+/// errors stops the command, as it stops `compile`, since hashes, stores and mappings computed
+/// from a model Core Data would refuse mean nothing.
 enum ModelLoading {
-    /// The model at `path`; prints its reading diagnostics, and exits 1 when any is an error.
+    /// The model at `path`, read and validated; prints its warnings on standard error and throws
+    /// ``CommandFailure/invalidModel(_:_:)`` (exit 1) when it has an error.
     static func read(_ path: String) throws -> ModelBundle {
         let result = ModelReader().read(at: path)
-        DiagnosticPrinter.standardError.print(result.diagnostics)
-        guard let bundle = result.bundle, !result.diagnostics.contains(where: { $0.severity == .error }) else {
-            throw ExitCode.failure
+        var diagnostics = result.diagnostics
+        if let bundle = result.bundle, !diagnostics.contains(where: { $0.severity == .error }) {
+            diagnostics += ModelValidator().validate(bundle)
         }
+        guard let bundle = result.bundle, !diagnostics.contains(where: { $0.severity == .error }) else {
+            throw CommandFailure.invalidModel(path, diagnostics)
+        }
+        DiagnosticPrinter.standardError.print(diagnostics)
         return bundle
     }
 
-    /// The version named `name`, or the current version when `name` is nil; an unknown name
-    /// is reported with the available ones and exits 1.
+    /// The version named `name`, or the current version when `name` is nil; an unknown name is
+    /// a usage error (exit 64, `X015`) that lists the versions there are.
     static func version(_ name: String?, of bundle: ModelBundle) throws -> ModelVersion {
         if let name {
             guard let version = bundle.version(named: name) else {
-                DiagnosticPrinter.standardError.print([
-                    Diagnostic.unknownVersion(name, available: bundle.versions.map(\.name)).inFile(bundle.path)
-                ])
-                throw ExitCode.failure
+                throw CommandFailure.usage(
+                    Diagnostic.unknownVersion(name, available: bundle.versions.map(\.name)).inFile(bundle.path))
             }
             return version
         }
-        guard let current = bundle.currentVersion else { throw ExitCode.failure }
+        guard let current = bundle.currentVersion else {
+            throw CommandFailure.invalidModel(bundle.path, [Diagnostic.emptyBundle().inFile(bundle.path)])
+        }
         return current
     }
 }
