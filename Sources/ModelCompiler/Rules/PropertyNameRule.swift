@@ -12,7 +12,7 @@ struct PropertyNameRule: ValidationRule {
 
     func check(_ context: ValidationContext, into diagnostics: inout DiagnosticList) {
         let totals = propertyTotals(context)
-        for (position, entity) in context.entities.enumerated() {
+        for entity in context.entities {
             if !Self.isIdentifier(entity.name) {
                 diagnostics.emit(.invalidIdentifier(entity.name, "entity", at: entity.location))
             }

@@ -1,3 +1,4 @@
+import Foundation
 import ModelArchive
 import ModelSchema
 

@@ -18,6 +18,19 @@ struct CommandFailure: Error, CustomStringConvertible {
     var diagnostics: [Diagnostic] = []
     var exitCode: Int32 = 1
 
+    init(
+        errorClass: String, code: String, message: String, path: String, advice: String? = nil,
+        diagnostics: [Diagnostic] = [], exitCode: Int32 = 1
+    ) {
+        self.errorClass = errorClass
+        self.code = code
+        self.message = message
+        self.path = path
+        self.advice = advice
+        self.diagnostics = diagnostics
+        self.exitCode = exitCode
+    }
+
     // MARK: - From the libraries' errors
 
     /// A model that has errors: its diagnostics, the first error's code.
