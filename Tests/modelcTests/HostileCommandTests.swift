@@ -36,7 +36,7 @@ struct HostileCommandTests {
                 <attribute name="name" optional="YES" attributeType="String"/>
             </entity>
             """),
-        ("S130", """
+        ("S128", """
             <entity name="TAG" representedClassName="TAG" syncable="YES"/>
             <entity name="Tag" representedClassName="Tag" syncable="YES"/>
             """),
@@ -85,6 +85,33 @@ struct HostileCommandTests {
             let beside = try HostileRun.run(["store", "info", "Store.sqlite", "--json"], in: folder, limit: 10)
             #expect(beside.status == 1)
             #expect(try beside.error() == ("notRegularFile", "256"))
+        }
+    }
+
+    @Test func aHotRollbackJournalIsClassifiedAndKept() throws {
+        try withTemporaryDirectory { folder in
+            let store = folder.appendingPathComponent("Store.sqlite").path
+            try FileManager.default.copyItem(atPath: Self.fixture, toPath: store)
+            // A writer killed mid-transaction, after it spilled pages into the main file.
+            let writer = Process()
+            writer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            writer.arguments = [
+                "python3", "-c",
+                "import sqlite3, sys, os\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('PRAGMA cache_size=1')\nc.execute('BEGIN')\nc.execute('CREATE TABLE HALF(x)')\nfor i in range(3000): c.execute('INSERT INTO HALF VALUES(randomblob(500))')\nos._exit(0)",
+                store,
+            ]
+            try writer.run()
+            writer.waitUntilExit()
+            #expect(FileManager.default.fileExists(atPath: store + "-journal"))
+            let check = try HostileRun.run(["store", "check", "Store.sqlite", "--model", Self.library, "--json"], in: folder)
+            #expect(check.status == 2)
+            let report = try JSONSerialization.jsonObject(with: Data(check.standardOutput.utf8)) as? [String: Any]
+            #expect(report?["class"] as? String == "hotJournal")
+            #expect(report?["code"] as? Int == 134080)
+            // Read from a private copy with its journal, the store shows its last committed state.
+            let info = try HostileRun.run(["store", "info", "Store.sqlite", "--json"], in: folder)
+            #expect(info.status == 0)
+            #expect(!info.standardOutput.contains("HALF"), "the interrupted write shows: \(info.standardOutput)")
         }
     }
 

@@ -32,6 +32,11 @@ public struct StoreCheck: Sendable {
     private mutating func inspect(_ bundle: ModelBundle) throws {
         try Self.checkFile(path)
         try Self.checkNotLocked(path)
+        if StoreFiles(path: path).hasHotJournal {
+            throw StoreError(
+                .hotJournal, path: path,
+                message: "a hot rollback journal is beside the store: a write was interrupted and SQLite will roll it back when a writer next opens the store")
+        }
         let (metadata, schema) = try Self.read(path)
         guard let current = bundle.currentVersion else {
             throw StoreError(.missingSourceModel, path: path, message: "the model has no versions")

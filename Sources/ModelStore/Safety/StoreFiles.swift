@@ -34,6 +34,17 @@ struct StoreFiles {
         }
     }
 
+    /// Whether a hot rollback journal is beside the database: a `-journal` whose header is
+    /// still valid, which a writer interrupted mid-transaction leaves and which SQLite plays back
+    /// on the next open by a writer. (A committed or idle journal is deleted, truncated or has its
+    /// header zeroed.) Call it only when no process holds the store's lock.
+    var hasHotJournal: Bool {
+        guard let handle = FileHandle(forReadingAtPath: path + "-journal") else { return false }
+        defer { try? handle.close() }
+        let magic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
+        return (try? handle.read(upToCount: 8)).map { [UInt8]($0) == magic } ?? false
+    }
+
     var hasSupportFolder: Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: supportFolder, isDirectory: &isDirectory) && isDirectory.boolValue
