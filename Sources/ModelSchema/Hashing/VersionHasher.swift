@@ -39,8 +39,20 @@ public struct VersionHasher: Sendable {
         var memo = Memo()
         memo.entities.reserveCapacity(version.entities.count)
         version.entities.withUnsafeBufferPointer { entities in
-            for index in entities.indices {
-                _ = entityHash(entities[index], memo: &memo, visiting: [])
+            for index in entities.indices where memo.entities[entities[index].name] == nil {
+                // The entity and its ancestors not hashed yet, nearest first, hashed from the top
+                // down: a loop, not recursion, so a chain of any depth keeps the stack flat. A
+                // cycle ends the walk; its first entity is then hashed without a parent hash.
+                var pending = [index]
+                var names: Set<String> = [entities[index].name]
+                while let parent = entities[pending.last!].parentEntityName.flatMap({ entityPositions[$0] }),
+                    memo.entities[entities[parent].name] == nil, names.insert(entities[parent].name).inserted
+                {
+                    pending.append(parent)
+                }
+                for position in pending.reversed() {
+                    _ = entityHash(entities[position], memo: &memo)
+                }
             }
         }
         return memo.entities
@@ -87,14 +99,10 @@ public struct VersionHasher: Sendable {
         var hash: VersionHash?
     }
 
-    private func entityHash(
-        _ entity: Entity, memo: inout Memo, visiting: Set<String>
-    ) -> VersionHash {
+    /// The entity's hash; its parent's, when it has one outside a cycle, is already in `memo`.
+    private func entityHash(_ entity: Entity, memo: inout Memo) -> VersionHash {
         if let known = memo.entities[entity.name] { return known }
-        var parentHash: VersionHash?
-        if let parent = parent(of: entity), !visiting.contains(parent.name) {
-            parentHash = entityHash(parent, memo: &memo, visiting: visiting.union([entity.name]))
-        }
+        let parentHash = entity.parentEntityName.flatMap { memo.entities[$0] }
         let properties = propertyHashes(of: entity, memo: &memo)
         var input = HashInput(capacity: 128 + entity.name.utf8.count + 32 * properties.count)
         input.append(entity.name)
