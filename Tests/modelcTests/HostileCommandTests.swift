@@ -36,7 +36,7 @@ struct HostileCommandTests {
                 <attribute name="name" optional="YES" attributeType="String"/>
             </entity>
             """),
-        ("S128", """
+        ("S129", """
             <entity name="TAG" representedClassName="TAG" syncable="YES"/>
             <entity name="Tag" representedClassName="Tag" syncable="YES"/>
             """),

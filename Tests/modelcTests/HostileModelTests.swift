@@ -46,10 +46,10 @@ struct HostileModelTests {
             try writeFile("Deep.xcdatamodeld/.xccurrentversion", plist, in: folder)
             let run = try HostileRun.run(["validate", "Deep.xcdatamodeld", "--json"], in: folder)
             #expect(run.status == 1)
-            #expect(try run.diagnosticCodes() == ["X016"])
+            #expect(try run.diagnosticCodes() == ["X018"])
             let hash = try HostileRun.run(["hash", "Deep.xcdatamodeld", "--json"], in: folder)
             #expect(hash.status == 1)
-            #expect(try hash.error() == ("invalidModel", "X016"))
+            #expect(try hash.error() == ("invalidModel", "X018"))
         }
     }
 
@@ -59,7 +59,7 @@ struct HostileModelTests {
             try writeFile("Deep.xcdatamodel/contents", Self.model(deep), in: folder)
             let run = try HostileRun.run(["validate", "Deep.xcdatamodel", "--json"], in: folder)
             #expect(run.status == 1)
-            #expect(try run.diagnosticCodes() == ["X016"])
+            #expect(try run.diagnosticCodes() == ["X018"])
         }
     }
 
@@ -123,13 +123,13 @@ struct HostileModelTests {
             #expect(mkfifo(folder.appendingPathComponent("Pipe.xcdatamodeld/Pipe.xcdatamodel/contents").path, 0o644) == 0)
             let run = try HostileRun.run(["validate", "Pipe.xcdatamodeld", "--json"], in: folder, limit: 10)
             #expect(run.status == 1)
-            #expect(try run.diagnosticCodes().contains("X017"))
+            #expect(try run.diagnosticCodes().contains("X019"))
 
             try writeFile("Current.xcdatamodeld/Current.xcdatamodel/contents", Self.model(""), in: folder)
             #expect(mkfifo(folder.appendingPathComponent("Current.xcdatamodeld/.xccurrentversion").path, 0o644) == 0)
             let current = try HostileRun.run(["hash", "Current.xcdatamodeld", "--json"], in: folder, limit: 10)
             #expect(current.status == 1)
-            #expect(try current.error() == ("invalidModel", "X017"))
+            #expect(try current.error() == ("invalidModel", "X019"))
 
             #expect(mkfifo(folder.appendingPathComponent("Pipe.mom").path, 0o644) == 0)
             let compiled = try HostileRun.run(["inspect", "Pipe.mom", "--json"], in: folder, limit: 10)

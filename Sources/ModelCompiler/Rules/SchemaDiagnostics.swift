@@ -108,7 +108,7 @@ extension Diagnostic {
 
     static func tableNameClash(_ entity: String, _ other: String, _ table: String, at location: SourceLocation) -> Self {
         .error(
-            "S128",
+            "S129",
             "entity '\(entity)' needs table '\(table)', which '\(other)' already has: Core Data upper-cases table names, so root entity names must differ in more than case",
             at: location)
     }
@@ -148,6 +148,6 @@ public enum SchemaDiagnostics {
         .init("S125", .error, "a composite attribute names an unknown composite"),
         .init("S126", .error, "a persistent attribute has the Undefined type"),
         .init("S127", .error, "a predicate or expression written as text does not parse"),
-        .init("S128", .error, "two root entities' names differ only in case, so their tables would have the same name"),
+        .init("S129", .error, "two root entities' names differ only in case, so their tables would have the same name"),
     ]
 }

@@ -61,11 +61,11 @@ extension Diagnostic {
     }
 
     static func nestedTooDeep(_ message: String, at location: SourceLocation) -> Self {
-        .error("X016", message, at: location)
+        .error("X018", message, at: location)
     }
 
     static func notRegularFile(_ kind: String) -> Self {
-        .error("X017", "not a regular file (\(kind)): model files are read only from regular files")
+        .error("X019", "not a regular file (\(kind)): model files are read only from regular files")
     }
 
     /// A `--model-version` that names no version of the bundle.
@@ -92,7 +92,7 @@ public enum ReadingDiagnostics {
         .init("X013", .error, "the path is not a model"),
         .init("X014", .error, "a version folder has no contents file"),
         .init("X015", .error, "the requested version is not in the bundle"),
-        .init("X016", .error, "elements are nested deeper than any model nests them"),
-        .init("X017", .error, "a model file is not a regular file (a FIFO, device, socket or folder)"),
+        .init("X018", .error, "elements are nested deeper than any model nests them"),
+        .init("X019", .error, "a model file is not a regular file (a FIFO, device, socket or folder)"),
     ]
 }
