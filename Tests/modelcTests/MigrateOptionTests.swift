@@ -73,7 +73,7 @@ struct MigrateOptionTests {
             #expect(run.standardOutput.isEmpty && run.standardError.isEmpty, "\(run.standardOutput)\(run.standardError)")
 
             let terminal = try copyStore(Self.fixture, into: folder, as: "Terminal.sqlite")
-            let text = try Self.onATerminal("\(Modelc.executable.path) migrate \(terminal) --model '\(Self.library)' --no-backup --quiet")
+            let text = try Modelc.onATerminal("\(Modelc.executable.path) migrate \(terminal) --model '\(Self.library)' --no-backup --quiet")
             #expect(text.status == 0)
             #expect(text.output.isEmpty, "\(text.output)")
             let info = try Modelc.run(["store", "info", terminal, "--model", Self.library, "--json"]).json()
@@ -83,20 +83,6 @@ struct MigrateOptionTests {
             #expect(failing.status == 1)
             #expect(failing.standardError.contains("[notFound, 260]"), "\(failing.standardError)")
         }
-    }
-
-    /// Runs a shell command under `script`, so that its output is a terminal.
-    static func onATerminal(_ command: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        process.currentDirectoryURL = Corpus.packageRoot
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
     }
 
     // MARK: - Refusal, data loss, failure
