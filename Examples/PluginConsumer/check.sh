@@ -117,7 +117,7 @@ if [ -d "$mapping" ]; then
     build
     [ "$status" -eq 0 ] || { cat "$work/build.log"; fail "build with a mapping model failed"; }
     grep -qF "Compiling Core Data model V2toV3.xcmappingmodel" "$work/build.log" || fail "the mapping model was not compiled"
-    bundled=$(find "$scratch/debug" -path '*.resources/V2toV3.cdm' -o -path '*.bundle/V2toV3.cdm' | head -1)
+    bundled=$(find -L "$scratch/debug" -path '*.resources/V2toV3.cdm' -o -path '*.bundle/V2toV3.cdm' | head -1)
     [ -n "$bundled" ] || fail "no V2toV3.cdm in the resource bundle"
     modelc compile "$example/Sources/NotesModel/V2toV3.xcmappingmodel" -o "$work/cdm" >/dev/null
     cmp -s "$bundled" "$work/cdm/V2toV3.cdm" || fail "the bundled .cdm differs from 'modelc compile'"

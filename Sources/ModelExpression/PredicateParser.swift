@@ -8,8 +8,15 @@ public struct PredicateParser {
         public var description: String { "\(message) at offset \(offset)" }
     }
 
+    /// Predicates and expressions nested deeper than this (parentheses, `NOT`, `{}`, function
+    /// calls) are refused: models nest a few levels, and the bound keeps every recursive walk
+    /// over the tree (parsing, archiving, formatting, releasing it) within the stack.
+    public static let maximumDepth = 100
+
     private var tokens: [Token]
     private var position = 0
+    /// How many ``unaryPredicate()`` and ``primary()`` calls are under way.
+    private var depth = 0
 
     public static func predicate(_ text: String) throws(SyntaxError) -> PredicateNode {
         var parser = try PredicateParser(text)
@@ -44,6 +51,8 @@ public struct PredicateParser {
     }
 
     private mutating func unaryPredicate() throws(SyntaxError) -> PredicateNode {
+        try descend()
+        defer { depth -= 1 }
         if accept(keyword: "NOT") || accept(symbol: "!") { return .not(try unaryPredicate()) }
         if accept(keyword: "TRUEPREDICATE") { return .truePredicate }
         if accept(keyword: "FALSEPREDICATE") { return .falsePredicate }
@@ -143,6 +152,8 @@ public struct PredicateParser {
     }
 
     private mutating func primary() throws(SyntaxError) -> ExpressionNode {
+        try descend()
+        defer { depth -= 1 }
         guard let current = peek else { throw error("unexpected end of input") }
         position += 1
         switch current {
@@ -201,6 +212,12 @@ public struct PredicateParser {
         repeat { arguments.append(try expression()) } while accept(symbol: ",")
         try expect(symbol: ")")
         return arguments
+    }
+
+    /// Counts one more level of nesting; throws past ``maximumDepth``.
+    private mutating func descend() throws(SyntaxError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
     }
 
     // MARK: - Tokens

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import ModelStore
 
 /// The `modelc` command: Core Data's model toolchain on any OS.
 @main
@@ -15,11 +17,16 @@ struct Modelc: ParsableCommand {
             Diagnostics use the compiler format path:line:column: severity: message [CODE], \
             which Xcode and editors understand.
 
+            With --json, a command that fails prints one JSON object on standard output, \
+            the same for every command: {"error":{"class","code","message","path","advice"}}, \
+            with "diagnostics" when the model has errors.
+
             EXIT STATUS
               0   success
               1   errors were found in a model, or a command failed
-              2   store check: the store does not open with the current version
-              64  bad usage
+              2   store check: the store does not open with the current version; diff and \
+                  migrate: the migration cannot be inferred or would be unsafe
+              64  bad usage (including a version name that is not in the bundle)
             """,
         version: "0.1.0",
         subcommands: [
@@ -28,9 +35,26 @@ struct Modelc: ParsableCommand {
         ]
     )
 
-    /// Tunes the allocator, then parses the arguments and runs the command.
+    /// Tunes the allocator, then parses the arguments and runs the command. A store's or the
+    /// file system's error that a command let through is printed in words with its class and
+    /// code (as JSON with `--json`), never as `NSCocoaErrorDomain Code=…`.
     static func main() {
         HeapTuning.apply()
-        main(nil)
+        do {
+            var command = try parseAsRoot(nil)
+            try command.run()
+        } catch let error as CommandFailure {
+            report(error)
+        } catch let error as StoreError {
+            report(CommandFailure(error))
+        } catch {
+            guard (error as NSError).domain == NSCocoaErrorDomain else { exit(withError: error) }
+            report(CommandFailure(fileError: error, path: ""))
+        }
+    }
+
+    private static func report(_ failure: CommandFailure) -> Never {
+        failure.print(json: CommandLine.arguments.contains("--json"))
+        exit(withError: ExitCode(failure.exitCode))
     }
 }

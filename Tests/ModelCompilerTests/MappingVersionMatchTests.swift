@@ -28,23 +28,16 @@ struct MappingVersionMatchTests {
             (["Folder"], ["MemoryBread v2"]),
     ]
 
-    @Test(arguments: CorpusMappings.all.filter { $0 != CorpusMappings.recipes })
+    /// Every mapping model, thepost's `Recipes` → `Recipes 2` too: its snapshots and both
+    /// versions are Xcode 3 models, read through ModelArchive's Xcode 3 reader.
+    @Test(arguments: CorpusMappings.all)
     func matchesTheRecordedVersions(_ relative: String) throws {
-        try checkMatch(relative)
-    }
-
-    @Test(.disabled("the Recipes versions are Xcode 3 models (elements/layout, no contents): re-enable once issue 16 makes them readable"))
-    func matchesTheRecordedXcode3Versions() throws {
-        try checkMatch(CorpusMappings.recipes)
-    }
-
-    private func checkMatch(_ relative: String) throws {
         let model = try #require(MappingCompilation.read(at: Corpus.path(relative)).model)
         let recorded: [(MappingVersionMatch.Side, String?)] = [(.source, model.sourceModelPath), (.destination, model.destinationModelPath)]
         for (side, path) in recorded {
             let recordedPath = try #require(path)
             let bundlePath = try #require(CorpusMappings.bundle(recorded: recordedPath, near: relative), "no bundle for \(recordedPath)")
-            let read = ModelReader().read(at: bundlePath)
+            let read = ModelSources.reader.read(at: bundlePath)
             let bundle = try #require(read.bundle)
             #expect(read.diagnostics.filter { $0.severity == .error } == [])
             let match = MappingVersionMatch.match(model, side: side, in: bundle)

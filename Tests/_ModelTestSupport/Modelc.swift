@@ -68,6 +68,20 @@ public enum Modelc {
             standardError: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Runs a shell command under `script`, so that its output is a terminal.
+    public static func onATerminal(_ command: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.currentDirectoryURL = Corpus.packageRoot
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     /// A fresh temporary folder, for models written by a test, which removes it with a `defer`
     /// (or use ``withTemporaryDirectory(_:)``).
     public static func temporaryFolder() throws -> URL {

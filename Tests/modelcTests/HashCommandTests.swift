@@ -10,7 +10,7 @@ struct HashCommandTests {
 
     @Test(Corpus.required)
     func jsonCarriesTheHashesCoreDataStoredForTheVersion() throws {
-        let run = try Modelc.run(["hash", Corpus.path(Self.model), "--version", "SampleModel3", "--json"])
+        let run = try Modelc.run(["hash", Corpus.path(Self.model), "--model-version", "SampleModel3", "--json"])
         #expect(run.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let versions = try #require(object["versions"] as? [[String: Any]])
@@ -56,9 +56,9 @@ struct HashCommandTests {
         #expect(run.standardOutput.contains("versionChecksum"))
     }
 
-    @Test func anUnknownVersionIsAnError() throws {
-        let run = try Modelc.run(["hash", "Models/Library.xcdatamodeld", "--version", "Library 9"])
-        #expect(run.status == 1)
+    @Test func anUnknownVersionIsAUsageError() throws {
+        let run = try Modelc.run(["hash", "Models/Library.xcdatamodeld", "--model-version", "Library 9"])
+        #expect(run.status == 64)
         #expect(run.standardError.contains("[X015]"))
     }
 }

@@ -67,7 +67,7 @@ struct MappingCommandTests {
         return bundle.path
     }
 
-    @Test(arguments: CorpusMappings.all.filter { $0 != CorpusMappings.recipes })
+    @Test(arguments: CorpusMappings.all)
     func inspectNamesTheRecordedVersions(_ relative: String) throws {
         let recorded = try Self.recordedPaths(relative)
         let bundle = try #require(CorpusMappings.bundle(recorded: recorded.source, near: relative))

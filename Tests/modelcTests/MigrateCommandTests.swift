@@ -82,16 +82,8 @@ struct MigrateCommandTests {
             let store = folder.appendingPathComponent("Library.sqlite").path
             try FileManager.default.copyItem(atPath: Corpus.packagePath("Fixtures/Library-v1.sqlite"), toPath: store)
             let command = "\(Modelc.executable.path) migrate \(store) --model \(Self.library) --no-backup"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qec", command, "/dev/null"]
-            process.currentDirectoryURL = Corpus.packageRoot
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            let (status, text) = try Modelc.onATerminal(command)
+            #expect(status == 0)
             #expect(text.contains("step 1/1: Library → Library 3"))
         }
     }
@@ -99,7 +91,7 @@ struct MigrateCommandTests {
     @Test func migrateThroughTakesTheStagesGiven() throws {
         try withTemporaryDirectory { folder in
             let store = folder.appendingPathComponent("Library.sqlite").path
-            try FileManager.default.copyItem(atPath: "Fixtures/Library-v1.sqlite", toPath: store)
+            try FileManager.default.copyItem(atPath: Corpus.packagePath("Fixtures/Library-v1.sqlite"), toPath: store)
             let run = try Modelc.run(["migrate", store, "--model", Self.library, "--through", "Library 2", "--no-backup", "--json"])
             #expect(run.status == 0, "\(run.standardError)")
             let steps = try #require(try json(run)["steps"] as? [[String: Any]])

@@ -39,7 +39,7 @@ struct StoreCommandTests {
     @Test func createWritesAStoreOfTheVersionAndRefusesToReplaceAFile() throws {
         try withTemporaryDirectory { folder in
             let path = folder.appendingPathComponent("New.sqlite").path
-            let run = try Modelc.run(["store", "create", "--model", Self.library, "--version", "Library 2", path])
+            let run = try Modelc.run(["store", "create", "--model", Self.library, "--model-version", "Library 2", path])
             #expect(run.status == 0, "\(run.standardError)")
             #expect(run.standardOutput.contains("version 'Library 2'"))
             let info = try json(try Modelc.run(["store", "info", path, "--model", Self.library, "--json"]))

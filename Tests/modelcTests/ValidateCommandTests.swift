@@ -81,6 +81,13 @@ struct ValidateCommandTests {
         }
     }
 
+    @Test func theReadmeExampleIsWhatValidatePrints() throws {
+        let run = try Modelc.run(["validate", "Models/Broken.xcdatamodel"])
+        #expect(run.status == 1)
+        let readme = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("```\n" + run.standardError + "```\n"), "README's validate example is not: \(run.standardError)")
+    }
+
     @Test func aMissingPathIsAnError() throws {
         let run = try Modelc.run(["validate", "Models/Nothing.xcdatamodeld"])
         #expect(run.status == 1)

@@ -1,8 +1,21 @@
 import ModelExpression
 
 /// Decodes archived NSPredicate and NSExpression objects back into syntax trees.
+/// A tree nested deeper than ``PredicateParser/maximumDepth`` (or a cycle, which a hostile
+/// archive can hold) decodes as `nil`, as the parser would have refused its text.
 enum PredicateUnarchiver {
     static func predicate(_ object: ArchivedObject) -> PredicateNode? {
+        predicate(object, depth: 0)
+    }
+
+    static func expression(_ object: ArchivedObject) -> ExpressionNode? {
+        expression(object, depth: 0)
+    }
+
+    private static func predicate(_ object: ArchivedObject, depth: Int) -> PredicateNode? {
+        guard depth < PredicateParser.maximumDepth else { return nil }
+        let predicate = { (object: ArchivedObject) in Self.predicate(object, depth: depth + 1) }
+        let expression = { (object: ArchivedObject) in Self.expression(object, depth: depth + 1) }
         switch object.className {
         case "NSTruePredicate": return .truePredicate
         case "NSFalsePredicate": return .falsePredicate
@@ -28,7 +41,9 @@ enum PredicateUnarchiver {
         }
     }
 
-    static func expression(_ object: ArchivedObject) -> ExpressionNode? {
+    private static func expression(_ object: ArchivedObject, depth: Int) -> ExpressionNode? {
+        guard depth < PredicateParser.maximumDepth else { return nil }
+        let expression = { (object: ArchivedObject) in Self.expression(object, depth: depth + 1) }
         switch object.className {
         case "NSSelfExpression": return .evaluatedObject
         case "NSVariableExpression": return object["NSVariable"]?.string.map { .variable($0) }

@@ -16,12 +16,18 @@ public enum KeyedArchiveReader {
         guard case .object(let object) = try resolver.value(forUID: root) else {
             throw FormatError(description: "the archive's root is not an object")
         }
+        try resolver.fillPendingObjects()
         return object
     }
 
+    /// Resolves UIDs without recursion: an object is created empty when first referred to and
+    /// its fields are filled from a work list, so a chain of references as long as the archive
+    /// (a hostile file, or 20,000 entities each the parent of the next) never deepens the stack.
     private struct Resolver {
         let objects: [PropertyListValue]
         var resolved: [UInt32: ArchivedObject] = [:]
+        /// Objects created and not yet filled, with their entries.
+        var pending: [(object: ArchivedObject, entries: [(key: String, value: PropertyListValue)])] = []
 
         mutating func value(forUID uid: UInt32) throws -> ArchiveValue {
             guard Int(uid) < objects.count else { throw FormatError(description: "UID \(uid) out of range") }
@@ -37,12 +43,19 @@ public enum KeyedArchiveReader {
                 else { throw FormatError(description: "object \(uid) has no class") }
                 let object = ArchivedObject(names.compactMap(\.stringValue))
                 resolved[uid] = object
-                for (key, value) in entries where key != "$class" {
-                    object.fields.append((key, try field(value)))
-                }
+                pending.append((object, entries))
                 return .object(object)
             default:
                 throw FormatError(description: "object \(uid) has an unsupported type")
+            }
+        }
+
+        /// Fills every object created so far, and those their fields create, in any order.
+        mutating func fillPendingObjects() throws {
+            while let (object, entries) = pending.popLast() {
+                for (key, value) in entries where key != "$class" {
+                    object.fields.append((key, try field(value)))
+                }
             }
         }
 

@@ -1,5 +1,10 @@
 import Foundation
 import ModelSchema
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads compiled models as every Xcode shipped them: a `.momd` folder (every `.mom` and
 /// `VersionInfo.plist`), a lone `.mom`, or an app bundle holding one of them; plists in binary
@@ -28,7 +33,8 @@ public enum CompiledModelReader {
             .sorted { FinderOrder.precedes(String($0.dropLast(4)), String($1.dropLast(4))) }
         let versions = try moms.map { try readMom("\(trimmed)/\($0)", name: String($0.dropLast(4))) }
         var current: String?
-        if let data = FileManager.default.contents(atPath: "\(trimmed)/VersionInfo.plist") {
+        let info = "\(trimmed)/VersionInfo.plist"
+        if FileManager.default.fileExists(atPath: info), let data = try contentsOfRegularFile(info) {
             current = try VersionInfo.decode([UInt8](data)).currentVersionName
         }
         // Without a name, Core Data has no current version either (NSManagedObjectModelBundle
@@ -57,9 +63,19 @@ public enum CompiledModelReader {
 
     /// One `.mom`, binary or XML, as the version `name`.
     private static func readMom(_ path: String, name: String) throws -> ModelVersion {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = try contentsOfRegularFile(path) else {
             throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
         return try ModelUnarchiver.version(from: [UInt8](data), name: name, path: path)
+    }
+
+    /// The file's bytes, or `nil` when it cannot be read; a FIFO, device or socket is refused
+    /// before it is opened, since opening a FIFO blocks until a writer comes.
+    private static func contentsOfRegularFile(_ path: String) throws -> Data? {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "not a regular file"])
+        }
+        return FileManager.default.contents(atPath: path)
     }
 }

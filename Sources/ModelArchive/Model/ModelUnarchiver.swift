@@ -26,8 +26,8 @@ public enum ModelUnarchiver {
         }
         var version = ModelVersion(name: name, path: path)
         version.versionIdentifier = model["NSVersionIdentifiers"]?.object.map(items)?.compactMap(\.string).sorted().first ?? ""
-        version.entities = try entries(model["NSEntities"]).map { try entity($0.value) }
-            .sorted { $0.name < $1.name }
+        version.entities = droppingInheritedCopies(
+            try entries(model["NSEntities"]).map { try entity($0.value) }.sorted { $0.name < $1.name })
         version.fetchRequests = entries(model["NSFetchRequestTemplates"]).compactMap { entry in
             entry.value.object.map { fetchRequest($0, name: entry.key) }
         }.sorted { $0.name < $1.name }
@@ -39,6 +39,24 @@ public enum ModelUnarchiver {
     }
 
     // MARK: - Entities
+
+    /// The entities without the copies of inherited properties that model caches list in every
+    /// subentity (a `.mom`, like Xcode's model, declares a property once, where it is owned):
+    /// a subentity's property whose name its parent lists, own or copied, is the parent's.
+    private static func droppingInheritedCopies(_ entities: [Entity]) -> [Entity] {
+        var listed = [String: Set<String>]()
+        for entity in entities { listed[entity.name] = Set(entity.ownPropertyNames) }
+        return entities.map { entity in
+            guard let parent = entity.parentEntityName, let inherited = listed[parent], !inherited.isEmpty else {
+                return entity
+            }
+            var own = entity
+            own.attributes.removeAll { inherited.contains($0.name) }
+            own.relationships.removeAll { inherited.contains($0.name) }
+            own.fetchedProperties.removeAll { inherited.contains($0.name) }
+            return own
+        }
+    }
 
     private static func entity(_ value: ArchiveValue) throws -> Entity {
         guard let object = value.object, let name = object["NSEntityName"]?.string else {

@@ -29,9 +29,19 @@ public enum BinaryPropertyListReader {
         let referenceSize: Int
         let count: Int
         let table: Int
+        /// Objects decoded so far by index: a file may refer to one object many times, and
+        /// decoding it again each time would let a small file expand exponentially.
+        var decoded: [Int: PropertyListValue] = [:]
 
         mutating func object(_ index: Int, depth: Int) throws(FormatError) -> PropertyListValue {
             guard index < count, depth < 512 else { throw FormatError(description: "bad object reference") }
+            if let known = decoded[index] { return known }
+            let value = try decode(index, depth: depth)
+            decoded[index] = value
+            return value
+        }
+
+        private mutating func decode(_ index: Int, depth: Int) throws(FormatError) -> PropertyListValue {
             let offset = try integer(bytes, at: table + index * offsetSize, size: offsetSize)
             guard offset < table else { throw FormatError(description: "object offset out of range") }
             let marker = bytes[offset]

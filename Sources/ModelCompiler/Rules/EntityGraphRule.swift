@@ -5,7 +5,12 @@ import ModelSchema
 struct EntityGraphRule: ValidationRule {
     func check(_ context: ValidationContext, into diagnostics: inout DiagnosticList) {
         var seen = [String: SourceLocation]()
-        for entity in context.entities {
+        // Each cycle is reported once, at the entity whose name sorts first.
+        var cycles = [Int: [String]]()
+        for cycle in context.inheritance.cycles {
+            cycles[cycle[0]] = cycle.map { context.entities[$0].name } + [context.entities[cycle[0]].name]
+        }
+        for (position, entity) in context.entities.enumerated() {
             if let first = seen[entity.name] {
                 diagnostics.emit(
                     Diagnostic.duplicateEntity(entity.name, at: entity.location)
@@ -13,7 +18,12 @@ struct EntityGraphRule: ValidationRule {
             } else {
                 seen[entity.name] = entity.location
             }
-            checkParent(of: entity, context, &diagnostics)
+            if let parentName = entity.parentEntityName, !context.hasEntity(named: parentName) {
+                diagnostics.emit(.unknownParent(entity.name, parentName, at: entity.location))
+            }
+            if let cycle = cycles[position] {
+                diagnostics.emit(.inheritanceCycle(cycle, at: entity.location))
+            }
             for relationship in entity.relationships
             where !context.hasEntity(named: relationship.destinationEntityName) {
                 diagnostics.emit(
@@ -37,26 +47,4 @@ struct EntityGraphRule: ValidationRule {
         }
     }
 
-    private func checkParent(of entity: Entity, _ context: ValidationContext, _ diagnostics: inout DiagnosticList) {
-        guard let parentName = entity.parentEntityName else { return }
-        guard context.hasEntity(named: parentName) else {
-            diagnostics.emit(.unknownParent(entity.name, parentName, at: entity.location))
-            return
-        }
-        // Follow the chain; a cycle is reported once, at the entity whose name sorts first.
-        var chain = [entity.name]
-        var current = parentName
-        while let next = context.entity(named: current) {
-            if let start = chain.firstIndex(of: next.name) {
-                let cycle = Array(chain[start...])
-                if start == 0 && entity.name == cycle.min() {
-                    diagnostics.emit(.inheritanceCycle(cycle + [entity.name], at: entity.location))
-                }
-                return
-            }
-            chain.append(next.name)
-            guard let parent = next.parentEntityName else { return }
-            current = parent
-        }
-    }
 }

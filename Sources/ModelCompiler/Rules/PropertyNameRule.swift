@@ -11,12 +11,12 @@ struct PropertyNameRule: ValidationRule {
     ]
 
     func check(_ context: ValidationContext, into diagnostics: inout DiagnosticList) {
+        let totals = propertyTotals(context)
         for entity in context.entities {
             if !Self.isIdentifier(entity.name) {
                 diagnostics.emit(.invalidIdentifier(entity.name, "entity", at: entity.location))
             }
-            let ancestors = context.ancestors(of: entity)
-            let inherited = ancestors.isEmpty ? [:] : inheritedNames(of: entity, context)
+            let parent = entity.parentEntityName == nil ? nil : context.position(of: entity).flatMap { context.inheritance.parents[$0] }
             var names = [String]()
             var locations = [SourceLocation]()
             names.reserveCapacity(entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count)
@@ -44,10 +44,13 @@ struct PropertyNameRule: ValidationRule {
                             .noting("'\(name)' is first declared here", at: locations[first]))
                     continue
                 }
-                if let ancestor = inherited[name] {
+                if let parent, let declaring = context.nearestDeclaring(name, from: parent),
+                    let inherited = ValidationContext.ownProperty(named: name, of: context.entities[declaring])
+                {
+                    let ancestor = context.entities[declaring].name
                     diagnostics.emit(
-                        Diagnostic.inheritedClash(name, entity.name, ancestor.entity, at: location)
-                            .noting("'\(name)' is declared in '\(ancestor.entity)' here", at: ancestor.location))
+                        Diagnostic.inheritedClash(name, entity.name, ancestor, at: location)
+                            .noting("'\(name)' is declared in '\(ancestor)' here", at: inherited.location))
                 }
                 if let key = keys[index] {
                     if Self.isReservedIdentifier(name, key: key) {
@@ -59,9 +62,7 @@ struct PropertyNameRule: ValidationRule {
                     diagnostics.emit(.invalidIdentifier(name, "property", at: location))
                 }
             }
-            let count = ancestors.reduce(names.count) {
-                $0 + $1.attributes.count + $1.relationships.count + $1.fetchedProperties.count
-            }
+            let count = names.count + (parent.map { totals[$0] } ?? 0)
             if count > 100 {
                 diagnostics.emit(.tooManyProperties(entity.name, count, at: entity.location))
             }
@@ -88,16 +89,16 @@ struct PropertyNameRule: ValidationRule {
         }
     }
 
-    private func inheritedNames(
-        of entity: Entity, _ context: ValidationContext
-    ) -> [String: (entity: String, location: SourceLocation)] {
-        var names = [String: (entity: String, location: SourceLocation)]()
-        for ancestor in context.ancestors(of: entity) {
-            for property in ValidationContext.ownProperties(ancestor) where names[property.name] == nil {
-                names[property.name] = (ancestor.name, property.location)
-            }
+    /// For each entity, how many properties it has, its own and inherited: one pass over the
+    /// entities, parents before subentities.
+    private func propertyTotals(_ context: ValidationContext) -> [Int] {
+        var totals = [Int](repeating: 0, count: context.entities.count)
+        for position in context.inheritance.preorder {
+            let entity = context.entities[position]
+            let own = entity.attributes.count + entity.relationships.count + entity.fetchedProperties.count
+            totals[position] = own + (context.inheritance.parents[position].map { totals[$0] } ?? 0)
         }
-        return names
+        return totals
     }
 
     /// ASCII letters, digits and underscores, starting with a letter.

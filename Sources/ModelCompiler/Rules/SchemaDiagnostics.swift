@@ -113,6 +113,13 @@ extension Diagnostic {
         .error("S127", "\(owner) has a predicate or expression that does not parse: '\(text)' (\(reason))", at: location)
     }
 
+    static func tableNameClash(_ entity: String, _ other: String, _ table: String, at location: SourceLocation) -> Self {
+        .error(
+            "S129",
+            "entity '\(entity)' needs table '\(table)', which '\(other)' already has: Core Data upper-cases table names, so root entity names must differ in more than case",
+            at: location)
+    }
+
     static func undefinedPersistentAttribute(_ attribute: String, at location: SourceLocation) -> Self {
         .error("S126", "attribute '\(attribute)' has no type; only transient attributes may be Undefined", at: location)
     }
@@ -149,5 +156,6 @@ public enum SchemaDiagnostics {
         .init("S126", .error, "a persistent attribute has the Undefined type"),
         .init("S127", .error, "a predicate or expression written as text does not parse"),
         .init("S128", .warning, "a relationship's inverse names a third relationship as its inverse"),
+        .init("S129", .error, "two root entities' names differ only in case, so their tables would have the same name"),
     ]
 }

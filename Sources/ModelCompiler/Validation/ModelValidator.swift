@@ -13,7 +13,7 @@ public struct ModelValidator: Sendable {
     /// The rules, in the order their findings are reported for one position.
     static let rules: [any ValidationRule] = [
         EntityGraphRule(), PropertyNameRule(), InverseRule(), RelationshipRule(),
-        ConstraintAndIndexRule(), ValueRule(), ExpressionRule(),
+        ConstraintAndIndexRule(), ValueRule(), ExpressionRule(), TableNameRule(),
     ]
 
     public init() {}

@@ -38,9 +38,22 @@ public struct VersionHasher: Sendable {
     public func entityHashes() -> [String: VersionHash] {
         var memo = Memo()
         memo.entities.reserveCapacity(version.entities.count)
+        memo.walkMarks = Array(repeating: -1, count: version.entities.count)
         version.entities.withUnsafeBufferPointer { entities in
-            for index in entities.indices {
-                _ = entityHash(entities[index], memo: &memo, visiting: [])
+            for index in entities.indices where memo.entities[entities[index].name] == nil {
+                // The entity and its ancestors not hashed yet, nearest first, hashed from the top
+                // down: a loop, not recursion, so a chain of any depth keeps the stack flat. A
+                // cycle ends the walk; its first entity is then hashed without a parent hash.
+                var pending = [index]
+                var names: Set<String> = [entities[index].name]
+                while let parent = entities[pending.last!].parentEntityName.flatMap({ entityPositions[$0] }),
+                    memo.entities[entities[parent].name] == nil, names.insert(entities[parent].name).inserted
+                {
+                    pending.append(parent)
+                }
+                for position in pending.reversed() {
+                    _ = entityHash(entities[position], memo: &memo)
+                }
             }
         }
         return memo.entities
@@ -79,6 +92,10 @@ public struct VersionHasher: Sendable {
     private struct Memo {
         var entities: [String: VersionHash] = [:]
         var attributes = AttributeMemo()
+        /// For each entity position, the number of the ancestor walk that last reached it: how a
+        /// walk notices a cycle without a set of names.
+        var walkMarks: [Int] = []
+        var walks = 0
     }
 
     /// One own or inherited property in an entity's hash: its name, and its hash unless it is transient.
@@ -87,14 +104,10 @@ public struct VersionHasher: Sendable {
         var hash: VersionHash?
     }
 
-    private func entityHash(
-        _ entity: Entity, memo: inout Memo, visiting: Set<String>
-    ) -> VersionHash {
+    /// The entity's hash; its parent's, when it has one outside a cycle, is already in `memo`.
+    private func entityHash(_ entity: Entity, memo: inout Memo) -> VersionHash {
         if let known = memo.entities[entity.name] { return known }
-        var parentHash: VersionHash?
-        if let parent = parent(of: entity), !visiting.contains(parent.name) {
-            parentHash = entityHash(parent, memo: &memo, visiting: visiting.union([entity.name]))
-        }
+        let parentHash = entity.parentEntityName.flatMap { memo.entities[$0] }
         let properties = propertyHashes(of: entity, memo: &memo)
         var input = HashInput(capacity: 128 + entity.name.utf8.count + 32 * properties.count)
         input.append(entity.name)
@@ -117,39 +130,45 @@ public struct VersionHasher: Sendable {
         return hash
     }
 
-    private func parent(of entity: Entity) -> Entity? {
-        entity.parentEntityName.flatMap { entityPositions[$0] }.map { version.entities[$0] }
+    /// The positions of the entity's ancestors, nearest first, stopping before any entity the
+    /// walk has reached (a cycle); reads positions, never copying an entity.
+    private func ancestorPositions(of entity: Entity, memo: inout Memo) -> [Int] {
+        guard entity.parentEntityName != nil else { return [] }
+        memo.walks += 1
+        if let own = entityPositions[entity.name] { memo.walkMarks[own] = memo.walks }
+        var ancestors = [Int]()
+        var next = entity.parentEntityName.flatMap { entityPositions[$0] }
+        while let position = next, memo.walkMarks[position] != memo.walks {
+            memo.walkMarks[position] = memo.walks
+            ancestors.append(position)
+            next = version.entities[position].parentEntityName.flatMap { entityPositions[$0] }
+        }
+        return ancestors
     }
 
     /// The hashes of own and inherited attributes and relationships in name order, transient ones
     /// left out; a subentity's own property wins, and within one entity the last one of a name.
     /// Hashing here, rather than collecting the properties first, saves copying every attribute.
     private func propertyHashes(of entity: Entity, memo: inout Memo) -> [VersionHash] {
-        var ancestors = [Entity]()
-        if entity.parentEntityName != nil {
-            var seen: Set<String> = [entity.name]
-            var current = entity
-            while let parent = parent(of: current), seen.insert(parent.name).inserted {
-                ancestors.append(parent)
-                current = parent
-            }
-        }
+        let ancestors = ancestorPositions(of: entity, memo: &memo)
         var properties = [NamedHash]()
         properties.reserveCapacity(
             ancestors.reduce(entity.attributes.count + entity.relationships.count) {
-                $0 + $1.attributes.count + $1.relationships.count
+                $0 + version.entities[$1].attributes.count + version.entities[$1].relationships.count
             })
-        for ancestor in ancestors.reversed() {
-            appendPropertyHashes(of: ancestor, in: entity, to: &properties, memo: &memo)
+        // Whether each relationship name is reflexive where it is first declared, top down.
+        var reflexive = [String: Bool]()
+        for position in ancestors.reversed() {
+            appendPropertyHashes(of: version.entities[position], to: &properties, reflexive: &reflexive, memo: &memo)
         }
-        appendPropertyHashes(of: entity, in: entity, to: &properties, memo: &memo)
+        appendPropertyHashes(of: entity, to: &properties, reflexive: &reflexive, memo: &memo)
         return Self.nameOrderedHashes(properties)
     }
 
     /// Appends the hashes of the attributes and relationships `declaring` declares, as seen from
     /// `entity`; reads them in place rather than copying each one.
     private func appendPropertyHashes(
-        of declaring: Entity, in entity: Entity, to properties: inout [NamedHash], memo: inout Memo
+        of declaring: Entity, to properties: inout [NamedHash], reflexive: inout [String: Bool], memo: inout Memo
     ) {
         declaring.attributes.withUnsafeBufferPointer { attributes in
             for index in attributes.indices {
@@ -159,8 +178,15 @@ public struct VersionHasher: Sendable {
         }
         declaring.relationships.withUnsafeBufferPointer { relationships in
             for index in relationships.indices {
-                let hash = relationships[index].isTransient ? nil : relationshipHash(relationships[index], in: entity)
-                properties.append(NamedHash(name: relationships[index].name, hash: hash))
+                let relationship = relationships[index]
+                let isReflexive = reflexive[relationship.name] ?? {
+                    let value = relationship.inverseName == relationship.name
+                        && relationship.destinationEntityName == declaring.name
+                    reflexive[relationship.name] = value
+                    return value
+                }()
+                let hash = relationship.isTransient ? nil : relationshipHash(relationship, isReflexive: isReflexive)
+                properties.append(NamedHash(name: relationship.name, hash: hash))
             }
         }
     }
@@ -267,43 +293,40 @@ public struct VersionHasher: Sendable {
         return input.sha256
     }
 
-    /// The version hash of one relationship of `entity` (`NSPropertyDescription.versionHash`).
+    /// The version hash of one relationship of `entity` (`NSPropertyDescription.versionHash`), for
+    /// callers that hash one property at a time (lock files): the reflexive-inverse rule is decided
+    /// on the top-most ancestor that declares the name, as in the entity hashes.
     public func relationshipHash(_ relationship: Relationship, in entity: Entity) -> VersionHash {
+        var declaring = entity
+        var seen: Set<String> = [entity.name]
+        var next = entity.parentEntityName.flatMap { entityPositions[$0] }
+        while let position = next, seen.insert(version.entities[position].name).inserted {
+            let ancestor = version.entities[position]
+            if ancestor.relationships.contains(where: { $0.name == relationship.name }) { declaring = ancestor }
+            next = ancestor.parentEntityName.flatMap { entityPositions[$0] }
+        }
+        let top = declaring.relationships.first { $0.name == relationship.name } ?? relationship
+        let isReflexive = top.inverseName == top.name && top.destinationEntityName == declaring.name
+        return relationshipHash(relationship, isReflexive: isReflexive)
+    }
+
+    /// A relationship's hash. `isReflexive` is the reflexive-inverse rule of
+    /// `-[NSRelationshipDescription _versionHash:inStyle:]` in the style stores record (0): the
+    /// inverse name is left out when the relationship is its own inverse, which for an inherited
+    /// relationship is decided on the top-most ancestor declaring it.
+    func relationshipHash(_ relationship: Relationship, isReflexive: Bool) -> VersionHash {
         var input = HashInput(capacity: 128)
         input.append(
             sha256Of: Self.baseInput(
                 name: relationship.name, isOptional: relationship.isOptional,
                 isTransient: relationship.isTransient, modifier: relationship.versionHashModifier))
         input.append(relationship.destinationEntityName)
-        if let inverse = relationship.inverseName, !isReflexiveInRoot(relationship, of: entity) {
+        if let inverse = relationship.inverseName, !isReflexive {
             input.append(inverse)
         }
         input.append(uint32: UInt32(truncatingIfNeeded: relationship.effectiveMaxCount))
         input.append(uint32: UInt32(truncatingIfNeeded: relationship.effectiveMinCount))
         if relationship.isOrdered { input.append(uint16: 1) }
         return input.sha256
-    }
-
-    /// The reflexive-inverse rule of `-[NSRelationshipDescription _versionHash:inStyle:]` in the
-    /// style stores record (0): the inverse name is left out when the relationship is its own
-    /// inverse, which for an inherited relationship is decided on the top-most ancestor declaring it.
-    private func isReflexiveInRoot(_ relationship: Relationship, of entity: Entity) -> Bool {
-        // Most entities have no superentity: then the relationship is declared here, and no
-        // entity needs copying nor any set of names allocating.
-        if entity.parentEntityName == nil {
-            guard let declared = entity.relationships.first(where: { $0.name == relationship.name }) else { return false }
-            return declared.inverseName == declared.name && declared.destinationEntityName == entity.name
-        }
-        var declaring = entity
-        var seen: Set<String> = [entity.name]
-        var current = entity
-        while let ancestor = parent(of: current), seen.insert(ancestor.name).inserted {
-            if ancestor.relationships.contains(where: { $0.name == relationship.name }) { declaring = ancestor }
-            current = ancestor
-        }
-        guard let declared = declaring.relationships.first(where: { $0.name == relationship.name }) else {
-            return false
-        }
-        return declared.inverseName == declared.name && declared.destinationEntityName == declaring.name
     }
 }

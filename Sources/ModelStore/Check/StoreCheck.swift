@@ -32,6 +32,11 @@ public struct StoreCheck: Sendable {
     private mutating func inspect(_ bundle: ModelBundle) throws {
         try Self.checkFile(path)
         try Self.checkNotLocked(path)
+        if StoreFiles(path: path).hasHotJournal {
+            throw StoreError(
+                .hotJournal, path: path,
+                message: "a hot rollback journal is beside the store: a write was interrupted and SQLite will roll it back when a writer next opens the store")
+        }
         let (metadata, schema) = try Self.read(path)
         guard let current = bundle.currentVersion else {
             throw StoreError(.missingSourceModel, path: path, message: "the model has no versions")
@@ -85,6 +90,12 @@ public struct StoreCheck: Sendable {
         }
         if isDirectory.boolValue {
             throw StoreError(.corrupt, path: path, message: "the path is a folder, not a store file", sqliteCode: 26)
+        }
+        // Before any open: opening a FIFO for reading blocks until a writer comes.
+        for file in [path, path + "-wal", path + "-shm", path + "-journal"] {
+            if let kind = StoreFiles.nonRegularKind(atPath: file) {
+                throw StoreError(.notRegularFile, path: path, message: "\(file) is a \(kind), not a regular file")
+            }
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError.permissionDenied(path: path, writing: false)

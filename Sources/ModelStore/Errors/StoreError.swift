@@ -51,6 +51,8 @@ public enum StoreErrorClass: String, Sendable, CaseIterable, Codable {
     case missingSourceModel
     case incompatibleSchema
     case newerModel
+    case notRegularFile
+    case hotJournal
 
     /// The code Core Data (or Foundation, for file errors) reports for this class.
     public var code: Int {
@@ -65,6 +67,8 @@ public enum StoreErrorClass: String, Sendable, CaseIterable, Codable {
         case .missingSourceModel: 134130  // NSMigrationMissingSourceModelError
         case .incompatibleSchema: 134020  // NSPersistentStoreIncompatibleSchemaError
         case .newerModel: 134130  // what Core Data reports: no source model for the store
+        case .notRegularFile: 256  // NSFileReadUnknownError: a FIFO, device or socket is no store
+        case .hotJournal: 134080  // NSPersistentStoreOpenError: the store needs recovery on open
         }
     }
 
@@ -90,6 +94,10 @@ public enum StoreErrorClass: String, Sendable, CaseIterable, Codable {
             "The store's metadata matches the model but its tables do not: it was changed outside Core Data. Back it up and quarantine it; do not write to it."
         case .newerModel:
             "A newer version of the model, not in this bundle, wrote the store (an app downgrade?). Open it with the newer app; never migrate it backwards or delete it."
+        case .hotJournal:
+            "Keep the -journal beside the store: deleting it leaves the store corrupt. Let a writer open the store once (the app, or sqlite3 STORE 'PRAGMA quick_check;') so SQLite rolls the interrupted write back, then check again."
+        case .notRegularFile:
+            "The store (or a -wal, -shm or -journal file beside it) is a FIFO, device or socket, not a file. Check the path; a store is always a regular file."
         }
     }
 }

@@ -5,9 +5,10 @@ import GRDB
 ///
 /// A read-write open of a WAL store checkpoints its `-wal` into the main file and creates a
 /// `-shm`; even a read-only open can create the `-shm`. So a store is read from a private copy
-/// of its files (main, `-wal`, `-shm`) in a temporary folder, removed afterwards.
+/// of its files in a temporary folder, removed afterwards.
 public enum StoreSnapshot {
-    /// Runs `body` with the path of a private copy of the store's files, removed afterwards;
+    /// Runs `body` with the path of a private copy of the store's files (main, `-wal`, `-shm`,
+    /// `-journal`), removed afterwards;
     /// `body` may change the copy as it likes (a dry run does).
     /// The copy is readable and writable by us whatever the store's own mode (a store of mode
     /// 444 in a read-only folder can be planned on). Failures to copy or open are
@@ -21,7 +22,10 @@ public enum StoreSnapshot {
         }
         defer { try? manager.removeItem(at: folder) }
         try StoreError.mapping(path: path) {
-            for suffix in ["", "-wal", "-shm"] where suffix.isEmpty || manager.fileExists(atPath: path + suffix) {
+            // With a hot -journal, opening the copy rolls the interrupted write back, as the
+            // store's next writer will: reading the main file without it would see half a
+            // transaction.
+            for suffix in [""] + StoreFiles.sidecarSuffixes where suffix.isEmpty || manager.fileExists(atPath: path + suffix) {
                 try manager.copyItem(atPath: path + suffix, toPath: copy + suffix)
                 try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy + suffix)
             }

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,6 +11,11 @@ import Darwin
 ///
 /// In rollback-journal mode a writer holds RESERVED, PENDING or EXCLUSIVE on the bytes at 1 GiB
 /// in the main file; in WAL mode it holds the write lock, byte 120 of the `-shm` file.
+///
+/// The probe never closes a descriptor of a database file: closing any descriptor of a file
+/// drops every POSIX lock the process holds on it, so a library that has the store open through
+/// SQLite would silently lose its locks (SQLite's documented hazard, which its own VFS avoids
+/// the same way). Each file's descriptor is opened once, kept by device and inode, and reused.
 enum LockProbe {
     private static let pendingByte: off_t = 0x4000_0000
     private static let walWriteLock: off_t = 120
@@ -21,9 +27,7 @@ enum LockProbe {
     }
 
     private static func conflicts(_ path: String, start: off_t, length: off_t) -> Bool {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
+        guard let descriptor = descriptors.descriptor(for: path) else { return false }
         var lock = flock()
         lock.l_type = Int16(F_RDLCK)
         lock.l_whence = Int16(SEEK_SET)
@@ -31,5 +35,30 @@ enum LockProbe {
         lock.l_len = length
         guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return false }
         return lock.l_type != Int16(F_UNLCK)
+    }
+
+    private static let descriptors = Descriptors()
+
+    /// The probe's descriptors, one per file (device and inode), opened once and never closed.
+    private final class Descriptors: @unchecked Sendable {
+        private let lock = NSLock()
+        private var byFile: [String: Int32] = [:]
+
+        /// A read-only descriptor of the regular file at `path`, or `nil` when there is none.
+        func descriptor(for path: String) -> Int32? {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            let key = "\(status.st_dev):\(status.st_ino)"
+            lock.lock()
+            defer { lock.unlock() }
+            if let known = byFile[key] { return known }
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else { return nil }
+            // The path may have been replaced between stat and open: keep the file opened.
+            var opened = stat()
+            guard fstat(descriptor, &opened) == 0 else { return descriptor }
+            byFile["\(opened.st_dev):\(opened.st_ino)"] = descriptor
+            return descriptor
+        }
     }
 }

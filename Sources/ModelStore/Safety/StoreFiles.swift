@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The files that make up one store: the database, its `-wal`, `-shm` and `-journal`, and the
 /// hidden folder of externally stored binary data (`.<Name>_SUPPORT`, FORMATS §6.8). Whatever
@@ -29,8 +34,32 @@ struct StoreFiles {
         }
     }
 
+    /// Whether a hot rollback journal is beside the database: a `-journal` whose header is
+    /// still valid, which a writer interrupted mid-transaction leaves and which SQLite plays back
+    /// on the next open by a writer. (A committed or idle journal is deleted, truncated or has its
+    /// header zeroed.) Call it only when no process holds the store's lock.
+    var hasHotJournal: Bool {
+        guard let handle = FileHandle(forReadingAtPath: path + "-journal") else { return false }
+        defer { try? handle.close() }
+        let magic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
+        return (try? handle.read(upToCount: 8)).map { [UInt8]($0) == magic } ?? false
+    }
+
     var hasSupportFolder: Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: supportFolder, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// `"FIFO"`, `"socket"` or `"device"` when the path exists and is one of those, found with
+    /// `stat` and never by opening it (which blocks on a FIFO); `nil` for a file, a folder or nothing.
+    static func nonRegularKind(atPath path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO: return "FIFO"
+        case S_IFSOCK: return "socket"
+        case S_IFCHR, S_IFBLK: return "device"
+        default: return nil
+        }
     }
 }

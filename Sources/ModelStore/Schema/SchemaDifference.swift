@@ -39,14 +39,17 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether a store with this difference can still be read and written by Core Data with the
-    /// expected version: missing tables or columns and other entity numbers break it; extra
-    /// ones, column order, indexes and entity names (Core Data goes by number) do not.
+    /// expected version: missing tables or columns, another primary key and other entity numbers
+    /// break it; extra ones, column order (of the primary key too: Wire 2.101's join table,
+    /// renamed in place, keeps its old key order and opens), indexes and entity names (Core Data
+    /// goes by number) do not.
     public var isCompatible: Bool {
         switch self {
         case .extraTable, .extraColumn, .extraIndex, .indexDiffers, .columnsDiffer, .missingIndex, .entityNamesDiffer,
             .tableNamedDifferently:
             true
-        case .missingTable, .missingColumn, .primaryKeyDiffers, .entityRowsDiffer: false
+        case .primaryKeyDiffers(_, let expected, let actual): Set(expected) == Set(actual)
+        case .missingTable, .missingColumn, .entityRowsDiffer: false
         }
     }
 }

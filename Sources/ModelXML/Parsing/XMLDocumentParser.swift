@@ -10,6 +10,9 @@ import ModelSchema
 enum XMLDocumentParser {
     /// Documents larger than this are refused before parsing.
     static let maximumSize = 512 * 1024 * 1024
+    /// Elements nested deeper than this are refused: models nest five deep, and a bound keeps
+    /// every walk over the document (and the release of a tree built from it) shallow.
+    static let maximumDepth = 256
 
     /// Parses `bytes`, calling `handler` for every element; throws for a document that is not
     /// well-formed, in which case what the handler saw is to be discarded.
@@ -69,7 +72,13 @@ private func state(_ pointer: UnsafeMutableRawPointer?) -> XMLParserState {
 private let startElement: startElementNsSAX2Func = {
     context, localName, _, _, _, _, attributeCount, _, attributes in
     let parser = state(context)
-    guard let localName else { return }
+    guard let localName, parser.failure == nil else { return }
+    guard parser.depth < XMLDocumentParser.maximumDepth else {
+        parser.fail(
+            .tooDeep, "elements are nested more than \(XMLDocumentParser.maximumDepth) deep",
+            at: parser.startTagLocation())
+        return
+    }
     parser.depth += 1
     parser.sawRoot = true
     let count = attributes == nil ? 0 : Int(attributeCount)

@@ -7,6 +7,8 @@ struct XMLParseError: Error, Sendable {
         case malformed
         case entityDeclaration
         case tooLarge
+        /// Elements nested deeper than ``XMLDocumentParser/maximumDepth``.
+        case tooDeep
     }
 
     var kind: Kind

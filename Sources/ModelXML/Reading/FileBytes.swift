@@ -7,9 +7,25 @@ import Darwin
 /// Reads a whole regular file straight into a byte array: one copy from the kernel, where
 /// reading into `Data` and converting it copies a large model twice.
 enum FileBytes {
+    /// What the path is when it exists and is not a regular file (`"FIFO"`, `"folder"`, …), found
+    /// without opening it: opening a FIFO for reading blocks until a writer comes.
+    static func nonRegularKind(atPath path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "FIFO"
+        case S_IFDIR: return "folder"
+        case S_IFCHR, S_IFBLK: return "device"
+        case S_IFSOCK: return "socket"
+        default: return "special file"
+        }
+    }
+
     /// The file's bytes, or `nil` when it cannot be opened or read as a regular file.
     static func read(atPath path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: should the path become a FIFO after a check, opening it still returns.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()

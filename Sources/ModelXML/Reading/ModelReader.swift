@@ -111,6 +111,9 @@ public struct ModelReader: Sendable {
             }
             return (nil, [Diagnostic.missingContents(name).inFile(folder)])
         }
+        if let kind = FileBytes.nonRegularKind(atPath: contents) {
+            return (nil, [Diagnostic.notRegularFile(kind).inFile(contents)])
+        }
         guard let bytes = FileBytes.read(atPath: contents) else {
             return (nil, [Diagnostic.unreadableFile("permission denied or not a regular file").inFile(contents)])
         }
@@ -122,10 +125,16 @@ public struct ModelReader: Sendable {
     /// The version `.xccurrentversion` names, without `.xcdatamodel`; warns when it names none.
     private func currentVersionName(bundlePath: String, diagnostics: inout [Diagnostic]) -> String? {
         let path = "\(bundlePath)/.xccurrentversion"
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        if let kind = FileBytes.nonRegularKind(atPath: path) {
+            diagnostics.append(Diagnostic.notRegularFile(kind).inFile(path))
+            return nil
+        }
+        // An unreadable .xccurrentversion is as good as none: the last version is current.
+        guard let bytes = FileBytes.read(atPath: path) else { return nil }
         let root: XMLElementNode
         do {
-            root = try XMLDocumentParser.parse([UInt8](data))
+            root = try XMLDocumentParser.parse(bytes)
         } catch {
             diagnostics.append(Self.diagnostic(for: error).inFile(path))
             return nil
@@ -156,6 +165,7 @@ public struct ModelReader: Sendable {
         case .malformed: .malformedXML(error.message, at: error.location)
         case .entityDeclaration: .entityDeclarationRefused(error.message, at: error.location)
         case .tooLarge: .unreadableFile(error.message)
+        case .tooDeep: .nestedTooDeep(error.message, at: error.location)
         }
     }
 }

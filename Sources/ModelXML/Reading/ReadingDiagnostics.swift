@@ -44,7 +44,7 @@ extension Diagnostic {
         .warning("X010", ".xccurrentversion names '\(name)', which is not in the bundle; using '\(fallback)'")
     }
 
-    static func emptyBundle() -> Self {
+    public static func emptyBundle() -> Self {
         .error("X011", "model bundle has no .xcdatamodel versions")
     }
 
@@ -60,7 +60,15 @@ extension Diagnostic {
         .error("X014", "version '\(version)' has no contents file")
     }
 
-    /// A `--version` that names no version of the bundle.
+    static func nestedTooDeep(_ message: String, at location: SourceLocation) -> Self {
+        .error("X018", message, at: location)
+    }
+
+    static func notRegularFile(_ kind: String) -> Self {
+        .error("X019", "not a regular file (\(kind)): model files are read only from regular files")
+    }
+
+    /// A `--model-version` that names no version of the bundle.
     public static func unknownVersion(_ name: String, available: [String]) -> Self {
         .error("X015", "no version named '\(name)'; the bundle has \(available.map { "'\($0)'" }.joined(separator: ", "))")
     }
@@ -96,5 +104,7 @@ public enum ReadingDiagnostics {
         .init("X015", .error, "the requested version is not in the bundle"),
         .init("X016", .error, "a part of an Xcode 3 version (elements) cannot be read"),
         .init("X017", .warning, "user-info values of an Xcode 3 version that are dictionaries are dropped"),
+        .init("X018", .error, "elements are nested deeper than any model nests them"),
+        .init("X019", .error, "a model file is not a regular file (a FIFO, device, socket or folder)"),
     ]
 }

@@ -28,15 +28,20 @@ struct DecompileCommand: ParsableCommand {
     @Option(help: "For a .cdm: the model bundle whose versions its hashes match, for the snapshots Xcode's editor needs.")
     var model: String?
 
+    @Flag(help: "Print errors as JSON on standard output.")
+    var json = false
+
     func run() throws {
-        if MappingCompilation.isCompiled(compiled) { return try MappingCommands.decompile(compiled, into: output, model: model) }
-        // A source model (an Xcode 3 bundle above all) is rewritten in today's XML.
-        let bundle = try ModelLoading.read(compiled)
-        let path = try ModelBundleWriter.write(bundle, into: output)
-        if bundle.isVersioned, bundle.currentVersionIsInferred, let current = bundle.currentVersionName {
-            // Written without `.xccurrentversion`, so that compiling it again names none either.
-            print("note: the model names no current version; inferred '\(current)' (the only or last version)")
+        try CommandFailure.reporting(json: json, path: output) {
+            if MappingCompilation.isCompiled(compiled) { return try MappingCommands.decompile(compiled, into: output, model: model) }
+            // A source model (an Xcode 3 bundle above all) is rewritten in today's XML.
+            let bundle = try ModelLoading.read(compiled)
+            let path = try ModelBundleWriter.write(bundle, into: output)
+            if bundle.isVersioned, bundle.currentVersionIsInferred, let current = bundle.currentVersionName {
+                // Written without `.xccurrentversion`, so that compiling it again names none either.
+                print("note: the model names no current version; inferred '\(current)' (the only or last version)")
+            }
+            print("decompiled \(path)")
         }
-        print("decompiled \(path)")
     }
 }

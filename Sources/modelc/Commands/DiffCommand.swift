@@ -28,7 +28,8 @@ struct DiffCommand: ParsableCommand {
             EXIT STATUS
               0   the migration can be inferred
               2   it cannot
-              1   the model could not be read
+              1   the model could not be read or has errors
+              64  a version named is not in the bundle
             """
     )
 
@@ -48,17 +49,19 @@ struct DiffCommand: ParsableCommand {
     var mappings: [String] = []
 
     func run() throws {
-        let bundle = try ModelLoading.read(model)
-        let source = try ModelLoading.version(from, of: bundle)
-        let destination = try ModelLoading.version(to, of: bundle)
-        if try MappingCommands.showMapping(in: mappings, from: source, to: destination, json: json) { return }
-        let mapping = MappingInference.infer(from: source, to: destination)
-        if json {
-            try JSONOutput.print(MappingReport(mapping))
-        } else {
-            DiagnosticPrinter.standardError.print(mapping.diagnostics)
-            MappingReport(mapping).printText()
+        try CommandFailure.reporting(json: json, path: model) {
+            let bundle = try ModelLoading.read(model)
+            let source = try ModelLoading.version(from, of: bundle)
+            let destination = try ModelLoading.version(to, of: bundle)
+            if try MappingCommands.showMapping(in: mappings, from: source, to: destination, json: json) { return }
+            let mapping = MappingInference.infer(from: source, to: destination)
+            if json {
+                try JSONOutput.print(MappingReport(mapping))
+            } else {
+                DiagnosticPrinter.standardError.print(mapping.diagnostics)
+                MappingReport(mapping).printText()
+            }
+            if !mapping.isPossible { throw ExitCode(2) }
         }
-        if !mapping.isPossible { throw ExitCode(2) }
     }
 }

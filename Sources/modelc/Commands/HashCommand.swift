@@ -11,7 +11,8 @@ struct HashCommand: ParsableCommand {
             The values are the ones Core Data computes: entity hashes as in a store's \
             NSStoreModelVersionHashes (64 hex digits), the model's versionChecksum (base64, \
             as in NSStoreModelVersionChecksumKey and VersionInfo.plist) and \
-            NSStoreModelVersionHashesDigest (base64).
+            NSStoreModelVersionHashesDigest (base64). The model is validated first: a model \
+            with errors prints them and exits 1, as compile does.
 
             JSON form: {"versions":[{"name":…,"entities":{"Entity":"<hex>"},\
             "versionChecksum":…,"hashesDigest":…}]}
@@ -22,14 +23,19 @@ struct HashCommand: ParsableCommand {
     var model: String
 
     @Option(help: "Hash only this version (the folder name without .xcdatamodel).")
-    var version: String?
+    var modelVersion: String?
 
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
     func run() throws {
+        try CommandFailure.reporting(json: json, path: model, hash)
+    }
+
+    /// Validates the model, then prints the hashes of the versions asked for.
+    private func hash() throws {
         let bundle = try ModelLoading.read(model)
-        let versions = try version.map { [try ModelLoading.version($0, of: bundle)] } ?? bundle.versions
+        let versions = try modelVersion.map { [try ModelLoading.version($0, of: bundle)] } ?? bundle.versions
         let rows = versions.map { version -> VersionHashes in
             let hasher = VersionHasher(version)
             let hashes = hasher.entityHashes()

@@ -27,13 +27,15 @@ struct InspectCommand: ParsableCommand {
     var model: String?
 
     func run() throws {
-        if MappingCompilation.isMappingModel(path) { return try MappingCommands.inspect(path, model: model, json: json) }
-        let bundle = try ModelLoading.read(path)
-        let report = ModelReport(bundle)
-        if json {
-            try JSONOutput.print(report)
-        } else {
-            print(report.text)
+        try CommandFailure.reporting(json: json, path: path) {
+            if MappingCompilation.isMappingModel(path) { return try MappingCommands.inspect(path, model: model, json: json) }
+            let bundle = try ModelLoading.read(path)
+            let report = ModelReport(bundle)
+            if json {
+                try JSONOutput.print(report)
+            } else {
+                print(report.text)
+            }
         }
     }
 }

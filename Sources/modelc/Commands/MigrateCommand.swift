@@ -104,12 +104,14 @@ struct MigrateCommand: ParsableCommand {
     }
 
     func run() throws {
+        try CommandFailure.reporting(json: json, path: store, migrate)
+    }
+
+    private func migrate() throws {
         let bundle = try ModelLoading.read(model)
         for name in [destination].compactMap({ $0 }) + stages {
             // An unknown version is a usage error, reported as every command reports one (X015).
-            guard bundle.version(named: name) == nil else { continue }
-            _ = try? ModelLoading.version(name, of: bundle)
-            throw ExitCode(64)
+            _ = try ModelLoading.version(name, of: bundle)
         }
         var options = Migrator.Options()
         options.destination = destination
@@ -126,8 +128,7 @@ struct MigrateCommand: ParsableCommand {
         do {
             result = try Migrator.migrate(storeAt: store, bundle: bundle, options: options)
         } catch let error as MigrationError {
-            StoreErrorPrinter.print(path: error.path, message: error.message, errorClass: "\(error.errorClass)", code: error.code, advice: error.advice)
-            throw ExitCode.failure
+            throw CommandFailure(error)
         }
         let report = MigrationReport(result, model: model)
         if json {
@@ -141,5 +142,13 @@ struct MigrateCommand: ParsableCommand {
         case .planned where result.risk != .safe: throw ExitCode(2)
         default: break
         }
+    }
+}
+
+extension CommandFailure {
+    /// A migration failure, with its class, Core Data's code and advice.
+    init(_ error: MigrationError) {
+        self.init(
+            errorClass: "\(error.errorClass)", code: String(error.code), message: error.message, path: error.path, advice: error.advice)
     }
 }

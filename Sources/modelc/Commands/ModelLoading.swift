@@ -5,29 +5,40 @@ import ModelCompiler
 import ModelSchema
 import ModelXML
 
-/// Reading a model for a command that needs it whole: reading errors stop the command.
+/// Reading a model for a command that computes from it: a model with reading or validation
+/// errors stops the command, as it stops `compile`, since hashes, stores and mappings computed
+/// from a model Core Data would refuse mean nothing.
 enum ModelLoading {
-    /// The model at `path`, source or compiled (``isCompiled(_:)``); prints its reading
-    /// diagnostics, and exits 1 when any is an error.
+    /// The model at `path`, source or compiled (``isCompiled(_:)``); a source model is read and
+    /// validated, its warnings printed on standard error; throws ``CommandFailure/invalidModel(_:_:)``
+    /// (exit 1) when it has an error.
     static func read(_ path: String) throws -> ModelBundle {
         if isCompiled(path) { return try readCompiled(path) }
         let result = ModelSources.reader.read(at: path)
-        DiagnosticPrinter.standardError.print(result.diagnostics)
-        guard let bundle = result.bundle, !result.diagnostics.contains(where: { $0.severity == .error }) else {
-            throw ExitCode.failure
+        var diagnostics = result.diagnostics
+        if let bundle = result.bundle, !diagnostics.contains(where: { $0.severity == .error }) {
+            diagnostics += ModelValidator().validate(bundle)
         }
+        guard let bundle = result.bundle, !diagnostics.contains(where: { $0.severity == .error }) else {
+            throw CommandFailure.invalidModel(path, diagnostics)
+        }
+        DiagnosticPrinter.standardError.print(diagnostics)
         return bundle
     }
 
-    /// The compiled model at `path`; an unreadable one is reported (X001) and exits 1.
+    /// The compiled model at `path`; a file that cannot be read or decoded is an `X001` failure
+    /// (class `unreadableModel`, exit 1) with the reason in words.
     private static func readCompiled(_ path: String) throws -> ModelBundle {
         do {
             return try CompiledModelReader.read(at: path)
         } catch {
-            DiagnosticPrinter.standardError.print([
-                Diagnostic(severity: .error, code: "X001", message: "cannot read compiled model: \(error)", path: path)
-            ])
-            throw ExitCode.failure
+            let reason = error is CocoaError
+                ? CommandFailure(fileError: error, path: path).message : "\(error)"
+            let diagnostic = Diagnostic(
+                severity: .error, code: "X001", message: "cannot read compiled model: \(reason)", path: path)
+            throw CommandFailure(
+                errorClass: "unreadableModel", code: "X001", message: diagnostic.message, path: path,
+                diagnostics: [diagnostic])
         }
     }
 
@@ -39,19 +50,19 @@ enum ModelLoading {
             || FileManager.default.fileExists(atPath: "\(trimmed)/VersionInfo.plist")
     }
 
-    /// The version named `name`, or the current version when `name` is nil; an unknown name
-    /// is reported with the available ones and exits 1.
+    /// The version named `name`, or the current version when `name` is nil; an unknown name is
+    /// a usage error (exit 64, `X015`) that lists the versions there are.
     static func version(_ name: String?, of bundle: ModelBundle) throws -> ModelVersion {
         if let name {
             guard let version = bundle.version(named: name) else {
-                DiagnosticPrinter.standardError.print([
-                    Diagnostic.unknownVersion(name, available: bundle.versions.map(\.name)).inFile(bundle.path)
-                ])
-                throw ExitCode.failure
+                throw CommandFailure.usage(
+                    Diagnostic.unknownVersion(name, available: bundle.versions.map(\.name)).inFile(bundle.path))
             }
             return version
         }
-        guard let current = bundle.currentVersion else { throw ExitCode.failure }
+        guard let current = bundle.currentVersion else {
+            throw CommandFailure.invalidModel(bundle.path, [Diagnostic.emptyBundle().inFile(bundle.path)])
+        }
         return current
     }
 }

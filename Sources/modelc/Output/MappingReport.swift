@@ -49,7 +49,7 @@ struct MappingReport: Encodable {
     }
 
     func printText() {
-        print("\(from) → \(to): " + (possible ? "a lightweight migration can be inferred" : "no lightweight migration can be inferred (\(errorCount) reasons)"))
+        print("\(from) → \(to): " + (possible ? "a lightweight migration can be inferred" : "no lightweight migration can be inferred (\(errorCount.counting("reason")))"))
         for entity in entities {
             let name =
                 switch (entity.source, entity.destination) {

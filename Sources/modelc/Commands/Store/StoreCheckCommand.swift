@@ -26,7 +26,7 @@ struct StoreCheckCommand: ParsableCommand {
             EXIT STATUS
               0   the store opens with the current version
               2   it does not (any class above)
-              1   the model could not be read
+              1   the model could not be read or has errors
             """
     )
 
@@ -40,17 +40,19 @@ struct StoreCheckCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let bundle = try ModelLoading.read(model)
-        let check = StoreCheck.run(storeAt: store, bundle: bundle)
-        let report = StoreCheckReport(check)
-        if json {
-            try JSONOutput.print(report)
-        } else if let error = check.error {
-            StoreErrorPrinter.print(error)
-        } else {
-            print("\(store): opens with the current version '\(check.currentVersion ?? "")'")
+        try CommandFailure.reporting(json: json, path: model) {
+            let bundle = try ModelLoading.read(model)
+            let check = StoreCheck.run(storeAt: store, bundle: bundle)
+            let report = StoreCheckReport(check)
+            if json {
+                try JSONOutput.print(report)
+            } else if let error = check.error {
+                CommandFailure(error, exitCode: 2).print(json: false)
+            } else {
+                print("\(store): opens with the current version '\(check.currentVersion ?? "")'")
+            }
+            if check.error != nil { throw ExitCode(2) }
         }
-        if check.error != nil { throw ExitCode(2) }
     }
 }
 

@@ -24,7 +24,7 @@ struct StoreCreateCommand: ParsableCommand {
     var model: String
 
     @Option(help: "The version to create the store for (default: the current version).")
-    var version: String?
+    var modelVersion: String?
 
     @Option(help: "The Core Data build to imitate (NSPersistenceFrameworkVersion).")
     var frameworkVersion: Int = FrameworkVersion.current.number
@@ -35,16 +35,16 @@ struct StoreCreateCommand: ParsableCommand {
     @Argument(help: "The store file to write; it must not exist.", completion: .file())
     var output: String
 
+    @Flag(help: "Print errors as JSON on standard output.")
+    var json = false
+
     func run() throws {
-        let bundle = try ModelLoading.read(model)
-        let chosen = try ModelLoading.version(version, of: bundle)
-        do {
+        try CommandFailure.reporting(json: json, path: output) {
+            let bundle = try ModelLoading.read(model)
+            let chosen = try ModelLoading.version(modelVersion, of: bundle)
             let layout = try StoreCreator.create(
                 at: output, version: chosen, framework: FrameworkVersion(frameworkVersion), journalMode: journalMode)
-            print("created \(output): version '\(chosen.name)', \(layout.entities.count) entities, \(layout.schema.tables.count) tables")
-        } catch let error as StoreError {
-            StoreErrorPrinter.print(error)
-            throw ExitCode.failure
+            print("created \(output): version '\(chosen.name)', \(layout.entities.count.counting("entity", plural: "entities")), \(layout.schema.tables.count.counting("table"))")
         }
     }
 }

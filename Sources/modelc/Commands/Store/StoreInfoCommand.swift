@@ -42,13 +42,12 @@ struct StoreInfoCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let info: StoreInfo
-        do {
-            info = try StoreInfo.read(at: store)
-        } catch let error as StoreError {
-            StoreErrorPrinter.print(error)
-            throw ExitCode.failure
-        }
+        try CommandFailure.reporting(json: json, path: store, show)
+    }
+
+    /// Reads the store (and the model, validated), prints what it holds, dumps its model if asked.
+    private func show() throws {
+        let info = try StoreInfo.read(at: store)
         let match = try model.map { VersionMatch(
                 storeHashes: info.metadata.versionHashes, identifiers: info.metadata.versionIdentifiers,
                 bundle: try ModelLoading.read($0)) }
@@ -64,13 +63,9 @@ struct StoreInfoCommand: ParsableCommand {
     private func dump(into folder: String) throws {
         let name = URL(fileURLWithPath: store).deletingPathExtension().lastPathComponent
         let target = "\(folder)/\(name).xcdatamodeld"
-        guard !FileManager.default.fileExists(atPath: target) else {
-            StoreErrorPrinter.print(StoreError.alreadyExists(path: target))
-            throw ExitCode.failure
-        }
+        guard !FileManager.default.fileExists(atPath: target) else { throw StoreError.alreadyExists(path: target) }
         guard let archive = try StoreModelCache.archive(at: store) else {
-            FileHandle.standardError.write(Data("\(store): error: the store has no model cache (Z_MODELCACHE)\n".utf8))
-            throw ExitCode.failure
+            throw StoreError(.missingSourceModel, path: store, message: "the store has no model cache (Z_MODELCACHE) to dump")
         }
         let version = try ModelUnarchiver.version(from: archive, name: name, path: target)
         let bundle = ModelBundle(name: name, path: target, isVersioned: true, currentVersionName: name, versions: [version])
@@ -141,7 +136,7 @@ struct StoreInfoReport: Encodable {
         print("tables")
         let width = tables.map(\.name.count).max() ?? 0
         for table in tables {
-            print("  \(table.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(table.rows) rows")
+            print("  \(table.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(table.rows.counting("row"))")
         }
         guard modelGiven else { return }
         if let matchedVersion {
