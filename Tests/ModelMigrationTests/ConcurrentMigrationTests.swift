@@ -44,7 +44,8 @@ struct ConcurrentMigrationTests {
                 if run.status == 0, let outcome = report?["outcome"] as? String {
                     outcomes.append(outcome)
                 } else {
-                    #expect(run.status == 1 && run.error.contains("[locked, 134090]"), "\(run.status): \(run.error)")
+                    let error = report?["error"] as? [String: Any]
+                    #expect(run.status == 1 && error?["class"] as? String == "locked" && error?["code"] as? String == "134090", "\(run.status): \(run.output) \(run.error)")
                     outcomes.append("locked")
                 }
             }

@@ -34,11 +34,11 @@ public struct MigrationError: Error, Sendable, Equatable, CustomStringConvertibl
         switch error.resultCode {
         case .SQLITE_CONSTRAINT:
             self.init(
-                .constraintViolation, path: path, message: "the data violates a constraint of the destination\(during): \(error.message ?? "")",
+                .constraintViolation, path: path, message: "migration failed, the store is unchanged: the data violates a constraint of the destination\(during): \(error.message ?? "")",
                 sqliteCode: error.resultCode.rawValue)
         case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_NOMEM, .SQLITE_INTERRUPT, .SQLITE_ABORT, .SQLITE_ERROR, .SQLITE_TOOBIG:
             self.init(
-                .failed, path: path, message: "SQLite error \(error.resultCode.rawValue)\(during): \(error.message ?? "")",
+                .failed, path: path, message: "migration failed, the store is unchanged: SQLite error \(error.resultCode.rawValue)\(during): \(error.message ?? "")",
                 sqliteCode: error.resultCode.rawValue)
         default:
             self.init(StoreError(sqlite: error, path: path))
