@@ -87,7 +87,7 @@ printf '%s\n' '<?xml version="1.0" encoding="UTF-8"?>' '<plist version="1.0"><di
 # --- The store: version 1 with $rows rows ---------------------------------------------------
 echo "==> generating a store of $rows rows"
 rm -f "$work"/*.sqlite*
-"$modelc" store create --model "$model" --version Items --journal-mode delete "$work/base.sqlite" >/dev/null
+"$modelc" store create --model "$model" --model-version Items --journal-mode delete "$work/base.sqlite" >/dev/null
 sqlite3 "$work/base.sqlite" <<EOF
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $rows)
 INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZCOUNT, ZCREATED, ZLEGACY, ZNAME, ZNOTE)
@@ -98,7 +98,7 @@ EOF
 ls -l "$work/base.sqlite" | awk '{ printf "    %.1f MB\n", $5 / 1e6 }'
 
 # --- The same rewrite by hand ----------------------------------------------------------------
-"$modelc" store create --model "$model" --version "Items 2" --journal-mode delete "$work/shape.sqlite" >/dev/null
+"$modelc" store create --model "$model" --model-version "Items 2" --journal-mode delete "$work/shape.sqlite" >/dev/null
 ddl=$(sqlite3 "$work/shape.sqlite" "SELECT sql FROM sqlite_master WHERE name = 'ZITEM'")
 cat > "$work/by-hand.sql" <<EOF
 BEGIN;

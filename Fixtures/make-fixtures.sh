@@ -11,7 +11,7 @@ modelc=${MODELC:-.build/debug/modelc}
 make_fixture() {
     local version=$1 name=$2
     rm -f "Fixtures/$name.sqlite"
-    "$modelc" store create --model Models/Library.xcdatamodeld --version "$version" \
+    "$modelc" store create --model Models/Library.xcdatamodeld --model-version "$version" \
         --journal-mode delete "Fixtures/$name.sqlite"
     sqlite3 "Fixtures/$name.sqlite" < "Fixtures/$name.sql"
 }
