@@ -49,7 +49,7 @@ if [ "$build" -eq 1 ]; then
     echo "==> swift build -c release --product modelc"
     swift build -c release --product modelc >/dev/null
 fi
-modelc="$root/.build/release/modelc"
+modelc="${MODELC:-$root/.build/release/modelc}"   # MODELC=PATH times another build
 
 # --- The model: three versions of one entity ------------------------------------------------
 model="$work/Items.xcdatamodeld"
