@@ -36,6 +36,11 @@ extension PersistentStoreLoadError {
         case let error as CocoaError where [.fileWriteNoPermission, .fileReadNoPermission].contains(error.code):
             result = PersistentStoreLoadError(
                 .permissionDenied, code: error.code.rawValue, path: context.path, message: "no permission: \(error.localizedDescription)")
+        case let error as CocoaError where error.code == .fileWriteFileExists:
+            // Two loaders backing the same store up in the same second: the other one is busy
+            // with it, so this one waits like for a lock.
+            result = PersistentStoreLoadError(
+                .locked, path: context.path, message: "another loader is writing beside the store: \(error.localizedDescription)")
         case let error as CocoaError where error.code == .fileWriteVolumeReadOnly:
             result = PersistentStoreLoadError(.readOnlyVolume, path: context.path, message: "the volume is read-only")
         default:

@@ -98,7 +98,12 @@ struct StoreLoader {
         context.storeVersion = check.match?.matched?.name
         if let error = check.error {
             guard error.errorClass == .incompatibleVersionHash, let from = context.storeVersion else { throw error }
-            try migrate(description, from: from, &report)
+            do {
+                try migrate(description, from: from, &report)
+            } catch where StoreCheck.run(storeAt: path, bundle: bundle).error == nil {
+                // Another loader migrated the store while this one tried to: it is current now.
+                progress?("\(path) was migrated by another loader")
+            }
         }
         return try open(description)
     }

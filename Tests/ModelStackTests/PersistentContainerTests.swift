@@ -128,3 +128,26 @@ final class DecisionLog: @unchecked Sendable {
     var entries: [String] { lock.withLock { _entries } }
     func append(_ entry: String) { lock.withLock { _entries.append(entry) } }
 }
+
+/// Two containers loading the same old store at once: one migrates, the other waits or finds
+/// the store migrated, and both open it at the current version with its rows.
+@Suite(Corpus.required)
+struct ConcurrentLoadTests {
+    typealias Support = StackTestSupport
+
+    @Test func twoContainersOnOneOldStoreBothEndAtTheCurrentVersion() async throws {
+        let folder = try Support.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try copyStore(Corpus.path(Support.bookStore), into: folder, as: "Books.sqlite")
+        let first = try Support.container(Support.bookModel, store: store) { $0.timeout = 30 }
+        let second = try Support.container(Support.bookModel, store: store) { $0.timeout = 30 }
+        async let a = first.loadPersistentStores()
+        async let b = second.loadPersistentStores()
+        let reports = try await [a[0], b[0]]
+        #expect(reports.compactMap(\.migratedFrom).count >= 1, "at least one migrated")
+        for container in [first, second] {
+            #expect(try Support.bookTitles(try #require(container.database)).count == 4)
+        }
+        #expect(StoreCheck.run(storeAt: store, bundle: first.model).match?.matched?.name == "Model3")
+    }
+}
