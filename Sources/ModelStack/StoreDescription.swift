@@ -30,7 +30,7 @@ public struct StoreDescription: Sendable, Equatable, CustomStringConvertible {
     /// The journal mode of a store this loader creates or opens for writing.
     public var journalMode: JournalMode = .wal
     /// How long to keep retrying a store another process holds locked, in seconds
-    /// (`NSPersistentStoreTimeoutOption`; Core Data's default is 240 s, the same here).
+    /// (as `NSPersistentStoreTimeoutOption`); 240 s by default.
     public var timeout: TimeInterval = 240
     /// Back the store up beside it before migrating (`NAME.pre-VERSION-TIME.EXT`). Core Data
     /// makes no backup; the migration itself is atomic either way.
