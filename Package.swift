@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ModelCompiler", targets: ["ModelCompiler"]),
         .library(name: "ModelStore", targets: ["ModelStore"]),
         .library(name: "ModelMigration", targets: ["ModelMigration"]),
+        .library(name: "ModelStack", targets: ["ModelStack"]),
         .plugin(name: "ModelCompilerPlugin", targets: ["ModelCompilerPlugin"]),
     ],
     dependencies: [
@@ -47,6 +48,10 @@ let package = Package(
             name: "ModelMigration",
             dependencies: ["ModelSchema", "ModelArchive", "ModelStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "ModelStack",
+            dependencies: ["ModelSchema", "ModelCompiler", "ModelStore", "ModelMigration", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "modelc",
             dependencies: [
@@ -54,6 +59,7 @@ let package = Package(
                 "ModelArchive",
                 "ModelMigration",
                 "ModelCompiler",
+                "ModelStack",
                 "ModelStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -77,6 +83,10 @@ let package = Package(
         .testTarget(
             name: "ModelMigrationTests",
             dependencies: ["ModelMigration", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "ModelStackTests",
+            dependencies: ["ModelStack", "ModelStore", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "_ModelTestSupport"]),
     ]

@@ -13,6 +13,29 @@ public enum ModelSources {
     /// The reader every command uses.
     public static let reader = ModelReader(xcode3Reader: readXcode3Version)
 
+    /// Whether `path` is a compiled model (`.momd`, `.mom`, an app bundle, or a folder holding a
+    /// `VersionInfo.plist`, as `*.momd_precompiled` copies are) rather than a source model.
+    public static func isCompiled(_ path: String) -> Bool {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return [".momd", ".mom", ".app"].contains { trimmed.hasSuffix($0) }
+            || FileManager.default.fileExists(atPath: "\(trimmed)/VersionInfo.plist")
+    }
+
+    /// The model at `path`, compiled (``isCompiled(_:)``) or source; an unreadable compiled
+    /// model is one X001 error.
+    public static func read(anyAt path: String) -> (bundle: ModelBundle?, diagnostics: [Diagnostic]) {
+        guard isCompiled(path) else {
+            let result = reader.read(at: path)
+            return (result.bundle, result.diagnostics)
+        }
+        do {
+            return (try CompiledModelReader.read(at: path), [])
+        } catch {
+            return (
+                nil, [Diagnostic(severity: .error, code: "X001", message: "cannot read compiled model: \(error)", path: path)])
+        }
+    }
+
     /// One Xcode 3 version from its `elements` file; an unreadable part is reported by its class
     /// or key (X016).
     @Sendable static func readXcode3Version(elementsPath: String, name: String) -> (ModelVersion?, [Diagnostic]) {

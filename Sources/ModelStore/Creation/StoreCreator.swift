@@ -45,6 +45,19 @@ public enum StoreCreator {
         return layout
     }
 
+    /// An in-memory store with the same schema, entity rows, metadata and model cache as
+    /// ``create(at:version:framework:journalMode:uuid:)`` writes: for tests and previews; it is
+    /// gone when the returned queue is released.
+    public static func createInMemory(
+        version: ModelVersion, framework: FrameworkVersion = .current, uuid: UUID = UUID()
+    ) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try populate(db, layout: StoreLayout(version, framework: framework), version: version, framework: framework, uuid: uuid)
+        }
+        return queue
+    }
+
     private static func populate(
         _ db: Database, layout: StoreLayout, version: ModelVersion, framework: FrameworkVersion, uuid: UUID
     ) throws {

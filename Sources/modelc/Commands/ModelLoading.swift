@@ -9,11 +9,11 @@ import ModelXML
 /// errors stops the command, as it stops `compile`, since hashes, stores and mappings computed
 /// from a model Core Data would refuse mean nothing.
 enum ModelLoading {
-    /// The model at `path`, source or compiled (``isCompiled(_:)``); a source model is read and
+    /// The model at `path`, source or compiled (``ModelSources/isCompiled(_:)``); a source model is read and
     /// validated, its warnings printed on standard error; throws ``CommandFailure/invalidModel(_:_:)``
     /// (exit 1) when it has an error.
     static func read(_ path: String) throws -> ModelBundle {
-        if isCompiled(path) { return try readCompiled(path) }
+        if ModelSources.isCompiled(path) { return try readCompiled(path) }
         let result = ModelSources.reader.read(at: path)
         var diagnostics = result.diagnostics
         if let bundle = result.bundle, !diagnostics.contains(where: { $0.severity == .error }) {
@@ -40,14 +40,6 @@ enum ModelLoading {
                 errorClass: "unreadableModel", code: "X001", message: diagnostic.message, path: path,
                 diagnostics: [diagnostic])
         }
-    }
-
-    /// Whether `path` is a compiled model (`.momd`, `.mom`, an app bundle, or a folder holding a
-    /// `VersionInfo.plist`, as `*.momd_precompiled` copies are) rather than a source model.
-    static func isCompiled(_ path: String) -> Bool {
-        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        return [".momd", ".mom", ".app"].contains { trimmed.hasSuffix($0) }
-            || FileManager.default.fileExists(atPath: "\(trimmed)/VersionInfo.plist")
     }
 
     /// The version named `name`, or the current version when `name` is nil; an unknown name is

@@ -10,6 +10,6 @@ struct StoreCommand: ParsableCommand {
             inspecting or checking a store never changes a byte of it, even a store in WAL mode \
             that an app has open. modelc never deletes or replaces a store.
             """,
-        subcommands: [StoreCreateCommand.self, StoreInfoCommand.self, StoreCheckCommand.self]
+        subcommands: [StoreCreateCommand.self, StoreInfoCommand.self, StoreCheckCommand.self, StoreOpenCommand.self]
     )
 }

@@ -1,0 +1,28 @@
+import Foundation
+import GRDB
+
+/// What loading one store did: created it, migrated it, moved a corrupted one aside, waited for
+/// a lock. Nothing in it is hidden from the caller.
+public struct StoreLoadReport: Sendable {
+    public var description: StoreDescription
+    /// The version of the model the store has now: the current version.
+    public var version: String
+    /// Whether the store was created by this load (a new file, or a fresh one after quarantine).
+    public var wasCreated = false
+    /// The version the store was migrated from, when it was.
+    public var migratedFrom: String?
+    /// Where the backup made before migrating went.
+    public var backupPath: String?
+    /// Where the corrupted store was moved, when it was.
+    public var quarantinePath: String?
+    /// How many times the load waited for another process's lock.
+    public var retries = 0
+}
+
+/// A loaded store: its report and the database, open for reading and writing rows (read-only
+/// when the description says so). For a file store in WAL mode it is a `DatabasePool`, else a
+/// `DatabaseQueue`.
+public struct LoadedStore: Sendable {
+    public var report: StoreLoadReport
+    public var database: any DatabaseWriter
+}

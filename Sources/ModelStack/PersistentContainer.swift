@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+import ModelCompiler
+import ModelSchema
+
+/// The loading stack of a Core Data app, on Linux: a model, the descriptions of its stores, and
+/// `loadPersistentStores`, which creates, checks, migrates and opens each store off the
+/// caller's thread and reports failures by class (``PersistentStoreLoadError``), recovering
+/// per ``recoveryPolicy``.
+///
+/// ```swift
+/// let container = try PersistentContainer(name: "Notes", model: modelURL)
+/// try await container.loadPersistentStores()
+/// let count = try await container.database!.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZNOTE") }
+/// ```
+public final class PersistentContainer: @unchecked Sendable {
+    /// The model could not be read: its diagnostics say why.
+    public struct ModelReadError: Error, Sendable, CustomStringConvertible {
+        public var path: String
+        public var diagnostics: [Diagnostic]
+        public var description: String { "\(path): cannot read the model: " + diagnostics.map(\.message).joined(separator: "; ") }
+    }
+
+    public let name: String
+    public let model: ModelBundle
+    private let lock = NSLock()
+    private var _descriptions: [StoreDescription]
+    private var _policy = RecoveryPolicy.default
+    private var _decide: (@Sendable (LoadDecision) -> Bool)?
+    private var _progress: (@Sendable (String) -> Void)?
+    private var _stores: [LoadedStore] = []
+
+    // MARK: - Creating
+
+    /// A container for `model`, with one SQLite store at ``defaultDirectoryURL()``/`<name>/<name>.sqlite`.
+    public init(name: String, bundle: ModelBundle) {
+        self.name = name
+        model = bundle
+        _descriptions = [StoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name)/\(name).sqlite"))]
+    }
+
+    /// A container for the model at `model`: a compiled `.momd` or `.mom`, or a source
+    /// `.xcdatamodeld`; a model with reading errors throws ``ModelReadError``.
+    public convenience init(name: String, model: URL) throws {
+        let read = ModelSources.read(anyAt: model.path)
+        guard let bundle = read.bundle, bundle.currentVersion != nil, !read.diagnostics.contains(where: { $0.severity == .error }) else {
+            throw ModelReadError(path: model.path, diagnostics: read.diagnostics.filter { $0.severity == .error })
+        }
+        self.init(name: name, bundle: bundle)
+    }
+
+    /// Where stores go by default, as `NSPersistentContainer.defaultDirectoryURL()` on Linux
+    /// reads it: the user's data directory, `$XDG_DATA_HOME`, else `~/.local/share`.
+    public class func defaultDirectoryURL() -> URL {
+        if let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return URL(fileURLWithPath: data, isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+    }
+
+    // MARK: - Configuration
+
+    /// The stores to load, in order; set them before loading.
+    public var persistentStoreDescriptions: [StoreDescription] {
+        get { lock.withLock { _descriptions } }
+        set { lock.withLock { _descriptions = newValue } }
+    }
+
+    /// What to do per class of failure; the defaults never lose data.
+    public var recoveryPolicy: RecoveryPolicy {
+        get { lock.withLock { _policy } }
+        set { lock.withLock { _policy = newValue } }
+    }
+
+    /// Called, on the loading thread, before each thing the loader does to a store (create,
+    /// migrate, quarantine, retry); returning `false` vetoes it, and the load fails instead.
+    public var decisionHandler: (@Sendable (LoadDecision) -> Bool)? {
+        get { lock.withLock { _decide } }
+        set { lock.withLock { _decide = newValue } }
+    }
+
+    /// Receives one line per step of the load (created, migration steps, quarantined).
+    public var progressHandler: (@Sendable (String) -> Void)? {
+        get { lock.withLock { _progress } }
+        set { lock.withLock { _progress = newValue } }
+    }
+
+    // MARK: - Loaded stores
+
+    /// The stores loaded so far, in the order of their descriptions.
+    public var loadedStores: [LoadedStore] { lock.withLock { _stores } }
+
+    /// The first loaded store's database, for reading and writing rows.
+    public var database: (any DatabaseWriter)? { loadedStores.first?.database }
+
+    // MARK: - Loading
+
+    /// Loads every described store off the caller's thread; returns what was done to each, or
+    /// throws the first failure (the stores before it stay loaded).
+    @discardableResult
+    public func loadPersistentStores() async throws -> [StoreLoadReport] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result(catching: { try self.persistentStoreDescriptions.map { try self.load($0).report } }))
+            }
+        }
+    }
+
+    /// Loads every described store off the caller's thread, calling `completionHandler` once
+    /// per description, on the loading thread, with `nil` or its ``PersistentStoreLoadError``.
+    public func loadPersistentStores(completionHandler: @escaping @Sendable (StoreDescription, (any Error)?) -> Void) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            for description in self.persistentStoreDescriptions {
+                do {
+                    _ = try self.load(description)
+                    completionHandler(description, nil)
+                } catch {
+                    completionHandler(description, error)
+                }
+            }
+        }
+    }
+
+    /// Loads one store and records it.
+    private func load(_ description: StoreDescription) throws -> LoadedStore {
+        guard let current = model.currentVersion else {
+            throw PersistentStoreLoadError(.missingSourceModel, path: description.url.path, message: "the model has no versions")
+        }
+        let loader = StoreLoader(bundle: model, current: current, policy: recoveryPolicy, decide: decisionHandler, progress: progressHandler)
+        let store = try loader.load(description)
+        lock.withLock { _stores.append(store) }
+        return store
+    }
+}

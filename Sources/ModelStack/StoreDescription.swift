@@ -1,0 +1,49 @@
+import Foundation
+import ModelStore
+
+/// How one store is loaded, as `NSPersistentStoreDescription` says it: where it is, what kind,
+/// and what the loader may do to it (migrate, how long to wait for a lock).
+public struct StoreDescription: Sendable, Equatable, CustomStringConvertible {
+    /// The kind of store.
+    public enum StoreType: String, Sendable, Equatable {
+        /// A SQLite file in Core Data's layout.
+        case sqlite
+        /// An in-memory SQLite database with Core Data's layout, gone with its container.
+        case inMemory
+    }
+
+    /// How a SQLite store journals; Core Data's default is WAL.
+    public typealias JournalMode = StoreCreator.JournalMode
+
+    /// The store file; `/dev/null` selects an in-memory store, as apps do on Apple platforms.
+    public var url: URL
+    /// `.inMemory` for a `/dev/null` URL unless set otherwise.
+    public var type: StoreType
+    /// Open for reading only: never create, migrate or recover the store.
+    public var isReadOnly = false
+    /// Migrate a store made by another version of the model (Core Data's
+    /// `NSMigratePersistentStoresAutomaticallyOption`); off, such a store fails with 134100.
+    public var shouldMigrateStoreAutomatically = true
+    /// Infer the mapping when migrating (`NSInferMappingModelAutomaticallyOption`); off, a
+    /// migration needs a mapping model, and fails with 134140 since none is looked up yet.
+    public var shouldInferMappingModelAutomatically = true
+    /// The journal mode of a store this loader creates or opens for writing.
+    public var journalMode: JournalMode = .wal
+    /// How long to keep retrying a store another process holds locked, in seconds
+    /// (as `NSPersistentStoreTimeoutOption`); 240 s by default.
+    public var timeout: TimeInterval = 240
+    /// Back the store up beside it before migrating (`NAME.pre-VERSION-TIME.EXT`). Core Data
+    /// makes no backup; the migration itself is atomic either way.
+    public var backsUpBeforeMigration = true
+
+    /// A description of the store at `url`.
+    public init(url: URL) {
+        self.url = url
+        type = url.path == "/dev/null" ? .inMemory : .sqlite
+    }
+
+    /// An in-memory store (the `/dev/null` URL).
+    public static var inMemory: StoreDescription { StoreDescription(url: URL(fileURLWithPath: "/dev/null")) }
+
+    public var description: String { type == .inMemory ? "in-memory store" : url.path }
+}

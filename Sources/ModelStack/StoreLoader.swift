@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import ModelMigration
+import ModelSchema
+import ModelStore
+
+/// Loads one store as Core Data does, synchronously (the container runs it off the caller's
+/// thread): create it if missing, check its version by hashes, migrate it when allowed, open
+/// it; on failure, apply the recovery policy, asking the decision handler before each action.
+struct StoreLoader {
+    let bundle: ModelBundle
+    let current: ModelVersion
+    let policy: RecoveryPolicy
+    let decide: (@Sendable (LoadDecision) -> Bool)?
+    let progress: (@Sendable (String) -> Void)?
+
+    /// The longest wait between two attempts on a locked store, in seconds.
+    static let longestDelay: TimeInterval = 2
+
+    // MARK: - Loading with recovery
+
+    /// Loads the store `description` names, recovering per the policy.
+    func load(_ description: StoreDescription) throws -> LoadedStore {
+        var report = StoreLoadReport(description: description, version: current.name)
+        var context = PersistentStoreLoadError.Context(path: description.url.path, modelVersion: current.name)
+        let deadline = Date().addingTimeInterval(description.timeout)
+        while true {
+            do {
+                let database = try attempt(description, &report, &context)
+                return LoadedStore(report: report, database: database)
+            } catch {
+                do {
+                    try recover(from: PersistentStoreLoadError.classify(error, context), description, deadline: deadline, &report)
+                } catch var failure as PersistentStoreLoadError {
+                    // Read from a private copy, once, when the load gives up.
+                    if failure.metadata == nil, description.type == .sqlite { failure.metadata = try? StoreMetadata.read(at: failure.path) }
+                    throw failure
+                }
+            }
+        }
+    }
+
+    /// Applies the policy's action for `failure`, or throws it.
+    private func recover(
+        from failure: PersistentStoreLoadError, _ description: StoreDescription, deadline: Date, _ report: inout StoreLoadReport
+    ) throws {
+        let path = description.url.path
+        switch policy.action(for: failure.kind) {
+        case .retry:
+            let remaining = deadline.timeIntervalSinceNow
+            let delay = min(0.05 * pow(2, Double(min(report.retries, 10))), Self.longestDelay, remaining)
+            guard delay > 0, approve(.retry(path: path, attempt: report.retries + 1, delay: delay, error: failure)) else {
+                throw failure
+            }
+            report.retries += 1
+            Thread.sleep(forTimeInterval: delay)
+        case .quarantine:
+            guard !description.isReadOnly, report.quarantinePath == nil, approve(.quarantine(path: path, error: failure)) else {
+                throw failure
+            }
+            do {
+                try Volume.requireWritable(folderOf: path)
+                report.quarantinePath = try StoreQuarantine.quarantine(path)
+                progress?("quarantined \(path) to \(report.quarantinePath!)")
+            } catch {
+                throw PersistentStoreLoadError.classify(error, .init(path: path, modelVersion: current.name))
+            }
+        case .fail:
+            throw failure
+        }
+    }
+
+    private func approve(_ decision: LoadDecision) -> Bool {
+        decide?(decision) ?? true
+    }
+
+    // MARK: - One attempt
+
+    /// One attempt at loading: create, check, migrate, open.
+    private func attempt(
+        _ description: StoreDescription, _ report: inout StoreLoadReport, _ context: inout PersistentStoreLoadError.Context
+    ) throws -> any DatabaseWriter {
+        let path = description.url.path
+        if description.type == .inMemory {
+            guard approve(.create(path: path, version: current.name)) else { throw vetoed(.notFound, path, "the creation was vetoed") }
+            report.wasCreated = true
+            return try StoreCreator.createInMemory(version: current)
+        }
+        if !FileManager.default.fileExists(atPath: path) {
+            guard !description.isReadOnly else { throw vetoed(.notFound, path, "no store at this path, and the store is read-only") }
+            guard approve(.create(path: path, version: current.name)) else { throw vetoed(.notFound, path, "no store, and its creation was vetoed") }
+            try createFolder(of: path)
+            try StoreCreator.create(at: path, version: current, journalMode: description.journalMode)
+            report.wasCreated = true
+            progress?("created \(path) at '\(current.name)'")
+        }
+        let check = StoreCheck.run(storeAt: path, bundle: bundle)
+        context.storeVersion = check.match?.matched?.name
+        if let error = check.error {
+            guard error.errorClass == .incompatibleVersionHash, let from = context.storeVersion else { throw error }
+            do {
+                try migrate(description, from: from, &report)
+            } catch where StoreCheck.run(storeAt: path, bundle: bundle).error == nil {
+                // Another loader migrated the store while this one tried to: it is current now.
+                progress?("\(path) was migrated by another loader")
+            }
+        }
+        return try open(description)
+    }
+
+    /// Migrates the store from `from` to the current version, when the description allows it.
+    private func migrate(_ description: StoreDescription, from: String, _ report: inout StoreLoadReport) throws {
+        let path = description.url.path
+        let why = "the store was made by '\(from)', not by the current version '\(current.name)'"
+        guard description.shouldMigrateStoreAutomatically, !description.isReadOnly else {
+            throw vetoed(.incompatibleVersion, path, why + "; automatic migration is off")
+        }
+        guard description.shouldInferMappingModelAutomatically else {
+            throw vetoed(.missingMappingModel, path, why + "; inference is off and mapping models are not looked up yet")
+        }
+        try Volume.requireWritable(folderOf: path)
+        guard approve(.migrate(path: path, from: from, to: current.name)) else { throw vetoed(.incompatibleVersion, path, why + "; the migration was vetoed") }
+        var options = Migrator.Options()
+        options.makesBackup = description.backsUpBeforeMigration
+        // Core Data's lightweight migration drops the values of removed properties.
+        options.allowsDataLoss = true
+        options.progress = progress
+        let result = try Migrator.migrate(storeAt: path, bundle: bundle, options: options)
+        guard result.outcome == .migrated || result.outcome == .upToDate else {
+            let reasons = result.steps.flatMap(\.mapping.diagnostics).filter { $0.severity == .error }
+            throw vetoed(
+                .inferredMappingFailed, path,
+                "no mapping can be inferred from '\(from)' to '\(current.name)': "
+                    + reasons.map { "\($0.message) [\($0.code)]" }.joined(separator: "; "))
+        }
+        report.migratedFrom = from
+        report.backupPath = result.backupPath
+    }
+
+    // MARK: - Files
+
+    /// Opens the checked store for reading and writing rows, in its description's journal mode.
+    private func open(_ description: StoreDescription) throws -> any DatabaseWriter {
+        let path = description.url.path
+        var configuration = Configuration()
+        configuration.readonly = description.isReadOnly
+        configuration.busyMode = .timeout(description.timeout)
+        configuration.label = path
+        if description.isReadOnly { return try DatabaseQueue(path: path, configuration: configuration) }
+        try Volume.requireWritable(folderOf: path)
+        if description.journalMode == .wal { return try DatabasePool(path: path, configuration: configuration) }
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+        return queue
+    }
+
+    /// Creates the store's folder when missing, as Core Data does for the default location.
+    private func createFolder(of path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else {
+            try Volume.requireWritable(folderOf: path)
+            return
+        }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    private func vetoed(_ kind: PersistentStoreLoadError.Kind, _ path: String, _ message: String) -> PersistentStoreLoadError {
+        PersistentStoreLoadError(kind, path: path, message: message, modelVersion: current.name)
+    }
+}
