@@ -11,7 +11,9 @@ import Darwin
 #endif
 
 /// Hostile XML: entity declarations are refused before anything is expanded or fetched, and
-/// external DTDs are never loaded.
+/// external DTDs are never loaded. Serialized, so that the time and memory bounds (generous:
+/// 10 s, 512 MB) measure one parse at a time, not the suite's own tests competing.
+@Suite(.serialized)
 struct XMLSafetyTests {
     static let header = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
