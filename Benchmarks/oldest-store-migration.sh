@@ -4,7 +4,7 @@
 # the wall time, the steps, the table rewrites and the rows touched of each run.
 # Usage: Benchmarks/oldest-store-migration.sh MODELC [MODELC ...]
 set -eu
-corpus=${CORPUS:-/work/shared/corpus}
+corpus=${CORPUS:-"$(cd "$(dirname "$0")/../.." && pwd)/shared/corpus"}   # ../shared/corpus beside the package
 store="$corpus/wireapp__wire-ios-data-model/Tests/Resources/store1-25.wiredatabase"
 model="$corpus/wireapp__wire-ios-data-model/Resources/zmessaging.xcdatamodeld"
 work=$(mktemp -d)

@@ -168,7 +168,7 @@ struct XcodeErasTests {
     }
 
     @Test func anUnknownXcodeVersionIsAUsageError() throws {
-        let run = try Modelc.run(["compile", "Models/Library.xcdatamodeld", "-o", "/tmp/unused", "--xcode-version", "9.9"])
+        let run = try Modelc.run(["compile", "Models/Library.xcdatamodeld", "-o", ".build/unused", "--xcode-version", "9.9"])
         #expect(run.status == 64)
         #expect(run.standardError.contains("16.4"))
     }
