@@ -13,19 +13,6 @@ struct MigrateOptionTests {
     static let header = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"# + "\n"
         + #"<model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift">"#
 
-    static func xccurrentversion(_ name: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
-        <dict>
-        \t<key>_XCCurrentVersionName</key>
-        \t<string>\(name).xcdatamodel</string>
-        </dict>
-        </plist>
-        """
-    }
-
     // MARK: - Options on the fixtures
 
     @Test func toStopsAtTheVersionNamed() throws {
@@ -111,7 +98,7 @@ struct MigrateOptionTests {
             UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_NAME = 'Note';
             """, on: store)
         try writeFile("Notes 2.xcdatamodel/contents", second, in: bundle)
-        try writeFile(".xccurrentversion", xccurrentversion("Notes 2"), in: bundle)
+        try writeFile(".xccurrentversion", ModelFiles.xccurrentversion("Notes 2"), in: bundle)
         return (bundle.path, store)
     }
 
@@ -229,7 +216,7 @@ struct MigrateOptionTests {
             let bundle = folder.appendingPathComponent("Zoo.xcdatamodeld")
             try writeFile("Zoo.xcdatamodel/contents", Self.zoo, in: bundle)
             let contents = try writeFile("Zoo 2.xcdatamodel/contents", Self.zoo2.text, in: bundle).path
-            try writeFile(".xccurrentversion", Self.xccurrentversion("Zoo 2"), in: bundle)
+            try writeFile(".xccurrentversion", ModelFiles.xccurrentversion("Zoo 2"), in: bundle)
             let run = try Modelc.run(["diff", bundle.path, "--from", "Zoo"])
             #expect(run.status == 2, "\(run.standardOutput)\(run.standardError)")
             for (marker, code) in [("1️⃣", "M202"), ("2️⃣", "M201"), ("3️⃣", "M203"), ("4️⃣", "M204")] {

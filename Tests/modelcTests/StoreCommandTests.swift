@@ -183,7 +183,7 @@ struct StoreCommandTests {
             let bundle = folder.appendingPathComponent("Library.xcdatamodeld")
             try FileManager.default.copyItem(atPath: Self.library, toPath: bundle.path)
             try FileManager.default.removeItem(at: bundle.appendingPathComponent("Library 3.xcdatamodel"))
-            try writeFile(".xccurrentversion", xccurrentversion("Library 2"), in: bundle)
+            try writeFile(".xccurrentversion", ModelFiles.xccurrentversion("Library 2"), in: bundle)
             try unchanged(Self.fixtures) {
                 let (status, report) = try check(Self.fixtures[2], model: bundle.path)
                 #expect(status == 2)
@@ -273,18 +273,5 @@ struct StoreCommandTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-    }
-
-    func xccurrentversion(_ name: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
-        <dict>
-        \t<key>_XCCurrentVersionName</key>
-        \t<string>\(name).xcdatamodel</string>
-        </dict>
-        </plist>
-        """
     }
 }
