@@ -1,0 +1,101 @@
+import Foundation
+
+/// Evaluates mapping-model expressions and predicates on typed values, asking its context for
+/// variables, object values and the functions of `$manager` and `$entityPolicy`.
+///
+/// Recursion follows the syntax tree, whose depth the parser bounds (`PredicateParser.maximumDepth`).
+public struct ExpressionEvaluator {
+    public let context: any EvaluationContext
+
+    public init(context: any EvaluationContext) {
+        self.context = context
+    }
+
+    // MARK: - Expressions
+
+    /// The value of `node`, with `object` as `SELF` (a key path without a variable starts there).
+    public func evaluate(_ node: ExpressionNode, on object: EvaluatedValue = .null) throws -> EvaluatedValue {
+        switch node {
+        case .evaluatedObject:
+            return object
+        case .constant(let constant):
+            return Self.value(of: constant)
+        case .variable(let name):
+            return try context.variable(name)
+        case .keyPath(let operand, let path):
+            return try value(atPath: path, of: try evaluate(operand, on: object))
+        case .aggregate(let elements):
+            return .collection(try elements.map { try evaluate($0, on: object) })
+        case .function(let operand, let selector, let arguments):
+            let values = try arguments.map { try evaluate($0, on: object) }
+            guard let operand else {
+                if let result = try BuiltinFunctions.call(selector, arguments: values) { return result }
+                return try context.call(selector, on: .null, arguments: values)
+            }
+            return try context.call(selector, on: try evaluate(operand, on: object), arguments: values)
+        }
+    }
+
+    /// The value of a dotted key path (`owner.name`, `cars.@count`) on `value`, as key-value coding
+    /// answers it: `nil` passes through, a collection maps each element, `@` operators aggregate.
+    public func value(atPath path: String, of value: EvaluatedValue) throws -> EvaluatedValue {
+        var keys = path.split(separator: ".").map(String.init)[...]
+        var current = value
+        while let key = keys.popFirst() {
+            if key.hasPrefix("@") {
+                let rest = keys.joined(separator: ".")
+                return try CollectionOperator.apply(key, to: current, path: rest, evaluator: self)
+            }
+            current = try self.value(forKey: key, of: current)
+        }
+        return current
+    }
+
+    /// One key on one value: a collection maps each element (skipping none), `nil` stays `nil`.
+    func value(forKey key: String, of value: EvaluatedValue) throws -> EvaluatedValue {
+        switch value {
+        case .null: return .null
+        case .collection(let elements): return .collection(try elements.map { try self.value(forKey: key, of: $0) })
+        default: return try context.value(forKey: key, of: value)
+        }
+    }
+
+    /// A parsed constant as a value.
+    static func value(of constant: ConstantValue) -> EvaluatedValue {
+        switch constant {
+        case .integer(let value): .integer(value)
+        case .real(let value): .double(value)
+        case .string(let value): .string(value)
+        case .bool(let value): .bool(value)
+        case .null: .null
+        }
+    }
+
+    // MARK: - Predicates
+
+    /// Whether `object` satisfies `predicate` (a source filter, a fetch's predicate).
+    public func evaluate(_ predicate: PredicateNode, on object: EvaluatedValue) throws -> Bool {
+        switch predicate {
+        case .truePredicate:
+            return true
+        case .falsePredicate:
+            return false
+        case .and(let parts):
+            for part in parts where try !evaluate(part, on: object) { return false }
+            return true
+        case .or(let parts):
+            for part in parts where try evaluate(part, on: object) { return true }
+            return false
+        case .not(let part):
+            return try !evaluate(part, on: object)
+        case .comparison(let left, let op, let right, let options, let modifier):
+            let lhs = try evaluate(left, on: object)
+            let rhs = try evaluate(right, on: object)
+            switch modifier {
+            case .direct: return try Comparison.holds(lhs, op, rhs, options: options)
+            case .any: return try lhs.elements.contains { try Comparison.holds($0, op, rhs, options: options) }
+            case .all: return try lhs.elements.allSatisfy { try Comparison.holds($0, op, rhs, options: options) }
+            }
+        }
+    }
+}
