@@ -17,6 +17,9 @@ public struct StoreLoadReport: Sendable {
     public var quarantinePath: String?
     /// How many times the load waited for another process's lock.
     public var retries = 0
+    /// The store records persistent history but the description does not track it, so it was
+    /// opened read-only, as Core Data does.
+    public var forcedReadOnly = false
 }
 
 /// A loaded store: its report and the database, open for reading and writing rows (read-only

@@ -32,6 +32,11 @@ public struct StoreDescription: Sendable, Equatable, CustomStringConvertible {
     /// How long to keep retrying a store another process holds locked, in seconds
     /// (as `NSPersistentStoreTimeoutOption`); 240 s by default.
     public var timeout: TimeInterval = 240
+    /// Record persistent history (`NSPersistentHistoryTrackingKey`): a store created or opened for
+    /// writing gets Core Data's history tables. Off (Core Data's default), a store that has them
+    /// opens read-only, as Core Data forces it ("Store opened without
+    /// NSPersistentHistoryTrackingKey but previously had been opened with").
+    public var persistentHistoryTracking = false
     /// Back the store up beside it before migrating (`NAME.pre-VERSION-TIME.EXT`). Core Data
     /// makes no backup; the migration itself is atomic either way.
     public var backsUpBeforeMigration = true

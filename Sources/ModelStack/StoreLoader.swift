@@ -84,13 +84,14 @@ struct StoreLoader {
         if description.type == .inMemory {
             guard approve(.create(path: path, version: current.name)) else { throw vetoed(.notFound, path, "the creation was vetoed") }
             report.wasCreated = true
-            return try StoreCreator.createInMemory(version: current)
+            return try StoreCreator.createInMemory(version: current, persistentHistory: description.persistentHistoryTracking)
         }
         if !FileManager.default.fileExists(atPath: path) {
             guard !description.isReadOnly else { throw vetoed(.notFound, path, "no store at this path, and the store is read-only") }
             guard approve(.create(path: path, version: current.name)) else { throw vetoed(.notFound, path, "no store, and its creation was vetoed") }
             try createFolder(of: path)
-            try StoreCreator.create(at: path, version: current, journalMode: description.journalMode)
+            try StoreCreator.create(
+                at: path, version: current, journalMode: description.journalMode, persistentHistory: description.persistentHistoryTracking)
             report.wasCreated = true
             progress?("created \(path) at '\(current.name)'")
         }
@@ -105,7 +106,7 @@ struct StoreLoader {
                 progress?("\(path) was migrated by another loader")
             }
         }
-        return try open(description)
+        return try open(description, &report)
     }
 
     /// Migrates the store from `from` to the current version, when the description allows it.
@@ -139,19 +140,37 @@ struct StoreLoader {
 
     // MARK: - Files
 
-    /// Opens the checked store for reading and writing rows, in its description's journal mode.
-    private func open(_ description: StoreDescription) throws -> any DatabaseWriter {
+    /// Opens the checked store for reading and writing rows, in its description's journal mode,
+    /// with history tables when it tracks history; read-only when it does not but the store does.
+    private func open(_ description: StoreDescription, _ report: inout StoreLoadReport) throws -> any DatabaseWriter {
         let path = description.url.path
         var configuration = Configuration()
-        configuration.readonly = description.isReadOnly
         configuration.busyMode = .timeout(description.timeout)
         configuration.label = path
-        if description.isReadOnly { return try DatabaseQueue(path: path, configuration: configuration) }
+        if !description.isReadOnly && !description.persistentHistoryTracking {
+            let reader = try DatabaseQueue(path: path, configuration: readOnly(configuration))
+            report.forcedReadOnly = try reader.read { try PersistentHistoryLayout.isPresent(in: StoreSchema.read(from: $0)) }
+            try reader.close()
+            if report.forcedReadOnly { progress?("\(path) records persistent history, which this description does not track: opened read-only") }
+        }
+        if description.isReadOnly || report.forcedReadOnly { return try DatabaseQueue(path: path, configuration: readOnly(configuration)) }
         try Volume.requireWritable(folderOf: path)
-        if description.journalMode == .wal { return try DatabasePool(path: path, configuration: configuration) }
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
-        return queue
+        let writer: any DatabaseWriter
+        if description.journalMode == .wal {
+            writer = try DatabasePool(path: path, configuration: configuration)
+        } else {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+            writer = queue
+        }
+        if description.persistentHistoryTracking { try writer.write { try PersistentHistoryLayout.install(in: $0) } }
+        return writer
+    }
+
+    private func readOnly(_ configuration: GRDB.Configuration) -> GRDB.Configuration {
+        var configuration = configuration
+        configuration.readonly = true
+        return configuration
     }
 
     /// Creates the store's folder when missing, as Core Data does for the default location.

@@ -88,7 +88,11 @@ extension StepBuilder {
     }
 
     func bookkeepingStatements() -> [MigrationStatement] {
-        var statements = [MigrationStatement(sql: "DELETE FROM Z_PRIMARYKEY", purpose: "renumber entities")]
+        var statements = [
+            MigrationStatement(
+                sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < \(PersistentHistoryLayout.firstEntityNumber)",
+                purpose: "renumber entities (Core Data's history entities keep their rows)")
+        ]
         for entity in destinationLayout.entities {
             let maximum: String
             if entity.superNumber == 0 {
@@ -105,8 +109,28 @@ extension StepBuilder {
                     sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(entity.number), '\(entity.name.replacingOccurrences(of: "'", with: "''"))', \(entity.superNumber), \(maximum))",
                     purpose: "entity \(entity.name)"))
         }
+        statements += historyStatements()
         return [MigrationStatement(sql: "CREATE TEMP TABLE Z_MODELC_OLD_PRIMARYKEY AS SELECT * FROM Z_PRIMARYKEY", purpose: "keep the old primary key counters")]
             + statements + [MigrationStatement(sql: "DROP TABLE temp.Z_MODELC_OLD_PRIMARYKEY", purpose: "done with the old counters")]
+    }
+
+    /// In a store that tracks persistent history, the entity numbers its changes record follow
+    /// the entities to their new numbers.
+    func historyStatements() -> [MigrationStatement] {
+        guard PersistentHistoryLayout.isPresent(in: actual) else { return [] }
+        let moves = sourceLayout.entities.compactMap { source -> (Int, Int)? in
+            guard let destination = mapping.entities.first(where: { $0.source == source.name })?.destination,
+                let number = destinationLayout.entity(named: destination)?.number, number != source.number
+            else { return nil }
+            return (source.number, number)
+        }
+        guard !moves.isEmpty else { return [] }
+        let cases = moves.map { "WHEN \($0.0) THEN \($0.1)" }.joined(separator: " ")
+        return [
+            MigrationStatement(
+                sql: "UPDATE ACHANGE SET ZENTITY = CASE ZENTITY \(cases) ELSE ZENTITY END WHERE ZENTITY IN (\(moves.map { String($0.0) }.joined(separator: ", ")))",
+                purpose: "renumber the entities of recorded history")
+        ]
     }
 
     /// The name `Z_PRIMARYKEY` has for the root of a source entity's hierarchy.

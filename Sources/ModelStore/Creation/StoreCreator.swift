@@ -11,13 +11,14 @@ public enum StoreCreator {
         case wal, delete
     }
 
-    /// Writes the store at `path`, which must not exist: modelc never replaces a store. The store
+    /// Writes the store at `path`, which must not exist: modelc never replaces a store; with
+    /// `persistentHistory`, with the tables Core Data adds for history tracking. The store
     /// is built under a temporary name beside `path` and moved into place when complete, so a
     /// failure leaves nothing behind.
     @discardableResult
     public static func create(
         at path: String, version: ModelVersion, framework: FrameworkVersion = .current,
-        journalMode: JournalMode = .wal, uuid: UUID = UUID()
+        journalMode: JournalMode = .wal, uuid: UUID = UUID(), persistentHistory: Bool = false
     ) throws -> StoreLayout {
         let manager = FileManager.default
         if manager.fileExists(atPath: path) { throw StoreError.alreadyExists(path: path) }
@@ -27,7 +28,7 @@ public enum StoreCreator {
         }
         let staging = "\(path).modelc-\(UUID().uuidString)"
         defer { StoreFiles(path: staging).removeDatabaseAndSidecars() }
-        let layout = StoreLayout(version, framework: framework)
+        let layout = StoreLayout(version, framework: framework, persistentHistory: persistentHistory)
         try StoreError.mapping(path: path) {
             let queue = try DatabaseQueue(path: staging)
             try queue.writeWithoutTransaction { db in
@@ -46,14 +47,15 @@ public enum StoreCreator {
     }
 
     /// An in-memory store with the same schema, entity rows, metadata and model cache as
-    /// ``create(at:version:framework:journalMode:uuid:)`` writes: for tests and previews; it is
+    /// ``create(at:version:framework:journalMode:uuid:persistentHistory:)`` writes: for tests and previews; it is
     /// gone when the returned queue is released.
     public static func createInMemory(
-        version: ModelVersion, framework: FrameworkVersion = .current, uuid: UUID = UUID()
+        version: ModelVersion, framework: FrameworkVersion = .current, uuid: UUID = UUID(), persistentHistory: Bool = false
     ) throws -> DatabaseQueue {
         let queue = try DatabaseQueue()
         try queue.write { db in
-            try populate(db, layout: StoreLayout(version, framework: framework), version: version, framework: framework, uuid: uuid)
+            let layout = StoreLayout(version, framework: framework, persistentHistory: persistentHistory)
+            try populate(db, layout: layout, version: version, framework: framework, uuid: uuid)
         }
         return queue
     }

@@ -55,8 +55,13 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension StoreSchema {
-    /// How `actual` differs from this (expected) schema; empty when they are the same.
+    /// How `actual` differs from this (expected) schema; empty when they are the same. Core
+    /// Data's persistent history tables are not the model's: a store that has them compares on
+    /// its model part.
     public func differences(from actual: StoreSchema) -> [SchemaDifference] {
+        if !PersistentHistoryLayout.isPresent(in: self) && PersistentHistoryLayout.isPresent(in: actual) {
+            return differences(from: PersistentHistoryLayout.removing(from: actual))
+        }
         var result = [SchemaDifference]()
         let actualTables = Dictionary(actual.tables.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let expectedNames = Set(tables.map(\.name))

@@ -13,8 +13,9 @@ public struct StoreLayout: Sendable {
     /// The tables, indexes and `Z_PRIMARYKEY` rows.
     public private(set) var schema = StoreSchema(tables: [], indexes: [], entities: [])
 
-    /// Lays out `version` as the Core Data build `framework` would.
-    public init(_ version: ModelVersion, framework: FrameworkVersion = .current) {
+    /// Lays out `version` as the Core Data build `framework` would; with `persistentHistory`,
+    /// plus the tables of persistent history tracking.
+    public init(_ version: ModelVersion, framework: FrameworkVersion = .current, persistentHistory: Bool = false) {
         let numbering = EntityNumbering(version)
         var tables = [StoreTable]()
         var indexes = [StoreIndex]()
@@ -38,6 +39,7 @@ public struct StoreLayout: Sendable {
         schema = StoreSchema(
             tables: tables, indexes: indexes,
             entities: entities.map { StoreEntityRow(number: $0.number, name: $0.name, superNumber: $0.superNumber) })
+        if persistentHistory { schema = PersistentHistoryLayout.adding(to: schema) }
     }
 
     /// The layout of the entity with this name.

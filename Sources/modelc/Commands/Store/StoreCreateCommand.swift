@@ -17,6 +17,10 @@ struct StoreCreateCommand: ParsableCommand {
             --framework-version picks the Core Data build to imitate (NSPersistenceFrameworkVersion): \
             builds before 900 write no hashes digest, before 1200 no checksum, before 800 the \
             older index names, before 600 no model cache.
+
+            --persistent-history adds the tables a store opened with persistent history tracking \
+            has (ACHANGE, ATRANSACTION, ATRANSACTIONSTRING and entities 16001-16003), as \
+            Core Data build 1344 writes them.
             """
     )
 
@@ -35,6 +39,9 @@ struct StoreCreateCommand: ParsableCommand {
     @Argument(help: "The store file to write; it must not exist.", completion: .file())
     var output: String
 
+    @Flag(help: "Add the tables Core Data keeps for persistent history tracking (NSPersistentHistoryTrackingKey).")
+    var persistentHistory = false
+
     @Flag(help: "Print errors as JSON on standard output.")
     var json = false
 
@@ -43,7 +50,8 @@ struct StoreCreateCommand: ParsableCommand {
             let bundle = try ModelLoading.read(model)
             let chosen = try ModelLoading.version(modelVersion, of: bundle)
             let layout = try StoreCreator.create(
-                at: output, version: chosen, framework: FrameworkVersion(frameworkVersion), journalMode: journalMode)
+                at: output, version: chosen, framework: FrameworkVersion(frameworkVersion), journalMode: journalMode,
+                persistentHistory: persistentHistory)
             print("created \(output): version '\(chosen.name)', \(layout.entities.count.counting("entity", plural: "entities")), \(layout.schema.tables.count.counting("table"))")
         }
     }

@@ -1,0 +1,90 @@
+import GRDB
+
+/// The tables Core Data adds to a store opened with persistent history tracking
+/// (`NSPersistentHistoryTrackingKey`): transactions, their changes and the strings they share,
+/// kept as three private entities numbered from 16001 (as build 1344 writes them; see
+/// Documentation/Stores.md). They belong to Core Data, not to the model, so a store compares
+/// with its model's layout without them.
+public enum PersistentHistoryLayout {
+    /// `CHANGE`, `TRANSACTION` and `TRANSACTIONSTRING`, in `Z_PRIMARYKEY`'s order.
+    public static let entities = [
+        StoreEntityRow(number: 16001, name: "CHANGE", superNumber: 0),
+        StoreEntityRow(number: 16002, name: "TRANSACTION", superNumber: 0),
+        StoreEntityRow(number: 16003, name: "TRANSACTIONSTRING", superNumber: 0),
+    ]
+
+    /// The first entity number Core Data keeps for its own entities.
+    public static let firstEntityNumber = 16001
+
+    /// The three tables, created after the bookkeeping tables.
+    public static let tables = [
+        table("ACHANGE", [
+            ("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER"), ("ZCHANGETYPE", "INTEGER"), ("ZENTITY", "INTEGER"),
+            ("ZENTITYPK", "INTEGER"), ("ZTRANSACTIONID", "INTEGER"), ("ZCOLUMNS", "BLOB"),
+        ]),
+        table("ATRANSACTION", [
+            ("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER"), ("ZAUTHORTS", "INTEGER"), ("ZBUNDLEIDTS", "INTEGER"),
+            ("ZCONTEXTNAMETS", "INTEGER"), ("ZPROCESSIDTS", "INTEGER"), ("ZTIMESTAMP", "FLOAT"), ("ZAUTHOR", "VARCHAR"),
+            ("ZBUNDLEID", "VARCHAR"), ("ZCONTEXTNAME", "VARCHAR"), ("ZPROCESSID", "VARCHAR"), ("ZQUERYGEN", "BLOB"),
+        ]),
+        table("ATRANSACTIONSTRING", [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER"), ("ZNAME", "VARCHAR")]),
+    ]
+
+    /// The indexes of the three tables, after the tables.
+    public static let indexes = [
+        StoreIndex(name: "ACHANGE_ZTRANSACTIONID_INDEX", table: "ACHANGE", sql: "CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID)"),
+    ] + ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].map { column in
+        StoreIndex(
+            name: "ATRANSACTION_\(column)_INDEX", table: "ATRANSACTION",
+            sql: "CREATE INDEX ATRANSACTION_\(column)_INDEX ON ATRANSACTION (\(column))")
+    } + [
+        StoreIndex(
+            name: "Z_TRANSACTION_TransactionAuthorIndex", table: "ATRANSACTION",
+            sql: "CREATE INDEX Z_TRANSACTION_TransactionAuthorIndex ON ATRANSACTION (ZAUTHOR COLLATE BINARY ASC)"),
+        StoreIndex(
+            name: "Z_TRANSACTION_TransactionTimestampIndex", table: "ATRANSACTION",
+            sql: "CREATE INDEX Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP COLLATE BINARY ASC)"),
+        StoreIndex(
+            name: "Z_TRANSACTIONSTRING_UNIQUE_NAME", table: "ATRANSACTIONSTRING",
+            sql: "CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC)"),
+    ]
+
+    /// Whether a store's schema tracks persistent history (it has Core Data's transaction table).
+    public static func isPresent(in schema: StoreSchema) -> Bool {
+        schema.table(named: "ATRANSACTION") != nil
+    }
+
+    /// Adds the history tables, indexes and entity rows to an open store that lacks them, as Core
+    /// Data does when a store is first opened with history tracking on.
+    public static func install(in db: Database) throws {
+        guard try !db.tableExists("ATRANSACTION") else { return }
+        for statement in tables.map(\.sql) + indexes.map(\.sql) { try db.execute(sql: statement) }
+        for entity in entities {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                arguments: [entity.number, entity.name, entity.superNumber])
+        }
+    }
+
+    /// `schema` with the history tables, indexes and entity rows added.
+    static func adding(to schema: StoreSchema) -> StoreSchema {
+        StoreSchema(tables: schema.tables + tables, indexes: schema.indexes + indexes, entities: schema.entities + entities)
+    }
+
+    /// `schema` without them: the part that belongs to the model.
+    static func removing(from schema: StoreSchema) -> StoreSchema {
+        let names = Set(tables.map(\.name))
+        return StoreSchema(
+            tables: schema.tables.filter { !names.contains($0.name) },
+            indexes: schema.indexes.filter { !names.contains($0.table) },
+            entities: schema.entities.filter { $0.number < firstEntityNumber })
+    }
+
+    /// A table in Core Data's spelling for these tables: `CREATE TABLE T ( C1 TYPE, C2 TYPE )`.
+    private static func table(_ name: String, _ columns: [(String, String)]) -> StoreTable {
+        let body = columns.map { "\($0.0) \($0.1)\($0.0 == "Z_PK" ? " PRIMARY KEY" : "")" }.joined(separator: ", ")
+        return StoreTable(
+            name: name, columns: columns.map { StoreColumn(name: $0.0, type: $0.1) }, primaryKey: ["Z_PK"],
+            sql: "CREATE TABLE \(name) ( \(body) )")
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import ModelSchema
+import ModelStore
+import ModelXML
+import Testing
+import _ModelTestSupport
+
+/// Persistent history tracking's tables, against the one corpus store that has them
+/// (CoreDataPlus's SampleModel2_V1, written by build 1344 with `NSPersistentHistoryTrackingKey`).
+struct PersistentHistoryTests {
+    static let tracked = "\(CorpusStores.plus)/SampleModel2/Fixtures/SampleModel2_V1.sqlite"
+    static let model = "\(CorpusStores.plus)/SampleModel3/SampleModel3.xcdatamodeld"
+
+    static func version() throws -> ModelVersion {
+        try #require(ModelReader().read(at: Corpus.path(model)).bundle?.currentVersion)
+    }
+
+    /// The history part of a real store: its three tables, their indexes and entity rows.
+    static func historyPart(of schema: StoreSchema) -> (tables: [String], indexes: [String], entities: [StoreEntityRow]) {
+        let names: Set = ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
+        return (
+            schema.tables.filter { names.contains($0.name) }.map(\.sql),
+            schema.indexes.filter { names.contains($0.table) }.map(\.sql),
+            schema.entities.filter { $0.number > 16000 })
+    }
+
+    @Test(Corpus.required)
+    func createdHistoryTablesAreTheRealStoresOnes() throws {
+        let real = Self.historyPart(of: try StoreSchema.read(at: Corpus.path(Self.tracked)))
+        #expect(real.tables.count == 3 && real.entities.count == 3)
+        try withTemporaryDirectory { folder in
+            let path = folder.appendingPathComponent("Tracked.sqlite").path
+            try StoreCreator.create(at: path, version: try Self.version(), persistentHistory: true)
+            let ours = Self.historyPart(of: try StoreSchema.read(at: path))
+            #expect(ours.tables == real.tables)
+            #expect(ours.indexes == real.indexes)
+            #expect(ours.entities == real.entities)
+        }
+    }
+
+    /// A store that tracks history still matches its model's layout: the history part is Core
+    /// Data's, not a difference.
+    @Test(Corpus.required)
+    func historyTablesAreNotSchemaDifferences() throws {
+        try withTemporaryDirectory { folder in
+            let path = folder.appendingPathComponent("Tracked.sqlite").path
+            let version = try Self.version()
+            try StoreCreator.create(at: path, version: version, persistentHistory: true)
+            #expect(StoreLayout(version).schema.differences(from: try StoreSchema.read(at: path)).isEmpty)
+            #expect(StoreLayout(version, persistentHistory: true).schema.differences(from: try StoreSchema.read(at: path)).isEmpty)
+        }
+    }
+
+    /// Installing history into an existing store adds exactly what a tracked store is created with.
+    @Test(Corpus.required)
+    func installingHistoryMatchesCreatingWithIt() throws {
+        try withTemporaryDirectory { folder in
+            let version = try Self.version()
+            let created = folder.appendingPathComponent("Created.sqlite").path
+            let installed = folder.appendingPathComponent("Installed.sqlite").path
+            try StoreCreator.create(at: created, version: version, persistentHistory: true)
+            try StoreCreator.create(at: installed, version: version)
+            let queue = try DatabaseQueue(path: installed)
+            try queue.write { try PersistentHistoryLayout.install(in: $0) }
+            try queue.write { try PersistentHistoryLayout.install(in: $0) }
+            try queue.close()
+            let a = Self.historyPart(of: try StoreSchema.read(at: created))
+            let b = Self.historyPart(of: try StoreSchema.read(at: installed))
+            #expect(a.tables == b.tables && a.indexes == b.indexes && a.entities == b.entities)
+        }
+    }
+}
