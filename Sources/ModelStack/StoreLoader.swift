@@ -142,9 +142,11 @@ struct StoreLoader {
 
     /// Opens the checked store for reading and writing rows, in its description's journal mode,
     /// with history tables when it tracks history; read-only when it does not but the store does.
+    /// Core Data's trigger functions are registered, so that rows of tables with derived
+    /// attributes can be written.
     private func open(_ description: StoreDescription, _ report: inout StoreLoadReport) throws -> any DatabaseWriter {
         let path = description.url.path
-        var configuration = Configuration()
+        var configuration = CoreDataFunctions.registering(in: Configuration())
         configuration.busyMode = .timeout(description.timeout)
         configuration.label = path
         if !description.isReadOnly && !description.persistentHistoryTracking {

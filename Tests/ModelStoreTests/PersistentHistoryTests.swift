@@ -71,3 +71,28 @@ struct PersistentHistoryTests {
         }
     }
 }
+
+/// Writes to a real store whose derived attributes Core Data maintains with triggers.
+struct CoreDataFunctionTests {
+    static let store = "\(CorpusStores.plus)/SampleModel2/Fixtures/SampleModel2_V1.sqlite"
+    static let insert = "INSERT INTO ZPAGE (Z_PK, Z_ENT, Z_OPT, ZBOOK) SELECT 100000, Z_ENT, 1, (SELECT MIN(Z_PK) FROM ZBOOK) FROM Z_PRIMARYKEY WHERE Z_NAME = 'Page'"
+
+    /// The triggers call Core Data's functions: without them a write fails; with them it runs
+    /// and the trigger still keeps the derived count.
+    @Test(Corpus.required)
+    func derivedAttributeTriggersRunWithCoreDataFunctions() throws {
+        try withTemporaryDirectory { folder in
+            let path = try copyStore(Corpus.path(Self.store), into: folder)
+            let plain = try DatabaseQueue(path: path)
+            #expect(throws: DatabaseError.self) { try plain.write { try $0.execute(sql: Self.insert) } }
+            try plain.close()
+
+            let queue = try DatabaseQueue(path: path, configuration: CoreDataFunctions.registering(in: Configuration()))
+            let count = "SELECT ZPAGESCOUNT FROM ZBOOK WHERE Z_PK = (SELECT MIN(Z_PK) FROM ZBOOK)"
+            let before = try queue.read { try Int.fetchOne($0, sql: count) }
+            try queue.write { try $0.execute(sql: Self.insert) }
+            #expect(try queue.read { try Int.fetchOne($0, sql: count) } == before.map { $0 + 1 })
+            try queue.close()
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import GRDB
+
+/// The SQL functions Core Data registers on its connections and calls from the triggers it
+/// writes into stores: derived attributes' triggers (`Z_DA_…`) report each value they update
+/// through `NSCoreDataDATrigger…AffectedObjectValue` so that Core Data can refresh objects in
+/// memory. Without them, any write to such a table fails with "no such function"; modelc has
+/// no objects in memory to refresh, so they do nothing and return NULL.
+public enum CoreDataFunctions {
+    /// The functions the triggers of real stores call (CoreDataPlus's SampleModel2 stores).
+    public static let names = [
+        "NSCoreDataDATriggerUpdatedAffectedObjectValue",
+        "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+    ]
+
+    /// Registers the functions on a connection that may write to a Core Data store.
+    public static func register(in db: Database) {
+        for name in names {
+            db.add(function: DatabaseFunction(name, argumentCount: nil, pure: false) { _ in nil })
+        }
+    }
+
+    /// `configuration` with the functions registered on every connection it opens.
+    public static func registering(in configuration: Configuration) -> Configuration {
+        var configuration = configuration
+        configuration.prepareDatabase { register(in: $0) }
+        return configuration
+    }
+}
