@@ -57,9 +57,21 @@ struct CompileCommandTests {
         try ValidateCommandTests.brokenModel.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let output = folder.appendingPathComponent("out")
         let run = try Modelc.run(["compile", model.path, "-o", output.path])
-        #expect(run.status == 1)
+        #expect(run.status == 1 && run.standardOutput.isEmpty)
         #expect(run.standardError.contains("[S101]"))
+        #expect(run.standardError.contains("error: the model has 2 errors [invalidModel, S116]"), "\(run.standardError)")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("Broken.mom").path))
+        // With --json: the one error object, with the model's diagnostics.
+        let json = try Modelc.run(["compile", model.path, "-o", output.path, "--json"])
+        #expect(json.status == 1)
+        let error = try #require(try json.json()["error"] as? [String: Any])
+        #expect(error["class"] as? String == "invalidModel")
+        #expect(error["code"] as? String == "S116", "the first error's code")
+        #expect(error["path"] as? String == model.path)
+        #expect(error["advice"] is String)
+        let codes = (try json.json()["diagnostics"] as? [[String: Any]])?.compactMap { $0["code"] as? String }
+        #expect(codes == ["S116", "S101", "S107"])
+        #expect(!FileManager.default.fileExists(atPath: output.path), "nothing written")
     }
 
     // MARK: - --json
@@ -77,28 +89,6 @@ struct CompileCommandTests {
         let validate = try Modelc.run(["validate", "Models/Library.xcdatamodeld", "--json"]).json()
         #expect(report["warningCount"] as? Int == validate["warningCount"] as? Int, "the warnings validate reports")
         #expect((report["diagnostics"] as? [Any])?.count == (validate["diagnostics"] as? [Any])?.count)
-    }
-
-    @Test func jsonReportsAModelWithErrorsAsTheOneErrorObject() throws {
-        let folder = try Modelc.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let model = folder.appendingPathComponent("Broken.xcdatamodel")
-        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-        try ValidateCommandTests.brokenModel.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-        let output = folder.appendingPathComponent("out")
-        let run = try Modelc.run(["compile", model.path, "-o", output.path, "--json"])
-        #expect(run.status == 1)
-        let error = try #require(try run.json()["error"] as? [String: Any])
-        #expect(error["class"] as? String == "invalidModel")
-        #expect(error["code"] as? String == "S116", "the first error's code")
-        #expect(error["path"] as? String == model.path)
-        #expect(error["advice"] is String)
-        let codes = (try run.json()["diagnostics"] as? [[String: Any]])?.compactMap { $0["code"] as? String }
-        #expect(codes?.contains("S101") == true)
-        #expect(!FileManager.default.fileExists(atPath: output.path), "nothing written")
-        let text = try Modelc.run(["compile", model.path, "-o", output.path])
-        #expect(text.status == 1 && text.standardOutput.isEmpty)
-        #expect(text.standardError.contains("error: the model has 2 errors [invalidModel, S116]"), "\(text.standardError)")
     }
 
     @Test(arguments: [false, true])
