@@ -15,6 +15,8 @@ public struct StoreLoadReport: Sendable {
     public var backupPath: String?
     /// Where the corrupted store was moved, when it was.
     public var quarantinePath: String?
+    /// Whether the load rolled back a write a crashed writer left half done (a hot journal).
+    public var rolledBackJournal = false
     /// How many times the load waited for another process's lock.
     public var retries = 0
     /// The store records persistent history but the description does not track it, so it was

@@ -71,8 +71,8 @@ extension PersistentStoreLoadError {
         case .incompatibleSchema: .incompatibleSchema
         // A FIFO, device or folder where the store should be: nothing Core Data could open.
         case .notRegularFile: .notACoreDataStore
-        // A write was interrupted and its journal waits for a writer to roll it back: not
-        // damage, so never quarantined; surfaced (after the lock's retries) with its advice.
+        // A read-only load found a write interrupted, which only a writer can roll back (a
+        // writable load does, first): not damage, so never quarantined; surfaced with its advice.
         case .hotJournal: .locked
         }
     }

@@ -95,6 +95,12 @@ struct StoreLoader {
             report.wasCreated = true
             progress?("created \(path) at '\(current.name)'")
         }
+        // A write interrupted by a crash: roll it back as SQLite does for its next writer, so
+        // the store loads as it was before that write (a read-only load cannot, and says so).
+        if !description.isReadOnly, try HotJournal.rollBack(path, timeout: description.timeout) {
+            report.rolledBackJournal = true
+            progress?("rolled back the write interrupted in \(path)")
+        }
         let check = StoreCheck.run(storeAt: path, bundle: bundle)
         context.storeVersion = check.match?.matched?.name
         if let error = check.error {

@@ -57,9 +57,66 @@ struct CompileCommandTests {
         try ValidateCommandTests.brokenModel.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let output = folder.appendingPathComponent("out")
         let run = try Modelc.run(["compile", model.path, "-o", output.path])
-        #expect(run.status == 1)
+        #expect(run.status == 1 && run.standardOutput.isEmpty)
         #expect(run.standardError.contains("[S101]"))
+        #expect(run.standardError.contains("error: the model has 2 errors [invalidModel, S116]"), "\(run.standardError)")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("Broken.mom").path))
+        // With --json: the one error object, with the model's diagnostics.
+        let json = try Modelc.run(["compile", model.path, "-o", output.path, "--json"])
+        #expect(json.status == 1)
+        let error = try #require(try json.json()["error"] as? [String: Any])
+        #expect(error["class"] as? String == "invalidModel")
+        #expect(error["code"] as? String == "S116", "the first error's code")
+        #expect(error["path"] as? String == model.path)
+        #expect(error["advice"] is String)
+        let codes = (try json.json()["diagnostics"] as? [[String: Any]])?.compactMap { $0["code"] as? String }
+        #expect(codes == ["S116", "S101", "S107"])
+        #expect(!FileManager.default.fileExists(atPath: output.path), "nothing written")
+    }
+
+    // MARK: - --json
+
+    @Test func jsonReportsWhatWasWrittenAndTheWarnings() throws {
+        let folder = try Modelc.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Modelc.run(["compile", "Models/Library.xcdatamodeld", "-o", folder.path, "--json"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let report = try run.json()
+        let written = try #require(report["written"] as? [String])
+        #expect(written == [folder.appendingPathComponent("Library.momd").path])
+        #expect(FileManager.default.fileExists(atPath: written[0] + "/Library 3.mom"))
+        #expect(report["errorCount"] as? Int == 0)
+        let validate = try Modelc.run(["validate", "Models/Library.xcdatamodeld", "--json"]).json()
+        #expect(report["warningCount"] as? Int == validate["warningCount"] as? Int, "the warnings validate reports")
+        #expect((report["diagnostics"] as? [Any])?.count == (validate["diagnostics"] as? [Any])?.count)
+    }
+
+    @Test(arguments: [false, true])
+    func anOutputThatIsAFileIsAClearError(json: Bool) throws {
+        let folder = try Modelc.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("taken")
+        try Data("not a folder".utf8).write(to: output)
+        let run = try Modelc.run(["compile", "Models/Library.xcdatamodeld", "-o", output.path] + (json ? ["--json"] : []))
+        #expect(run.status == 1)
+        #expect(!(run.standardOutput + run.standardError).contains("NSCocoaErrorDomain"), "\(run.standardOutput) \(run.standardError)")
+        if json {
+            let error = try #require(try run.json()["error"] as? [String: Any])
+            #expect(error["class"] as? String != nil && error["class"] as? String != "failed", "\(error)")
+            #expect(Int(error["code"] as? String ?? "") != nil)
+        } else {
+            #expect(run.standardError.firstMatch(of: /\[\w+, \d+\]/) != nil, "\(run.standardError)")
+        }
+        #expect(try Data(contentsOf: output) == Data("not a folder".utf8))
+    }
+
+    @Test func aFolderWithoutModelsIsNotFound() throws {
+        let folder = try Modelc.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Modelc.run(["compile", folder.path, "-o", folder.appendingPathComponent("out").path, "--json"])
+        #expect(run.status == 1)
+        let error = try #require(try run.json()["error"] as? [String: Any])
+        #expect(error["class"] as? String == "notFound" && error["code"] as? String == "X013")
     }
 
     @Test func decompileRecoversAModelThatCompilesToTheSameBytes() throws {

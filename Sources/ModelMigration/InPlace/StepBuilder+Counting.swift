@@ -72,7 +72,9 @@ extension StepBuilder {
 
     // MARK: Indexes and bookkeeping
 
-    func indexStatements(_ plans: [TablePlan]) -> [MigrationStatement] {
+    /// Drops the indexes of kept tables the destination does not have as they are and creates
+    /// the ones missing; a table that gets an index counts as written.
+    mutating func indexStatements(_ plans: [TablePlan]) -> [MigrationStatement] {
         var statements = [MigrationStatement]()
         let kept = Set(plans.filter { !$0.rewrite && $0.sourceTable != nil }.map(\.table.name))
             .union(destinationLayout.joinTables.map(\.table.name).filter { name in actual.table(named: name) != nil && !step.rewrittenTables.contains(name) })
@@ -82,7 +84,9 @@ extension StepBuilder {
         }
         for index in destinationLayout.schema.indexes {
             let present = kept.contains(index.table) && actual.index(named: index.name)?.normalizedSQL == index.normalizedSQL
-            if !present { statements.append(MigrationStatement(sql: index.sql, purpose: "create index \(index.name)")) }
+            guard !present else { continue }
+            statements.append(MigrationStatement(sql: index.sql, purpose: "create index \(index.name)"))
+            step.writtenTables.append(index.table)
         }
         return statements
     }

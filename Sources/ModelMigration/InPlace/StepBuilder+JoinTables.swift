@@ -61,6 +61,7 @@ extension StepBuilder {
                 let from = asideNames[link.table] ?? link.table
                 let rows = try count("SELECT COUNT(*) FROM \(quoted(link.table)) WHERE \(link.key) IS NOT NULL AND Z_ENT IN (\(list(link.numbers)))")
                 step.rowsTouched += rows
+                step.writtenTables.append(join.table.name)
                 let values = link.ownerIsSource ? "Z_PK, \(link.key)" : "\(link.key), Z_PK"
                 buildPhase.append(MigrationStatement(sql: join.table.sql, purpose: "create \(join.table.name)"))
                 buildPhase.append(

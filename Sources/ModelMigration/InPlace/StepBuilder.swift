@@ -36,11 +36,16 @@ struct StepBuilder {
     /// Source join tables whose rows went somewhere.
     var consumedJoinTables: Set<String> = []
 
-    init(db: Database, source: ModelVersion, destination: ModelVersion, mapping: InferredMapping, framework: FrameworkVersion) throws {
+    /// Prepares the step from `source` (laid out as `sourceLayout`) to `destination` (as
+    /// `destinationLayout`): the caller lays each version out once for the whole migration.
+    init(
+        db: Database, source: ModelVersion, destination: ModelVersion, layouts: (source: StoreLayout, destination: StoreLayout),
+        mapping: InferredMapping
+    ) throws {
         self.db = db
         self.mapping = mapping
-        sourceLayout = StoreLayout(source, framework: framework)
-        destinationLayout = StoreLayout(destination, framework: framework)
+        sourceLayout = layouts.source
+        destinationLayout = layouts.destination
         sourceEntities = EntityHierarchy(source)
         destinationEntities = EntityHierarchy(destination)
         actual = try StoreSchema.read(from: db)
@@ -78,7 +83,9 @@ struct StepBuilder {
         for (original, aside) in asideNames.sorted(by: { $0.key < $1.key }) {
             dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(aside))", purpose: "drop the old \(original)"))
         }
-        step.statements = renamePhase + buildPhase + dropPhase + indexStatements(plans) + bookkeepingStatements()
+        let indexes = indexStatements(plans)
+        step.statements = renamePhase + buildPhase + dropPhase + indexes + bookkeepingStatements()
+        step.writtenTables = Self.unique(step.rewrittenTables + step.writtenTables)
     }
 
     // MARK: Entity tables
@@ -194,6 +201,7 @@ struct StepBuilder {
             let rows = try count("SELECT COUNT(*) FROM \(plan.table.name)\(condition)")
             guard rows > 0 else { continue }
             step.rowsTouched += rows
+            step.writtenTables.append(plan.table.name)
             buildPhase.append(
                 MigrationStatement(sql: "UPDATE \(plan.table.name) SET \(column.name) = \(value.sql)\(condition)", purpose: "set \(column.name) in \(rows) rows"))
         }
@@ -237,6 +245,12 @@ struct StepBuilder {
 
     func isKind(source name: String, of ancestor: String) -> Bool {
         sourceEntities.isKind(name, of: ancestor)
+    }
+
+    /// `names` without repeats, in their first order.
+    static func unique(_ names: [String]) -> [String] {
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
     }
 
     func count(_ sql: String) throws -> Int {

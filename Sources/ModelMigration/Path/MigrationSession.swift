@@ -39,6 +39,9 @@ struct MigrationSession {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.label = path
+        // Every page a step reads is checked as it is read, so a step refuses a damaged page of
+        // the tables it copies without a separate pass over them first (``checkStore(_:)``).
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cell_size_check = ON") }
         let queue = try StoreError.mapping(path: path) { try DatabaseQueue(path: database, configuration: configuration) }
         var result: Migrator.Result?
         do {
@@ -73,7 +76,7 @@ struct MigrationSession {
     /// Everything the migration reads and writes, inside the transaction.
     private mutating func perform(_ db: Database) throws -> Migrator.Result {
         if commits { removedLeftovers = StoreLeftovers.removeDeadRunFiles(beside: path) }
-        try StoreIntegrity.check(db, path: path, depth: .quick)
+        try checkStore(db)
         let metadata = try StoreMetadata.required(from: db, path: path)
         let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
         guard let storeVersion = match.matched else {
@@ -86,11 +89,13 @@ struct MigrationSession {
         var result = Migrator.Result(path: path, storeVersion: storeVersion.name, destination: chain[chain.count - 1].name, steps: [], outcome: .upToDate)
         if chain.count == 1 { return result }
         let framework = metadata.framework
-        try checkTables(of: storeVersion, framework: framework, in: db)
+        // Each version is laid out once, for every check and step that needs it.
+        var layouts = [StoreLayout(chain[0], framework: framework)]
+        try checkTables(of: storeVersion, layout: layouts[0], in: db)
         var mappings = route.mappings()
         // The first step's data-decided reasons are decided now, on the store as it is: no
         // backup for a step its rows make impossible.
-        mappings[0] = try RowEvidence.resolve(mappings[0], source: chain[0], framework: framework, in: db)
+        mappings[0] = try RowEvidence.resolve(mappings[0], source: chain[0], layout: layouts[0], in: db)
         if let impossible = mappings.firstIndex(where: { !$0.couldBePossible }) {
             result.steps = mappings[...impossible].map { MigrationStep(source: $0.sourceVersion, destination: $0.destinationVersion, mapping: $0) }
             result.outcome = .impossible
@@ -98,9 +103,10 @@ struct MigrationSession {
             return result
         }
         do {
-            result.steps = try runSteps(db, chain: chain, mappings: mappings, destinationHashes: route.hashes(chain[chain.count - 1]), framework: framework)
+            layouts += chain.dropFirst().map { StoreLayout($0, framework: framework) }
+            result.steps = try runSteps(db, chain: chain, layouts: layouts, mappings: mappings, destinationHashes: route.hashes(chain[chain.count - 1]))
             result.outcome = commits ? .migrated : .planned
-            if commits { try checkResult(db) }
+            if commits { try checkResult(db, steps: result.steps) }
         } catch let stopped as StepImpossible {
             result.steps = stopped.steps
             result.outcome = .impossible
@@ -115,18 +121,20 @@ struct MigrationSession {
     // MARK: - Steps
 
     /// Runs the steps, a savepoint per step; the metadata of the last version is written last.
+    /// `layouts` are the versions of `chain`, laid out.
     private mutating func runSteps(
-        _ db: Database, chain: [ModelVersion], mappings: [InferredMapping], destinationHashes: [String: VersionHash], framework: FrameworkVersion
+        _ db: Database, chain: [ModelVersion], layouts: [StoreLayout], mappings: [InferredMapping], destinationHashes: [String: VersionHash]
     ) throws -> [MigrationStep] {
         for (index, inferred) in mappings.enumerated() {
             let (source, destination) = (chain[index], chain[index + 1])
             options.progress?("step \(index + 1)/\(mappings.count): \(source.name) → \(destination.name)")
             // What only rows decide is decided on the rows as they are at this step.
-            let mapping = try RowEvidence.resolve(inferred, source: source, framework: framework, in: db)
+            let mapping = try RowEvidence.resolve(inferred, source: source, layout: layouts[index], in: db)
             guard mapping.isPossible else {
                 throw StepImpossible(steps: steps + [MigrationStep(source: source.name, destination: destination.name, mapping: mapping)])
             }
-            var builder = try StepBuilder(db: db, source: source, destination: destination, mapping: mapping, framework: framework)
+            var builder = try StepBuilder(
+                db: db, source: source, destination: destination, layouts: (layouts[index], layouts[index + 1]), mapping: mapping)
             do {
                 try builder.build()
             } catch let error as MigrationError {
@@ -156,10 +164,25 @@ struct MigrationSession {
 
     // MARK: - Checks
 
+    /// Refuses a damaged store before anything reads its rows, checking what every step writes
+    /// whatever the versions: the schema, the freelist new pages come from, and the bookkeeping
+    /// tables.
+    ///
+    /// Not the whole file: `PRAGMA quick_check` reads every page, about 40 % of the time of a
+    /// rewrite that copies the whole store and all of an additive step's time, which reads no
+    /// row (Benchmarks/README.md). The tables a step copies or updates are read page by page
+    /// with `cell_size_check` on, where SQLite refuses a damaged page as `SQLITE_CORRUPT`
+    /// before anything is committed; what the step wrote is checked in full before it commits
+    /// (``checkResult(_:steps:)``). Damage in a table no step touches stays where it was, as
+    /// `store check` reports it.
+    private func checkStore(_ db: Database) throws {
+        try StoreIntegrity.check(db, path: path, depth: .quick, tables: StoreIntegrity.bookkeepingTables)
+    }
+
     /// Refuses a store that lacks a table (entity or join table) its version has, naming it: a
     /// migration would otherwise recreate it empty.
-    private func checkTables(of version: ModelVersion, framework: FrameworkVersion, in db: Database) throws {
-        let differences = StoreLayout(version, framework: framework).schema.differences(from: try StoreSchema.read(from: db))
+    private func checkTables(of version: ModelVersion, layout: StoreLayout, in db: Database) throws {
+        let differences = layout.schema.differences(from: try StoreSchema.read(from: db))
         let missing = differences.compactMap { difference -> String? in
             if case .missingTable(let table) = difference { return table }
             return nil
@@ -171,11 +194,13 @@ struct MigrationSession {
                 + (missing.count > 1 ? " (nor \(missing.dropFirst().joined(separator: ", ")))" : "") + ": it was changed outside Core Data")
     }
 
-    /// Checks the migrated database before it is committed: a damaged result fails the
-    /// migration, and the rollback leaves the store as it was.
-    private func checkResult(_ db: Database) throws {
+    /// Checks what the migration wrote (the tables its steps rewrote, filled, updated or
+    /// indexed, with their indexes, and the bookkeeping tables) before it is committed: a
+    /// damaged result fails the migration, and the rollback leaves the store as it was.
+    private func checkResult(_ db: Database, steps: [MigrationStep]) throws {
+        let written = StoreIntegrity.bookkeepingTables + steps.flatMap(\.writtenTables)
         do {
-            try StoreIntegrity.check(db, path: path, depth: .full)
+            try StoreIntegrity.check(db, path: path, depth: .full, tables: StepBuilder.unique(written))
         } catch let error as StoreError {
             throw MigrationError(.failed, path: path, message: "the migrated database fails SQLite's integrity check: \(error.message)", sqliteCode: 11)
         }
@@ -205,10 +230,8 @@ struct MigrationSession {
     }
 
     /// After an I/O failure (a full disk) SQLite leaves the rollback to whoever opens the store
-    /// next, from its hot journal; open it now, so the store is whole again before we report.
+    /// next, from its hot journal; roll it back now, so the store is whole again before we report.
     private static func recover(_ path: String) {
-        guard let queue = try? DatabaseQueue(path: path) else { return }
-        _ = try? queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sqlite_master") }
-        try? queue.close()
+        _ = try? HotJournal.rollBack(path)
     }
 }

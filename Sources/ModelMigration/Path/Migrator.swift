@@ -68,9 +68,10 @@ public enum Migrator {
     /// Plans (dry run) or runs the migration of the store at `path` to a version of `bundle`.
     ///
     /// A real run holds the store's write lock from its first read to its commit (a second run
-    /// waits up to 5 s, then gets `locked`, or finds the store already migrated), checks the
-    /// database (`PRAGMA quick_check`) and the version's tables before anything else, and the
-    /// result (`PRAGMA integrity_check`) before it commits. A dry run does the same on a private
+    /// waits up to 5 s, then gets `locked`, or finds the store already migrated), checks what
+    /// every step writes (`PRAGMA quick_check` of the schema, the freelist and the bookkeeping
+    /// tables) and the version's tables before anything else, every page it reads as it reads
+    /// it, and the tables it wrote (`PRAGMA integrity_check`) before it commits. A dry run does the same on a private
     /// copy and never opens the store itself, so it works on a read-only store and leaves nothing
     /// beside it. Every failure is a ``MigrationError`` with its class and Core Data's code.
     public static func migrate(storeAt path: String, bundle: ModelBundle, options: Options = Options()) throws -> Result {

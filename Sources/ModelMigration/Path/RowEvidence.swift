@@ -6,10 +6,10 @@ import ModelStore
 /// (``RowCondition``): a new required attribute or relationship needs rows to fail on, an
 /// attribute made required needs rows where it is empty.
 enum RowEvidence {
-    /// `mapping` with the conditions the store's rows disprove relaxed to notes.
-    static func resolve(_ mapping: InferredMapping, source: ModelVersion, framework: FrameworkVersion, in db: Database) throws -> InferredMapping {
+    /// `mapping` with the conditions the store's rows disprove relaxed to notes; `layout` is
+    /// `source` laid out.
+    static func resolve(_ mapping: InferredMapping, source: ModelVersion, layout: StoreLayout, in db: Database) throws -> InferredMapping {
         guard !mapping.conditions.isEmpty else { return mapping }
-        let layout = StoreLayout(source, framework: framework)
         let hierarchy = EntityHierarchy(source)
         return try mapping.resolved { condition in
             guard let entity = layout.entity(named: condition.sourceEntity), try db.tableExists(entity.table) else { return true }

@@ -56,6 +56,9 @@ public struct MigrationStep: Sendable {
     public var rowsTouched = 0
     /// Every table the step rewrites rather than changes in place.
     public var rewrittenTables: [String] = []
+    /// Every table whose rows or indexes the step writes (rewritten, filled, updated or indexed
+    /// in place): the tables SQLite's integrity check covers after the step.
+    public var writtenTables: [String] = []
     public var dropped: [DroppedValues] = []
 
     public var risk: MigrationRisk {

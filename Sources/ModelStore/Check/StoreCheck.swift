@@ -108,7 +108,7 @@ public struct StoreCheck: Sendable {
         }
     }
 
-    /// Reads metadata and schema from a private copy, after SQLite's own consistency check
+    /// Reads metadata and schema read-only (``StoreSnapshot``), after SQLite's own consistency check
     /// (``StoreIntegrity``).
     static func read(_ path: String) throws -> (StoreMetadata, StoreSchema) {
         try StoreSnapshot.withReadOnlyDatabase(at: path) { db in

@@ -19,7 +19,8 @@ public struct StoreInfo: Sendable {
     /// The tables, indexes and entity rows as found.
     public var schema: StoreSchema
 
-    /// Reads the store at `path` from a private copy; the store is left untouched.
+    /// Reads the store at `path` read-only (in place, or from a private copy where SQLite would
+    /// write beside it: ``StoreSnapshot``); the store is left untouched.
     public static func read(at path: String) throws -> StoreInfo {
         try StoreCheck.checkFile(path)
         return try StoreSnapshot.withReadOnlyDatabase(at: path) { db in
@@ -29,7 +30,8 @@ public struct StoreInfo: Sendable {
             let tables = try names.map { name in
                 Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
             }
-            let journalMode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
+            // From the header: a WAL store read in place (`immutable`) says `delete`.
+            let journalMode = StoreFiles(path: path).headerSaysWAL == true ? "wal" : "delete"
             return StoreInfo(
                 path: path, metadata: metadata, tables: tables, journalMode: journalMode, schema: try StoreSchema.read(from: db))
         }

@@ -4,8 +4,9 @@ import GRDB
 /// Access to a store that leaves every byte of it as it was.
 ///
 /// A read-write open of a WAL store checkpoints its `-wal` into the main file and creates a
-/// `-shm`; even a read-only open can create the `-shm`. So a store is read from a private copy
-/// of its files in a temporary folder, removed afterwards.
+/// `-shm`; even a read-only open can create the `-shm`. So a store is read in place only where
+/// SQLite writes nothing (``withReadOnlyDatabase(at:_:)``), else from a private copy of its
+/// files in a temporary folder, removed afterwards.
 public enum StoreSnapshot {
     /// Runs `body` with the path of a private copy of the store's files (main, `-wal`, `-shm`,
     /// `-journal`), removed afterwards;
@@ -33,13 +34,57 @@ public enum StoreSnapshot {
         return try StoreError.mapping(path: path) { try body(copy) }
     }
 
+    // MARK: - Reading in place
+
+    /// Runs `body` on the store opened read-only where it is, when SQLite can read it so
+    /// without creating or changing a file beside it; otherwise on a private copy.
+    ///
+    /// A rollback-journal store opens read-only (`mode=ro`): SQLite's shared lock keeps a
+    /// writer out while it reads, and readers create no file. A WAL store whose `-wal` is
+    /// missing or empty is all in its main file, which opens `immutable=1`: no lock, no `-wal`,
+    /// no `-shm` (a read-only open would create both). Only a WAL store with log frames not yet
+    /// checkpointed, or one with a hot journal, is read from a copy: reading its frames needs
+    /// the `-shm` SQLite would write, and the journal must be played back first.
     static func withReadOnlyDatabase<T>(at path: String, _ body: (Database) throws -> T) throws -> T {
-        try withPrivateCopy(of: path) { copy in
-            var configuration = Configuration()
-            configuration.readonly = false  // WAL copies need a writable -shm; the copy is ours.
-            let queue = try DatabaseQueue(path: copy, configuration: configuration)
+        guard let uri = inPlaceURI(of: path) else {
+            return try withPrivateCopy(of: path) { copy in
+                var configuration = Configuration()
+                configuration.readonly = false  // WAL copies need a writable -shm; the copy is ours.
+                let queue = try DatabaseQueue(path: copy, configuration: configuration)
+                defer { try? queue.close() }
+                return try queue.read(body)
+            }
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        return try StoreError.mapping(path: path) {
+            let queue = try DatabaseQueue(path: uri, configuration: configuration)
             defer { try? queue.close() }
             return try queue.read(body)
         }
+    }
+
+    /// Whether this SQLite takes `file:` URIs as paths (built with `SQLITE_USE_URI`, as
+    /// Debian's and Apple's are); without, a URI would name a file, so stores are copied.
+    static let readsURIs: Bool = {
+        let probe = try? DatabaseQueue().read { try Bool.fetchOne($0, sql: "SELECT sqlite_compileoption_used('USE_URI')") }
+        return (probe ?? nil) == true
+    }()
+
+    /// The URI that opens the store at `path` read-only in place, or `nil` when only a copy can
+    /// be read without writing beside the store (or this SQLite reads no URIs).
+    ///
+    /// SQLite opens any `-wal` it finds beside a database, whatever the header says, and maps
+    /// its `-shm`; `immutable=1` ignores both, which is right only when the log holds nothing.
+    static func inPlaceURI(of path: String) -> String? {
+        let files = StoreFiles(path: path)
+        guard readsURIs, !files.hasHotJournal, let isWAL = files.headerSaysWAL else { return nil }
+        let log = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        guard (log ?? 0) == 0 else { return nil }
+        let parameter = isWAL || log != nil ? "immutable=1" : "mode=ro"
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let escaped = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
+        return "file:\(escaped)?\(parameter)"
     }
 }

@@ -45,6 +45,17 @@ struct StoreFiles {
         return (try? handle.read(upToCount: 8)).map { [UInt8]($0) == magic } ?? false
     }
 
+    /// Whether the database file's header says WAL (its read and write versions are 2), read
+    /// from the file: an `immutable` open reports `delete` for a WAL store. `nil` when the file
+    /// has no SQLite header.
+    var headerSaysWAL: Bool? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 20)).map { [UInt8]($0) } ?? []
+        guard header.count == 20, header.starts(with: Array("SQLite format 3\0".utf8)) else { return nil }
+        return header[18] == 2
+    }
+
     var hasSupportFolder: Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: supportFolder, isDirectory: &isDirectory) && isDirectory.boolValue

@@ -33,10 +33,11 @@ struct MigrateCommand: ParsableCommand {
 
             A run holds the store's write lock from its first read to its commit: a second run \
             waits up to 5 seconds, then stops with class locked, or finds the store already \
-            migrated. It checks the database first (PRAGMA quick_check; a damaged store is \
+            migrated. It checks what the step touches first (PRAGMA quick_check of the schema, \
+            freelist and bookkeeping tables; pages it reads as it reads them: a damaged store is \
             refused with class corrupt, 259) and every table of the store's version (a missing \
-            one is incompatibleSchema, 134020), and the result (PRAGMA integrity_check) before \
-            it commits. Temporary files a killed run left beside the store \
+            one is incompatibleSchema, 134020), and the tables it wrote (PRAGMA \
+            integrity_check) before it commits. Temporary files a killed run left beside the store \
             (NAME.pre-….EXT.modelc-UUID and its -journal) are removed. Errors print their class \
             and Core Data's code; an unknown --to or --through version is a usage error (X015).
 

@@ -3,24 +3,8 @@ import Foundation
 import ModelCompiler
 import ModelSchema
 
-/// What `compile` and `inspect` do when given a mapping model (`.xcmappingmodel` or `.cdm`).
+/// What `inspect`, `decompile` and `diff` do when given a mapping model (`.xcmappingmodel` or `.cdm`).
 enum MappingCommands {
-    /// Compiles the mapping model at `path` into `DIR/Name.cdm`.
-    static func compile(_ path: String, into output: String) throws {
-        let result = try MappingCompilation.compile(mappingAt: path, into: output)
-        DiagnosticPrinter.standardError.print(result.diagnostics)
-        guard let product = result.outputPath else { throw ExitCode.failure }
-        print("compiled \(product)")
-    }
-
-    /// Compiles every model and mapping model under `folder`, as Xcode's build does.
-    static func compile(folder: String, into output: String, options: ModelCompilation.Options) throws {
-        let results = try FolderCompilation.compile(folderAt: folder, into: output, options: options)
-        DiagnosticPrinter.standardError.print(results.flatMap(\.diagnostics))
-        for product in results.compactMap(\.outputPath) { print("compiled \(product)") }
-        if results.isEmpty || results.contains(where: { $0.outputPath == nil }) { throw ExitCode.failure }
-    }
-
     /// Shows the mapping model at `path`, and the versions of `modelPath` it matches.
     static func inspect(_ path: String, model modelPath: String?, json: Bool) throws {
         let read = MappingCompilation.read(at: path)
