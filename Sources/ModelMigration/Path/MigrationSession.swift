@@ -36,7 +36,8 @@ struct MigrationSession {
 
     /// Runs the whole migration in one transaction; commits only a completed, checked migration.
     mutating func run() throws -> Migrator.Result {
-        var configuration = Configuration()
+        // Core Data's trigger functions, for stores whose derived attributes fire triggers.
+        var configuration = CoreDataFunctions.registering(in: Configuration())
         configuration.busyMode = .timeout(5)
         configuration.label = path
         // Every page a step reads is checked as it is read, so a step refuses a damaged page of
