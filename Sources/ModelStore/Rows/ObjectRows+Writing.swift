@@ -97,7 +97,7 @@ extension ObjectRows {
     /// Links `object` to `targets` through `relationship` and, `withInverse`, a one-to-one's
     /// inverse through its own column (the other kinds share one storage with their inverse).
     private func link(_ object: ObjectReference, _ relationship: Relationship, to targets: [ObjectReference], withInverse: Bool) throws {
-        guard let storage = RelationshipStorage(relationship, of: object.entity, entities: entities, layout: layout) else { return }
+        guard let storage = storage(of: relationship, in: object.entity) else { return }
         switch storage {
         case .foreignKey(let column, let entityColumn):
             let owner = try entityLayout(object.entity)
