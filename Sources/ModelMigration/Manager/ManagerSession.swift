@@ -102,14 +102,20 @@ struct ManagerSession {
         try queue.writeWithoutTransaction { target in
             let sourceRows = ObjectRows(db: db, version: source, layout: StoreLayout(source, framework: framework), side: .source)
             let destinationRows = ObjectRows(db: target, version: destination, layout: StoreLayout(destination, framework: framework), side: .destination)
-            try target.inTransaction {
+            if options.usesSQL { try target.execute(sql: "ATTACH DATABASE ? AS modelc_source", arguments: [database]) }
+            // Deferred: an immediate transaction would also take the attached source's write lock,
+            // which this run's source connection holds.
+            try target.inTransaction(.deferred) {
                 let context = MigrationContext(
                     mappingModel: model, source: sourceRows, destination: destinationRows, associations: try Associations(db: target),
                     registry: manager.registry, userInfo: options.userInfo, path: path)
-                reports = try MigrationRunner(context: context, policies: policies, progress: options.progress).run(countingOnly: !commits)
+                let functions = options.usesSQL ? SQLFunctions(context: context) : nil
+                reports = try MigrationRunner(context: context, policies: policies, progress: options.progress, functions: functions)
+                    .run(countingOnly: !commits)
                 try destinationRows.writePrimaryKeyMaximums()
                 return .commit
             }
+            if options.usesSQL { try target.execute(sql: "DETACH DATABASE modelc_source") }
         }
         result.entityMappings = reports
         var counts = [String: Int]()
