@@ -71,13 +71,18 @@ struct ManagerSession {
             removedLeftovers: removed)
         let staging = database + ".modelc-\(UUID().uuidString)"
         defer { if !commits || result.outcome != .migrated { removeStaging(staging) } }
-        try StoreError.mapping(path: path) {
+        _ = try StoreError.mapping(path: path) {
             try StoreCreator.create(
                 at: staging, version: destination, framework: metadata.framework, journalMode: wasWAL ? .wal : .delete,
                 uuid: metadata.uuid.flatMap(UUID.init(uuidString:)) ?? UUID())
         }
         let counts = try build(staging, from: db, source: source, destination: destination, framework: metadata.framework, result: &result)
-        try verify(staging, destination: destination, counts: counts)
+        try verify(staging, destination: destination)
+        let created = result.entityMappings.reduce(0) { $0 + $1.instancesCreated }
+        guard counts.values.reduce(0, +) == created else {
+            throw MigrationError(
+                .failed, path: path, message: "the migrated store holds \(counts.values.reduce(0, +)) instances, but \(created) were created")
+        }
         if commits {
             result.backupPath = try swap(staging, version: source.name)
             result.outcome = .migrated
@@ -128,9 +133,9 @@ struct ManagerSession {
         return counts
     }
 
-    /// Checks the new store before it replaces the old: SQLite's integrity check, the rows per
-    /// entity against the instances created, the metadata hashes and the model cache.
-    private func verify(_ staging: String, destination: ModelVersion, counts: [String: Int]) throws {
+    /// Checks the new store before it replaces the old: SQLite's integrity check, the metadata
+    /// hashes and the model cache (the caller compares the rows with the instances created).
+    private func verify(_ staging: String, destination: ModelVersion) throws {
         let queue = try DatabaseQueue(path: staging)
         defer { try? queue.close() }
         try queue.read { db in
@@ -145,10 +150,6 @@ struct ManagerSession {
             }
             if try db.tableExists("Z_MODELCACHE"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_MODELCACHE") != 1 {
                 throw MigrationError(.failed, path: path, message: "the migrated store has no model cache")
-            }
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-            guard total > 0, !counts.isEmpty || destination.entities.isEmpty else {
-                throw MigrationError(.failed, path: path, message: "the migrated store has no tables")
             }
         }
     }
