@@ -48,10 +48,8 @@ final class SQLFunctions: @unchecked Sendable {
     // MARK: - Functions
 
     private func value(_ arguments: [DatabaseValue]) throws -> DatabaseValue {
-        do {
-            guard let number = Int.fromDatabaseValue(arguments[0]), values.indices.contains(number), let key = Int64.fromDatabaseValue(arguments[1]) else {
-                throw EvaluationError("modelc_value: bad arguments")
-            }
+        try recording {
+            let (number, key) = try Self.arguments(arguments, count: values.count)
             let entry = values[number]
             var scope = ExpressionScope(context: context, mapping: entry.mapping, source: .object(ObjectReference(side: .source, entity: entry.entity, primaryKey: key)))
             guard let value = try scope.evaluate(entry.property) else { return .null }
@@ -62,20 +60,30 @@ final class SQLFunctions: @unchecked Sendable {
                     .policyFailed, path: context.path,
                     message: "entity mapping '\(entry.mapping.name)', property '\(entry.property.name)': '\(entry.property.valueExpression ?? "")' gives \(error)")
             }
-        } catch {
-            failure = failure ?? error
-            throw error
         }
     }
 
     private func filter(_ arguments: [DatabaseValue]) throws -> Bool {
-        do {
-            guard let number = Int.fromDatabaseValue(arguments[0]), filters.indices.contains(number), let key = Int64.fromDatabaseValue(arguments[1]) else {
-                throw EvaluationError("modelc_filter: bad arguments")
-            }
+        try recording {
+            let (number, key) = try Self.arguments(arguments, count: filters.count)
             let entry = filters[number]
             let evaluator = ExpressionEvaluator(context: ExpressionScope(context: context, mapping: entry.mapping))
             return try evaluator.evaluate(entry.predicate, on: .object(ObjectReference(side: .source, entity: entry.entity, primaryKey: key)))
+        }
+    }
+
+    /// The registration number and the source row's key a function was called with.
+    private static func arguments(_ arguments: [DatabaseValue], count: Int) throws -> (Int, Int64) {
+        guard let number = Int.fromDatabaseValue(arguments[0]), (0..<count).contains(number), let key = Int64.fromDatabaseValue(arguments[1]) else {
+            throw EvaluationError("modelc function called with bad arguments")
+        }
+        return (number, key)
+    }
+
+    /// Runs a function's body, keeping its first failure for ``check()``.
+    private func recording<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
         } catch {
             failure = failure ?? error
             throw error

@@ -86,23 +86,12 @@ struct SetBasedMapping {
                 return "s.\(column)"
             }
         case .constant(let constant):
-            arguments.append(try StoredValue.encode(Self.value(of: constant), as: attribute.type))
+            arguments.append(try StoredValue.encode(ExpressionEvaluator.value(of: constant), as: attribute.type))
             return "?"
         default:
             break
         }
         return "modelc_value(\(functions.register(value: property, attribute: attribute, mapping: mapping, entity: sourceName)), s.Z_PK)"
-    }
-
-    /// A constant of an expression as a value.
-    private static func value(of constant: ConstantValue) -> EvaluatedValue {
-        switch constant {
-        case .integer(let value): .integer(value)
-        case .real(let value): .double(value)
-        case .string(let value): .string(value)
-        case .bool(let value): .bool(value)
-        case .null: .null
-        }
     }
 
     /// Whether a column of type `old` holds exactly what one of type `new` would.
