@@ -142,6 +142,32 @@ import _ModelTestSupport
         }
     }
 
+    /// A policy function that fails stops the run with `policyFailed`, naming the mapping and the
+    /// property; the WAL store is as it was (journal mode, rows) and nothing is left beside it.
+    @Test func aFailingPolicyFunctionLeavesTheStoreAsItWas() throws {
+        let bundle = try Self.bundle()
+        var registry = PolicyRegistry()
+        registry.register(selector: "shout:") { _, _ in throw EvaluationError("no voice") }
+        try withTemporaryDirectory { folder in
+            let store = try Self.store(in: folder, rows: 700)
+            try DatabaseQueue(path: store).writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+            let before = try Self.rows(store, "SELECT * FROM ZAUTHOR ORDER BY Z_PK")
+            for usesSQL in [true, false] {
+                var options = MigrationManager.Options()
+                options.usesSQL = usesSQL
+                #expect {
+                    try MigrationManager(bundle: bundle, mappingModel: Self.mapping(bundle), registry: registry).migrate(storeAt: store, options: options)
+                } throws: { error in
+                    guard let error = error as? MigrationError else { return false }
+                    return error.errorClass == .policyFailed && error.message.contains("AuthorToAuthor") && error.message.contains("no voice")
+                }
+                #expect(try Self.rows(store, "PRAGMA journal_mode") == [["wal".databaseValue]])
+                #expect(try Self.rows(store, "SELECT * FROM ZAUTHOR ORDER BY Z_PK") == before)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") } == ["Library.sqlite"])
+            }
+        }
+    }
+
     @Test func aDamagedStoreIsRefusedAsCorrupt() throws {
         let bundle = try Self.bundle()
         try withTemporaryDirectory { folder in

@@ -28,20 +28,28 @@ struct ManagerSession {
         configuration.label = path
         let queue = try StoreError.mapping(path: path) { try DatabaseQueue(path: database, configuration: configuration) }
         defer { try? queue.close() }
-        // The swap needs a store without -wal/-shm: a WAL store is switched to a rollback journal
-        // (a checkpoint, then the -wal removed), which Core Data reads as well.
-        let wasWAL = try queue.writeWithoutTransaction { db -> Bool in
-            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
-            if mode.lowercased() == "wal" { try db.execute(sql: "PRAGMA journal_mode = DELETE") }
-            return mode.lowercased() == "wal"
-        }
         var result: MigrationManager.Result?
         do {
-            try queue.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    result = try perform(db, wasWAL: wasWAL)
-                    return .rollback  // the source is only read
+            // Bad input is refused before anything changes, and checked again under the lock.
+            _ = try queue.read { try preflight($0) }
+            // The swap needs a store without -wal/-shm: a WAL store is switched to a rollback
+            // journal (a checkpoint, then the -wal removed), which Core Data reads as well.
+            let wasWAL = try queue.writeWithoutTransaction { db -> Bool in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
+                if mode.lowercased() == "wal" { try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+                return mode.lowercased() == "wal"
+            }
+            do {
+                try queue.writeWithoutTransaction { db in
+                    try db.inTransaction(.immediate) {
+                        result = try perform(db, wasWAL: wasWAL)
+                        return .rollback  // the source is only read
+                    }
                 }
+            } catch {
+                // A run that does not migrate leaves the store as it was, journal mode included.
+                if wasWAL { try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") } }
+                throw error
             }
         } catch let error as DatabaseError {
             throw MigrationError(sqlite: error, path: path, step: nil)
@@ -53,19 +61,8 @@ struct ManagerSession {
     /// Everything done under the source's lock.
     private func perform(_ db: Database, wasWAL: Bool) throws -> MigrationManager.Result {
         let removed = commits ? StoreLeftovers.removeDeadRunFiles(beside: path) : []
-        try StoreIntegrity.check(db, path: path, depth: .quick)
-        let metadata = try StoreMetadata.required(from: db, path: path)
-        let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: manager.bundle)
-        guard let source = match.matched else {
-            throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store")
-        }
+        let (metadata, source, destination) = try preflight(db)
         let model = manager.mappingModel
-        guard MappingModel.recorded(model.sourceEntityHashes, areIn: metadata.versionHashes) else {
-            throw StoreError(
-                .missingSourceModel, path: path,
-                message: "the mapping model '\(model.name)' was not made for the store's version '\(source.name)' (its source hashes differ)")
-        }
-        let destination = try manager.destinationVersion(named: options.destination)
         var result = MigrationManager.Result(
             path: path, storeVersion: source.name, destination: destination.name, mappingModel: model.path, outcome: .upToDate,
             removedLeftovers: removed)
@@ -90,6 +87,24 @@ struct ManagerSession {
             result.outcome = .planned
         }
         return result
+    }
+
+    /// The checks that come before anything else: the database is intact, a version of the
+    /// bundle made it, the mapping model starts at that version and leads to a version of it.
+    private func preflight(_ db: Database) throws -> (StoreMetadata, ModelVersion, ModelVersion) {
+        try StoreIntegrity.check(db, path: path, depth: .quick)
+        let metadata = try StoreMetadata.required(from: db, path: path)
+        let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: manager.bundle)
+        guard let source = match.matched else {
+            throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store")
+        }
+        let model = manager.mappingModel
+        guard MappingModel.recorded(model.sourceEntityHashes, areIn: metadata.versionHashes) else {
+            throw StoreError(
+                .missingSourceModel, path: path,
+                message: "the mapping model '\(model.name)' was not made for the store's version '\(source.name)' (its source hashes differ)")
+        }
+        return (metadata, source, try manager.destinationVersion(named: options.destination))
     }
 
     /// Runs the passes into the staging store; returns the instances created per destination entity.

@@ -43,14 +43,13 @@ struct SetBasedMapping {
             let number = try functions.register(filter: mapping, entity: sourceName)
             filter = " AND modelc_filter(\(number), s.Z_PK)"
         }
-        try db.execute(
-            sql: """
+        try execute(
+            """
                 INSERT INTO temp.modelc_association (mapping, source_entity, source_key, destination_entity, destination_key)
                 SELECT ?, ?, s.Z_PK, ?, ? + ROW_NUMBER() OVER (ORDER BY s.Z_PK) FROM modelc_source.\(source.table) s WHERE s.Z_ENT = ?\(filter)
                 """,
-            arguments: [index, sourceName, destinationName, base, source.number])
+            [index, sourceName, destinationName, base, source.number])
         let created = db.changesCount
-        try functions.check()
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"], values = ["a.destination_key", String(destination.number), "1"]
         var arguments = [DatabaseValue]()
         let byName = Dictionary(mapping.attributeMappings.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -60,15 +59,26 @@ struct SetBasedMapping {
             columns.append(column)
             values.append(value)
         }
-        try db.execute(
-            sql: """
+        try execute(
+            """
                 INSERT INTO main.\(destination.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", "))
                 FROM temp.modelc_association a JOIN modelc_source.\(source.table) s ON s.Z_PK = a.source_key WHERE a.mapping = \(index)
                 """,
-            arguments: StatementArguments(arguments))
-        try functions.check()
+            StatementArguments(arguments))
         try context.destination.claimPrimaryKeys(upTo: base + Int64(created), forTableOf: destinationName)
         return created
+    }
+
+    /// Runs a statement that may call the SQL functions: their failure, with its class, is
+    /// what is thrown.
+    private func execute(_ sql: String, _ arguments: StatementArguments) throws {
+        do {
+            try db.execute(sql: sql, arguments: arguments)
+        } catch {
+            try functions.check()
+            throw error
+        }
+        try functions.check()
     }
 
     /// The SQL of one destination attribute's value over the source row `s`: a column, a bound
