@@ -39,17 +39,17 @@ struct ManagerSession {
                 if mode.lowercased() == "wal" { try db.execute(sql: "PRAGMA journal_mode = DELETE") }
                 return mode.lowercased() == "wal"
             }
-            do {
-                try queue.writeWithoutTransaction { db in
-                    try db.inTransaction(.immediate) {
-                        result = try perform(db, wasWAL: wasWAL)
-                        return .rollback  // the source is only read
-                    }
+            // A run that does not migrate leaves the store as it was, journal mode included.
+            defer {
+                if wasWAL && result?.outcome != .migrated {
+                    try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
                 }
-            } catch {
-                // A run that does not migrate leaves the store as it was, journal mode included.
-                if wasWAL { try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") } }
-                throw error
+            }
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    result = try perform(db, wasWAL: wasWAL)
+                    return .rollback  // the source is only read
+                }
             }
         } catch let error as DatabaseError {
             throw MigrationError(sqlite: error, path: path, step: nil)
@@ -66,6 +66,7 @@ struct ManagerSession {
         var result = MigrationManager.Result(
             path: path, storeVersion: source.name, destination: destination.name, mappingModel: model.path, outcome: .upToDate,
             removedLeftovers: removed)
+        if source.name == destination.name { return result }
         let staging = database + ".modelc-\(UUID().uuidString)"
         defer { if !commits || result.outcome != .migrated { removeStaging(staging) } }
         _ = try StoreError.mapping(path: path) {
