@@ -137,6 +137,11 @@ struct ManagerSession {
                 reports = try MigrationRunner(context: context, policies: policies, progress: options.progress, functions: functions)
                     .run(countingOnly: !commits)
                 try destinationRows.writePrimaryKeyMaximums()
+                // The app's own metadata keys are kept, the version's keys are the destination's.
+                if let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") {
+                    try target.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [plist])
+                    try StoreMetadataUpdate.apply(destination, hashes: VersionHasher(destination).entityHashes(), to: target, at: path)
+                }
                 return .commit
             }
             if options.usesSQL { try target.execute(sql: "DETACH DATABASE modelc_source") }
