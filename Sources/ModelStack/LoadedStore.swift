@@ -11,6 +11,8 @@ public struct StoreLoadReport: Sendable {
     public var wasCreated = false
     /// The version the store was migrated from, when it was.
     public var migratedFrom: String?
+    /// The mapping model the migration went through; nil for an inferred one.
+    public var mappingModel: String?
     /// Where the backup made before migrating went.
     public var backupPath: String?
     /// Where the corrupted store was moved, when it was.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ModelCompiler
+import ModelMigration
 import ModelSchema
 
 /// The loading stack of a Core Data app, on Linux: a model, the descriptions of its stores, and
@@ -28,6 +29,7 @@ public final class PersistentContainer: @unchecked Sendable {
     private var _policy = RecoveryPolicy.default
     private var _decide: (@Sendable (LoadDecision) -> Bool)?
     private var _progress: (@Sendable (String) -> Void)?
+    private var _policies = PolicyRegistry()
     private var _stores: [LoadedStore] = []
 
     // MARK: - Creating
@@ -85,6 +87,13 @@ public final class PersistentContainer: @unchecked Sendable {
         set { lock.withLock { _progress = newValue } }
     }
 
+    /// The entity migration policies and `$entityPolicy` functions the mapping models of
+    /// ``StoreDescription/mappingModelLocations`` name, registered by class name and selector.
+    public var migrationPolicies: PolicyRegistry {
+        get { lock.withLock { _policies } }
+        set { lock.withLock { _policies = newValue } }
+    }
+
     // MARK: - Loaded stores
 
     /// The stores loaded so far, in the order of their descriptions.
@@ -126,7 +135,9 @@ public final class PersistentContainer: @unchecked Sendable {
         guard let current = model.currentVersion else {
             throw PersistentStoreLoadError(.missingSourceModel, path: description.url.path, message: "the model has no versions")
         }
-        let loader = StoreLoader(bundle: model, current: current, policy: recoveryPolicy, decide: decisionHandler, progress: progressHandler)
+        let loader = StoreLoader(
+            bundle: model, current: current, policy: recoveryPolicy, policies: migrationPolicies, decide: decisionHandler,
+            progress: progressHandler)
         let store = try loader.load(description)
         lock.withLock { _stores.append(store) }
         return store

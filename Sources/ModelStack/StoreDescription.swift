@@ -24,9 +24,13 @@ public struct StoreDescription: Sendable, Equatable, CustomStringConvertible {
     /// Migrate a store made by another version of the model (Core Data's
     /// `NSMigratePersistentStoresAutomaticallyOption`); off, such a store fails with 134100.
     public var shouldMigrateStoreAutomatically = true
-    /// Infer the mapping when migrating (`NSInferMappingModelAutomaticallyOption`); off, a
-    /// migration needs a mapping model, and fails with 134140 since none is looked up yet.
+    /// Infer the mapping when no mapping model fits (`NSInferMappingModelAutomaticallyOption`);
+    /// off, a migration needs a mapping model from ``mappingModelLocations``, or fails with 134140.
     public var shouldInferMappingModelAutomatically = true
+    /// Where to look for mapping models (`.xcmappingmodel`, `.cdm`, or folders holding them), as
+    /// Core Data looks in the app's bundles: the first whose hashes match the store's version
+    /// and the current version is used, with the container's ``PersistentContainer/migrationPolicies``.
+    public var mappingModelLocations: [URL] = []
     /// The journal mode of a store this loader creates or opens for writing.
     public var journalMode: JournalMode = .wal
     /// How long to keep retrying a store another process holds locked, in seconds

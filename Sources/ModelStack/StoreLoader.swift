@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModelCompiler
 import ModelMigration
 import ModelSchema
 import ModelStore
@@ -11,6 +12,7 @@ struct StoreLoader {
     let bundle: ModelBundle
     let current: ModelVersion
     let policy: RecoveryPolicy
+    let policies: PolicyRegistry
     let decide: (@Sendable (LoadDecision) -> Bool)?
     let progress: (@Sendable (String) -> Void)?
 
@@ -115,18 +117,35 @@ struct StoreLoader {
         return try open(description, &report)
     }
 
-    /// Migrates the store from `from` to the current version, when the description allows it.
+    /// Migrates the store from `from` to the current version, when the description allows it:
+    /// through the first mapping model of its locations made for the two versions, as Core Data
+    /// prefers one it finds, else by inference when that is allowed.
     private func migrate(_ description: StoreDescription, from: String, _ report: inout StoreLoadReport) throws {
         let path = description.url.path
         let why = "the store was made by '\(from)', not by the current version '\(current.name)'"
         guard description.shouldMigrateStoreAutomatically, !description.isReadOnly else {
             throw vetoed(.incompatibleVersion, path, why + "; automatic migration is off")
         }
-        guard description.shouldInferMappingModelAutomatically else {
-            throw vetoed(.missingMappingModel, path, why + "; inference is off and mapping models are not looked up yet")
+        let mappingModel = bundle.version(named: from).flatMap { source in
+            MappingModelFinder.find(in: description.mappingModelLocations.map(\.path), from: source, to: current).model
+        }
+        guard mappingModel != nil || description.shouldInferMappingModelAutomatically else {
+            throw vetoed(
+                .missingMappingModel, path,
+                why + "; inference is off and no mapping model in \(description.mappingModelLocations.count) location(s) fits the two versions")
         }
         try Volume.requireWritable(folderOf: path)
         guard approve(.migrate(path: path, from: from, to: current.name)) else { throw vetoed(.incompatibleVersion, path, why + "; the migration was vetoed") }
+        if let mappingModel {
+            var options = MigrationManager.Options()
+            options.destination = current.name
+            options.progress = progress.map { progress in { mapping, done, total in if done == total { progress("\(mapping): \(done) of \(total)") } } }
+            let result = try MigrationManager(bundle: bundle, mappingModel: mappingModel, registry: policies).migrate(storeAt: path, options: options)
+            report.migratedFrom = from
+            report.mappingModel = mappingModel.path
+            report.backupPath = result.backupPath
+            return
+        }
         var options = Migrator.Options()
         options.makesBackup = description.backsUpBeforeMigration
         // Core Data's lightweight migration drops the values of removed properties.
