@@ -76,7 +76,9 @@ public struct PredicateParser {
                 depth -= 1
                 if depth == 0 {
                     guard index + 1 < tokens.count else { return true }
-                    if case .symbol(let next) = tokens[index + 1], Self.comparisonSymbols[next] != nil { return false }
+                    if case .symbol(let next) = tokens[index + 1], Self.comparisonSymbols[next] != nil || Self.expressionSymbols.contains(next) {
+                        return false
+                    }
                     if case .word(let next) = tokens[index + 1], Self.comparisonWords[next.uppercased()] != nil { return false }
                     return true
                 }
@@ -91,6 +93,9 @@ public struct PredicateParser {
         "==": .equal, "=": .equal, "!=": .notEqual, "<>": .notEqual, "<": .lessThan, "<=": .lessThanOrEqual,
         "=<": .lessThanOrEqual, ">": .greaterThan, ">=": .greaterThanOrEqual, "=>": .greaterThanOrEqual,
     ]
+
+    /// Symbols that continue an expression after a parenthesis: key paths and arithmetic.
+    private static let expressionSymbols: Set<String> = [".", "+", "-", "*", "/", "**"]
 
     private static let comparisonWords: [String: ComparisonOperator] = [
         "MATCHES": .matches, "LIKE": .like, "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "IN": .in,
@@ -135,7 +140,50 @@ public struct PredicateParser {
 
     // MARK: - Expressions
 
+    /// `a + b`, `a - b`: NSExpression's arithmetic, as the functions `add:to:` and `from:subtract:`.
     private mutating func expression() throws(SyntaxError) -> ExpressionNode {
+        var result = try product()
+        while true {
+            if accept(symbol: "+") {
+                result = .function(operand: nil, selector: "add:to:", arguments: [result, try product()])
+            } else if accept(symbol: "-") {
+                result = .function(operand: nil, selector: "from:subtract:", arguments: [result, try product()])
+            } else {
+                return result
+            }
+        }
+    }
+
+    /// `a * b`, `a / b`, `a ** b` (`multiply:by:`, `divide:by:`, `raise:toPower:`).
+    private mutating func product() throws(SyntaxError) -> ExpressionNode {
+        var result = try negation()
+        while true {
+            if accept(symbol: "*") {
+                result = .function(operand: nil, selector: "multiply:by:", arguments: [result, try negation()])
+            } else if accept(symbol: "/") {
+                result = .function(operand: nil, selector: "divide:by:", arguments: [result, try negation()])
+            } else if accept(symbol: "**") {
+                result = .function(operand: nil, selector: "raise:toPower:", arguments: [result, try negation()])
+            } else {
+                return result
+            }
+        }
+    }
+
+    /// `-x` (a minus before anything but a number literal), as `from:subtract:(0, x)`; counted in
+    /// a loop so that a run of minus signs costs no stack.
+    private mutating func negation() throws(SyntaxError) -> ExpressionNode {
+        var count = 0
+        while accept(symbol: "-") { count += 1 }
+        var result = try postfix()
+        for _ in 0..<count {
+            result = .function(operand: nil, selector: "from:subtract:", arguments: [.constant(.integer(0)), result])
+        }
+        return result
+    }
+
+    /// A primary expression followed by `.key` steps.
+    private mutating func postfix() throws(SyntaxError) -> ExpressionNode {
         var base = try primary()
         while accept(symbol: ".") {
             guard case .word(let key)? = peek else { throw error("expected a key after '.'") }
@@ -190,10 +238,12 @@ public struct PredicateParser {
                 while accept(symbol: ",") { arguments.append(try expression()) }
                 try expect(symbol: ")")
                 return .function(operand: operand, selector: selector, arguments: arguments)
+            case "CAST" where peek == .symbol("("):
+                position += 1
+                return .function(operand: nil, selector: "castObject:toType:", arguments: try argumentList())
             default:
-                if peek == .symbol(":") && token(at: position + 1) == .symbol("(") {
-                    position += 2
-                    return .function(operand: nil, selector: word + ":", arguments: try argumentList())
+                if let selector = selector(startingWith: word) {
+                    return .function(operand: nil, selector: selector, arguments: try argumentList())
                 }
                 if peek == .symbol("(") {
                     position += 1
@@ -204,6 +254,23 @@ public struct PredicateParser {
         default:
             throw error("unexpected '\(current)'")
         }
+    }
+
+    /// A selector of one or more parts (`count:`, `add:to:`, `from:subtract:`) followed by `(`,
+    /// consumed with the parenthesis; nil (nothing consumed) when the word does not start one.
+    private mutating func selector(startingWith word: String) -> String? {
+        var selector = word
+        var index = position
+        while token(at: index) == .symbol(":") {
+            selector += ":"
+            index += 1
+            guard case .word(let part)? = token(at: index), token(at: index + 1) == .symbol(":") else { break }
+            selector += part
+            index += 1
+        }
+        guard selector.hasSuffix(":"), token(at: index) == .symbol("(") else { return nil }
+        position = index + 1
+        return selector
     }
 
     private mutating func argumentList() throws(SyntaxError) -> [ExpressionNode] {
