@@ -64,12 +64,15 @@ struct KillTests {
 
     // MARK: - Runs
 
-    /// Runs `modelc migrate` on `store`, sending SIGKILL after `delay` seconds when given.
-    /// Returns the exit status and whether the signal ended it.
-    static func migrate(_ store: String, killAfter delay: Double?) throws -> (status: Int32, wasKilled: Bool) {
+    /// Runs `modelc migrate` on `store` with `options` (the model, and mapping models if any),
+    /// sending SIGKILL after `delay` seconds when given. Returns the exit status and whether the
+    /// signal ended it.
+    static func migrate(
+        _ store: String, options: [String] = ["--model", Support.library], killAfter delay: Double?
+    ) throws -> (status: Int32, wasKilled: Bool) {
         let process = Process()
         process.executableURL = Modelc.executable
-        process.arguments = ["migrate", store, "--model", Support.library, "--quiet", "--backup", store + ".backup"]
+        process.arguments = ["migrate", store] + options + ["--quiet", "--backup", store + ".backup"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
