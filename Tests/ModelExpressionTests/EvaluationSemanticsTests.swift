@@ -138,4 +138,11 @@ struct EvaluationSemanticsTests {
         #expect(try value("FUNCTION(tags, 'count')") == .integer(3))
         #expect(throws: EvaluationError("unknown collection operator '@frob'")) { try value("tags.@frob") }
     }
+
+    /// A key path as long as input can make it fails with an error, not a stack overflow.
+    @Test func longKeyPathsAreRefused() throws {
+        let path = Array(repeating: "tags.@count", count: 50_000).joined(separator: ".")
+        #expect(throws: EvaluationError.self) { try evaluator.value(atPath: path, of: .object(Typed.object)) }
+        #expect(try evaluator.value(atPath: "child.child.title", of: .object(Typed.object)) == .null)
+    }
 }

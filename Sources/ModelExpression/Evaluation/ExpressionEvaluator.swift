@@ -51,8 +51,14 @@ public struct ExpressionEvaluator {
 
     /// The value of a dotted key path (`owner.name`, `cars.@count`) on `value`, as key-value coding
     /// answers it: `nil` passes through, a collection maps each element, `@` operators aggregate.
+    ///
+    /// A path of more than ``PredicateParser/maximumDepth`` keys is refused: each key through a
+    /// to-many nests the result one level deeper, and a collection operator recurses on the rest.
     public func value(atPath path: String, of value: EvaluatedValue) throws -> EvaluatedValue {
         var keys = path.split(separator: ".").map(String.init)[...]
+        guard keys.count <= PredicateParser.maximumDepth else {
+            throw EvaluationError("the key path '\(path.prefix(60))…' has \(keys.count) keys; at most \(PredicateParser.maximumDepth) are evaluated")
+        }
         var current = value
         while let key = keys.popFirst() {
             if key.hasPrefix("@") {
