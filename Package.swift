@@ -42,11 +42,11 @@ let package = Package(
         .target(name: "ModelCompiler", dependencies: ["ModelSchema", "ModelXML", "ModelExpression", "ModelArchive"]),
         .target(
             name: "ModelStore",
-            dependencies: ["ModelSchema", "ModelArchive", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ModelSchema", "ModelArchive", "ModelExpression", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "ModelMigration",
-            dependencies: ["ModelSchema", "ModelArchive", "ModelStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ModelSchema", "ModelArchive", "ModelExpression", "ModelStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "ModelStack",
@@ -82,10 +82,7 @@ let package = Package(
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "ModelMigrationTests",
-            dependencies: [
-                "ModelMigration", "ModelStore", "ModelXML", "ModelArchive", "ModelCompiler", "_ModelTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            dependencies: ["ModelMigration", "ModelStore", "ModelXML", "ModelArchive", "ModelCompiler", "ModelExpression", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ModelStackTests",

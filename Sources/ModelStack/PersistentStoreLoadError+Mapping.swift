@@ -31,7 +31,7 @@ extension PersistentStoreLoadError {
                     kind(of: storeClass), code: error.code, path: error.path, message: error.message, sqliteCode: error.sqliteCode)
             case .unknownVersion:
                 result = PersistentStoreLoadError(.missingSourceModel, code: error.code, path: context.path, message: error.message)
-            case .unsupported, .failed, .constraintViolation:
+            case .unsupported, .failed, .constraintViolation, .missingPolicy, .policyFailed, .validationFailed:
                 result = PersistentStoreLoadError(
                     .migrationFailed, code: error.code, path: context.path,
                     message: "the migration failed, the store is as it was: \(error.message)", sqliteCode: error.sqliteCode)

@@ -81,6 +81,12 @@ public enum MigrationErrorClass: Sendable, Equatable, CustomStringConvertible {
     case constraintViolation
     /// SQLite failed while the migration ran (a full disk, an I/O error).
     case failed
+    /// A mapping model names an entity migration policy or policy function nobody registered.
+    case missingPolicy
+    /// An entity migration policy, or a mapping's value expression, failed.
+    case policyFailed
+    /// The migrated objects fail the destination's validation (required values, bounds).
+    case validationFailed
 
     /// Core Data's code for the class.
     public var code: Int {
@@ -89,6 +95,9 @@ public enum MigrationErrorClass: Sendable, Equatable, CustomStringConvertible {
         case .unknownVersion: 134130  // NSMigrationMissingSourceModelError: no such model
         case .unsupported, .failed: 134110  // NSMigrationError
         case .constraintViolation: 134111  // NSMigrationConstraintViolationError
+        case .missingPolicy: 134110  // NSMigrationError
+        case .policyFailed: 134170  // NSEntityMigrationPolicyError
+        case .validationFailed: 1560  // NSValidationMultipleErrorsError
         }
     }
 
@@ -100,6 +109,9 @@ public enum MigrationErrorClass: Sendable, Equatable, CustomStringConvertible {
         case .unsupported: "unsupported"
         case .constraintViolation: "constraintViolation"
         case .failed: "migrationFailed"
+        case .missingPolicy: "missingPolicy"
+        case .policyFailed: "policyFailed"
+        case .validationFailed: "validationFailed"
         }
     }
 
@@ -110,6 +122,9 @@ public enum MigrationErrorClass: Sendable, Equatable, CustomStringConvertible {
         case .unsupported: "The store is unchanged. Migrate with Core Data on a Mac, or in stages (--through) that avoid this change."
         case .constraintViolation: "The store is unchanged. Fix the rows that violate the constraint (in the app, at the old version), then migrate again."
         case .failed: "The store is unchanged (SQLite rolled the transaction back). Free disk space or fix the I/O problem, then migrate again."
+        case .missingPolicy: "The store is unchanged. Register a Swift port of the policy (PolicyRegistry) and migrate with the library, or migrate with Core Data on a Mac."
+        case .policyFailed: "The store is unchanged. Fix the policy or the mapping's expression named in the message, then migrate again."
+        case .validationFailed: "The store is unchanged. Fix the mapping (or the rows) so that every migrated object is valid, then migrate again."
         }
     }
 }

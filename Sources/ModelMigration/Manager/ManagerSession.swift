@@ -1,0 +1,172 @@
+import Foundation
+import GRDB
+import ModelSchema
+import ModelStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One run of ``MigrationManager`` on one database file (the store, or a dry run's private
+/// copy). The source's write lock is held from the first read to the swap; the destination is
+/// built under a staging name `<store>.modelc-<UUID>` (which ``StoreLeftovers`` removes after a
+/// killed run), verified, and renamed onto the store after the store is hard-linked to its
+/// backup name: the store's path always names a whole store, the old or the new.
+struct ManagerSession {
+    let manager: MigrationManager
+    let path: String
+    let database: String
+    let options: MigrationManager.Options
+
+    private var commits: Bool { !options.dryRun }
+
+    func run() throws -> MigrationManager.Result {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.label = path
+        let queue = try StoreError.mapping(path: path) { try DatabaseQueue(path: database, configuration: configuration) }
+        defer { try? queue.close() }
+        // The swap needs a store without -wal/-shm: a WAL store is switched to a rollback journal
+        // (a checkpoint, then the -wal removed), which Core Data reads as well.
+        let wasWAL = try queue.writeWithoutTransaction { db -> Bool in
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
+            if mode.lowercased() == "wal" { try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+            return mode.lowercased() == "wal"
+        }
+        var result: MigrationManager.Result?
+        do {
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    result = try perform(db, wasWAL: wasWAL)
+                    return .rollback  // the source is only read
+                }
+            }
+        } catch let error as DatabaseError {
+            throw MigrationError(sqlite: error, path: path, step: nil)
+        }
+        guard let result else { throw MigrationError(.failed, path: path, message: "the migration ended without a result") }
+        return result
+    }
+
+    /// Everything done under the source's lock.
+    private func perform(_ db: Database, wasWAL: Bool) throws -> MigrationManager.Result {
+        let removed = commits ? StoreLeftovers.removeDeadRunFiles(beside: path) : []
+        try StoreIntegrity.check(db, path: path, depth: .quick)
+        let metadata = try StoreMetadata.required(from: db, path: path)
+        let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: manager.bundle)
+        guard let source = match.matched else {
+            throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store")
+        }
+        let model = manager.mappingModel
+        guard MappingModel.recorded(model.sourceEntityHashes, areIn: metadata.versionHashes) else {
+            throw StoreError(
+                .missingSourceModel, path: path,
+                message: "the mapping model '\(model.name)' was not made for the store's version '\(source.name)' (its source hashes differ)")
+        }
+        let destination = try manager.destinationVersion(named: options.destination)
+        var result = MigrationManager.Result(
+            path: path, storeVersion: source.name, destination: destination.name, mappingModel: model.path, outcome: .upToDate,
+            removedLeftovers: removed)
+        let staging = database + ".modelc-\(UUID().uuidString)"
+        defer { if !commits || result.outcome != .migrated { removeStaging(staging) } }
+        try StoreError.mapping(path: path) {
+            try StoreCreator.create(
+                at: staging, version: destination, framework: metadata.framework, journalMode: wasWAL ? .wal : .delete,
+                uuid: metadata.uuid.flatMap(UUID.init(uuidString:)) ?? UUID())
+        }
+        let counts = try build(staging, from: db, source: source, destination: destination, framework: metadata.framework, result: &result)
+        try verify(staging, destination: destination, counts: counts)
+        if commits {
+            result.backupPath = try swap(staging, version: source.name)
+            result.outcome = .migrated
+        } else {
+            result.outcome = .planned
+        }
+        return result
+    }
+
+    /// Runs the passes into the staging store; returns the instances created per destination entity.
+    private func build(
+        _ staging: String, from db: Database, source: ModelVersion, destination: ModelVersion, framework: FrameworkVersion,
+        result: inout MigrationManager.Result
+    ) throws -> [String: Int] {
+        let queue = try DatabaseQueue(path: staging)
+        defer { try? queue.close() }
+        let model = manager.mappingModel
+        let policies: [any EntityMigrationPolicy] = model.entityMappings.map { mapping in
+            mapping.policyClassName.flatMap { $0.isEmpty ? nil : manager.registry.policy(named: $0) } ?? DefaultMigrationPolicy()
+        }
+        var reports = [EntityMappingReport]()
+        try queue.writeWithoutTransaction { target in
+            let sourceRows = ObjectRows(db: db, version: source, layout: StoreLayout(source, framework: framework), side: .source)
+            let destinationRows = ObjectRows(db: target, version: destination, layout: StoreLayout(destination, framework: framework), side: .destination)
+            try target.inTransaction {
+                let context = MigrationContext(
+                    mappingModel: model, source: sourceRows, destination: destinationRows, associations: try Associations(db: target),
+                    registry: manager.registry, userInfo: options.userInfo, path: path)
+                reports = try MigrationRunner(context: context, policies: policies, progress: options.progress).run(countingOnly: !commits)
+                try destinationRows.writePrimaryKeyMaximums()
+                return .commit
+            }
+        }
+        result.entityMappings = reports
+        var counts = [String: Int]()
+        try queue.read { target in
+            for entity in destination.entities where !entity.isAbstract {
+                let rows = ObjectRows(db: target, version: destination, layout: StoreLayout(destination, framework: framework), side: .destination)
+                counts[entity.name] = try rows.count(of: entity.name)
+            }
+        }
+        return counts
+    }
+
+    /// Checks the new store before it replaces the old: SQLite's integrity check, the rows per
+    /// entity against the instances created, the metadata hashes and the model cache.
+    private func verify(_ staging: String, destination: ModelVersion, counts: [String: Int]) throws {
+        let queue = try DatabaseQueue(path: staging)
+        defer { try? queue.close() }
+        try queue.read { db in
+            do {
+                try StoreIntegrity.check(db, path: path, depth: .full)
+            } catch let error as StoreError {
+                throw MigrationError(.failed, path: path, message: "the migrated store fails SQLite's integrity check: \(error.message)", sqliteCode: 11)
+            }
+            let metadata = try StoreMetadata.required(from: db, path: staging)
+            guard metadata.versionHashes == VersionHasher(destination).entityHashes() else {
+                throw MigrationError(.failed, path: path, message: "the migrated store's metadata does not name '\(destination.name)'")
+            }
+            if try db.tableExists("Z_MODELCACHE"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_MODELCACHE") != 1 {
+                throw MigrationError(.failed, path: path, message: "the migrated store has no model cache")
+            }
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+            guard total > 0, !counts.isEmpty || destination.entities.isEmpty else {
+                throw MigrationError(.failed, path: path, message: "the migrated store has no tables")
+            }
+        }
+    }
+
+    /// Puts the new store in place: the store is hard-linked to its backup name, then the new
+    /// file is renamed onto the store's path (rename(2) is atomic); returns the backup's path.
+    private func swap(_ staging: String, version: String) throws -> String {
+        let safe = String(version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        let backup = SiblingName.free(for: path, tag: "pre-\(safe)")
+        guard link(path, backup) == 0 else {
+            throw MigrationError(.failed, path: path, message: "cannot keep the store as its backup \(backup): \(String(cString: strerror(errno)))")
+        }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: staging + suffix) }
+        guard rename(staging, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(backup)
+            throw MigrationError(.failed, path: path, message: "cannot put the migrated store in place: \(reason)")
+        }
+        return backup
+    }
+
+    private func removeStaging(_ staging: String) {
+        for file in [staging, staging + "-wal", staging + "-shm", staging + "-journal"] {
+            try? FileManager.default.removeItem(atPath: file)
+        }
+    }
+}

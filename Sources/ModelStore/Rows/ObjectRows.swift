@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+import ModelExpression
+import ModelSchema
+
+/// The objects of one store, read and written in Core Data's row layout: the one place that
+/// knows how an instance is a row (`Z_PK`, `Z_ENT`, `Z_OPT`), how its attributes are typed in
+/// their columns and where its relationships' links are (FORMATS §6).
+///
+/// Use it inside one access to the database `db` (a GRDB write or read closure).
+public final class ObjectRows {
+    public let db: Database
+    public let version: ModelVersion
+    public let layout: StoreLayout
+    public let entities: EntityHierarchy
+    /// Which store of a migration the objects belong to, as their references say.
+    public let side: ObjectReference.Side
+    /// Entity names by number, for the `Z_ENT` of rows.
+    private let names: [Int: String]
+    /// The highest primary key handed out in each root table, loaded on first insert.
+    var lastKeys: [String: Int64] = [:]
+
+    public init(db: Database, version: ModelVersion, layout: StoreLayout, side: ObjectReference.Side) {
+        self.db = db
+        self.version = version
+        self.layout = layout
+        self.entities = EntityHierarchy(version)
+        self.side = side
+        self.names = Dictionary(layout.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    // MARK: - Entities
+
+    /// The layout of `entity`; throws when the version has no such entity.
+    func entityLayout(_ entity: String) throws -> EntityLayout {
+        guard let found = layout.entity(named: entity) else {
+            throw EvaluationError("the \(side) model has no entity '\(entity)'")
+        }
+        return found
+    }
+
+    /// The numbers of `entity` and of its subentities, for `Z_ENT IN (…)`.
+    func kindNumbers(_ entity: String) -> String {
+        layout.entities.filter { entities.isKind($0.name, of: entity) }.map { String($0.number) }.joined(separator: ", ")
+    }
+
+    /// A reference to the row `key` of entity number `number`.
+    func reference(_ key: Int64, number: Int?, fallback: String) -> ObjectReference {
+        ObjectReference(side: side, entity: number.flatMap { names[$0] } ?? fallback, primaryKey: key)
+    }
+
+    // MARK: - Fetching
+
+    /// The primary keys of the instances of `entity` itself (not its subentities, as a migration's
+    /// source fetch reads them) after `key`, at most `limit`, in key order.
+    public func primaryKeys(of entity: String, after key: Int64, limit: Int) throws -> [Int64] {
+        let found = try entityLayout(entity)
+        return try Int64.fetchAll(
+            db.cachedStatement(sql: "SELECT Z_PK FROM \(found.table) WHERE Z_ENT = ? AND Z_PK > ? ORDER BY Z_PK LIMIT ?"),
+            arguments: [found.number, key, limit])
+    }
+
+    /// The instances of `entity` and its subentities after `key`, at most `limit`, in key order.
+    public func instances(ofKind entity: String, after key: Int64, limit: Int) throws -> [ObjectReference] {
+        let found = try entityLayout(entity)
+        return try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(found.table) WHERE Z_ENT IN (\(kindNumbers(entity))) AND Z_PK > ? ORDER BY Z_PK LIMIT ?"),
+            arguments: [key, limit]
+        ).map { reference($0[0], number: $0[1], fallback: entity) }
+    }
+
+    /// The instances of `entity` and its subentities whose attribute `key` equals `value`, in key order.
+    public func instances(ofKind entity: String, where key: String, equals value: EvaluatedValue) throws -> [ObjectReference] {
+        let found = try entityLayout(entity)
+        guard let column = found.columns[key], let attribute = attribute(key, of: entity) else {
+            throw EvaluationError("entity '\(entity)' has no attribute '\(key)'")
+        }
+        let stored = try StoredValue.encode(value, as: attribute.type)
+        let condition = stored.isNull ? "\(column) IS NULL" : "\(column) = ?"
+        return try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(found.table) WHERE Z_ENT IN (\(kindNumbers(entity))) AND \(condition) ORDER BY Z_PK"),
+            arguments: stored.isNull ? [] : [stored]
+        ).map { reference($0[0], number: $0[1], fallback: entity) }
+    }
+
+    /// How many instances of `entity` itself the store holds.
+    public func count(of entity: String) throws -> Int {
+        let found = try entityLayout(entity)
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(found.table) WHERE Z_ENT = ?"), arguments: [found.number]) ?? 0
+    }
+
+    // MARK: - Values
+
+    /// The stored attribute `name` of `entity` (inherited ones included).
+    public func attribute(_ name: String, of entity: String) -> Attribute? {
+        entities.entity(named: entity).flatMap { entities.attributes(of: $0).first { $0.name == name } }
+    }
+
+    /// The value of `key` on `object`: an attribute's typed value, a to-one's object or `.null`, a
+    /// to-many's objects as a collection.
+    public func value(forKey key: String, of object: ObjectReference) throws -> EvaluatedValue {
+        let found = try entityLayout(object.entity)
+        if let attribute = attribute(key, of: object.entity) {
+            guard let column = found.columns[key] else { return .null }
+            let value = try DatabaseValue.fetchOne(
+                db.cachedStatement(sql: "SELECT \(column) FROM \(found.table) WHERE Z_PK = ?"), arguments: [object.primaryKey])
+            return StoredValue.decode(value ?? .null, as: attribute.type)
+        }
+        guard let relationship = entities.relationship(named: key, in: object.entity) else {
+            throw EvaluationError("entity '\(object.entity)' has no property '\(key)'")
+        }
+        let targets = try related(relationship, of: object)
+        return relationship.isToMany ? .collection(targets.map(EvaluatedValue.object)) : targets.first.map(EvaluatedValue.object) ?? .null
+    }
+
+    /// The objects `relationship` of `object` links to, in the relationship's order.
+    public func related(_ relationship: Relationship, of object: ObjectReference) throws -> [ObjectReference] {
+        guard let storage = RelationshipStorage(relationship, of: object.entity, entities: entities, layout: layout) else { return [] }
+        let target = relationship.destinationEntityName
+        let targetLayout = try entityLayout(target)
+        switch storage {
+        case .foreignKey(let column, let entityColumn):
+            let owner = try entityLayout(object.entity)
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(column), \(entityColumn ?? "NULL") FROM \(owner.table) WHERE Z_PK = ?"),
+                arguments: [object.primaryKey]), let key = row[0] as Int64?
+            else { return [] }
+            var number: Int? = entityColumn == nil ? targetLayout.number : row[1]
+            if entityColumn == nil, hasSubentities(target) {
+                number = try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(targetLayout.table) WHERE Z_PK = ?"), arguments: [key])
+            }
+            return [reference(key, number: number, fallback: target)]
+        case .inverseForeignKey(let table, let column, _, let order):
+            return try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? AND Z_ENT IN (\(kindNumbers(target))) ORDER BY \(order ?? "Z_PK"), Z_PK"),
+                arguments: [object.primaryKey]
+            ).map { reference($0[0], number: $0[1], fallback: target) }
+        case .joinTable(let table, let own, let other):
+            return try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT d.Z_PK, d.Z_ENT FROM \(table) j JOIN \(targetLayout.table) d ON d.Z_PK = j.\(other) WHERE j.\(own) = ? ORDER BY d.Z_PK"),
+                arguments: [object.primaryKey]
+            ).map { reference($0[0], number: $0[1], fallback: target) }
+        case .hiddenInverse(let table, let column):
+            return try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY Z_PK"), arguments: [object.primaryKey]
+            ).map { reference($0[0], number: $0[1], fallback: target) }
+        }
+    }
+
+    /// Whether `entity` has subentities (its rows may be of another `Z_ENT`).
+    func hasSubentities(_ entity: String) -> Bool {
+        version.entities.contains { $0.parentEntityName == entity }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import ModelCompiler
+import ModelExpression
+import ModelMigration
+import ModelSchema
+import ModelStore
+import Testing
+import _ModelTestSupport
+
+/// Custom mapping models of the corpus run by ``MigrationManager`` on the corpus stores that sit
+/// at their source version (by hashes): the store ends with the destination version's hashes,
+/// and the values the mapping defines are in its rows (renamed, transformed, policy-made).
+@Suite(Corpus.required)
+struct ManagerCorpusTests {
+    typealias Support = MigrationTestSupport
+
+    /// A Swift port of CoreDataPlus's `V2to3MakerPolicy`: after the default instance creation,
+    /// the car's old `maker` string becomes a shared `Maker` object (looked up by name, inserted
+    /// once) linked through `createdBy`.
+    struct MakerPolicy: EntityMigrationPolicy {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+            try manager.createDefaultDestinationInstances(forSource: source, in: mapping)
+            guard case .string(let name) = try source.value(forKey: "maker") else { return }
+            guard let car = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first else {
+                throw EvaluationError("no car was created")
+            }
+            let maker = try manager.destinationInstances(entity: "Maker", where: "name", equals: .string(name)).first
+                ?? manager.insertDestinationInstance(entity: "Maker", values: ["name": .string(name)])
+            try car.setObjects([maker], forKey: "createdBy")
+        }
+    }
+
+    static func read(_ mapping: String) throws -> MappingModel {
+        try #require(MappingCompilation.read(at: Corpus.path(mapping)).model, "mapping model \(mapping)")
+    }
+
+    @Test func coreDataPlusV2ToV3MakesSharedMakers() throws {
+        let bundle = try Support.bundle(Corpus.path("\(CorpusStores.plus)/SampleModel/SampleModel.xcdatamodeld"))
+        let mapping = try Self.read("\(CorpusStores.plus)/SampleModel/MappingModels/V2toV3.xcmappingmodel")
+        try withTemporaryDirectory { folder in
+            let store = try Support.copy(Corpus.path("\(CorpusStores.plus)/SampleModel/Fixtures/SampleModel_V2.sqlite"), into: folder)
+            let before = try Self.rows(store, "SELECT Z_ENT, ZNUMBERPLATE, ZMAKER, ZMODEL FROM ZCAR ORDER BY ZNUMBERPLATE")
+            let owners = try Self.rows(store, "SELECT c.ZNUMBERPLATE, p.ZFIRSTNAME FROM ZCAR c LEFT JOIN ZPERSON p ON p.Z_PK = c.ZOWNER ORDER BY 1")
+            let persons = try Self.rows(store, "SELECT ZFIRSTNAME, ZLASTNAME FROM ZPERSON ORDER BY 1, 2")
+
+            // Without the policy the run stops before touching anything.
+            let unregistered = MigrationManager(bundle: bundle, mappingModel: mapping)
+            #expect(throws: MigrationError.self) { try unregistered.migrate(storeAt: store) }
+            #expect(try Self.rows(store, "SELECT Z_ENT, ZNUMBERPLATE, ZMAKER, ZMODEL FROM ZCAR ORDER BY ZNUMBERPLATE") == before)
+
+            var registry = PolicyRegistry()
+            registry.register(className: "V2to3MakerPolicy") { MakerPolicy() }
+            let result = try MigrationManager(bundle: bundle, mappingModel: mapping, registry: registry).migrate(storeAt: store)
+            #expect(result.outcome == .migrated)
+            #expect(result.destination == "SampleModel3")
+            let version = try #require(bundle.version(named: "SampleModel3"))
+            #expect(try StoreMetadata.read(at: store).versionHashes == VersionHasher(version).entityHashes())
+            // Every car once, whatever its entity (sub-entities are not fetched twice).
+            let after = try Self.rows(store, "SELECT c.Z_ENT, c.ZNUMBERPLATE, m.ZNAME, c.ZMODEL FROM ZCAR c LEFT JOIN ZMAKER m ON m.Z_PK = c.ZCREATEDBY ORDER BY c.ZNUMBERPLATE")
+            #expect(after == before)
+            let makers = try Self.rows(store, "SELECT ZNAME FROM ZMAKER ORDER BY 1")
+            let distinct = Set(before.compactMap { String.fromDatabaseValue($0[2]) })
+            #expect(makers.count == distinct.count)
+            #expect(try Self.rows(store, "SELECT c.ZNUMBERPLATE, p.ZFIRSTNAME FROM ZCAR c LEFT JOIN ZPERSON p ON p.Z_PK = c.ZOWNER ORDER BY 1") == owners)
+            #expect(try Self.rows(store, "SELECT ZFIRSTNAME, ZLASTNAME FROM ZPERSON ORDER BY 1, 2") == persons)
+            let backup = try #require(result.backupPath)
+            #expect(try Self.rows(backup, "SELECT Z_ENT, ZNUMBERPLATE, ZMAKER, ZMODEL FROM ZCAR ORDER BY ZNUMBERPLATE") == before)
+            let check = StoreCheck.run(storeAt: store, bundle: ModelBundle(name: "x", path: "", isVersioned: true, currentVersionName: version.name, versions: [version]))
+            #expect(check.error == nil, "\(check.error?.description ?? "")")
+        }
+    }
+
+    /// Every corpus store at a mapping model's source version (by hashes) whose mapping needs no
+    /// policy migrates through it: destination hashes, and as many instances per mapped entity as
+    /// the source had.
+    @Test func everyPolicyFreeCorpusMappingRunsOnItsStores() throws {
+        var migrated = [String]()
+        for known in CorpusStores.known + CorpusStores.translationCatalogStores {
+            guard let bundle = try? Support.bundle(Corpus.path(known.model)), let version = bundle.version(named: known.version) else { continue }
+            let hashes = VersionHasher(version).entityHashes()
+            for path in CorpusMappings.all {
+                guard let mapping = MappingCompilation.read(at: Corpus.path(path)).model,
+                    MappingModel.recorded(mapping.sourceEntityHashes, areIn: hashes),
+                    mapping.entityMappings.allSatisfy({ ($0.policyClassName ?? "").isEmpty })
+                else { continue }
+                try withTemporaryDirectory { folder in
+                    let store = try Support.copy(Corpus.path(known.store), into: folder)
+                    let result = try MigrationManager(bundle: bundle, mappingModel: mapping).migrate(storeAt: store)
+                    #expect(result.outcome == .migrated, "\(path) on \(known.store)")
+                    let destination = try #require(bundle.version(named: result.destination))
+                    #expect(try StoreMetadata.read(at: store).versionHashes == VersionHasher(destination).entityHashes())
+                    let backup = try #require(result.backupPath)
+                    let layout = StoreLayout(version, framework: try StoreMetadata.read(at: backup).framework)
+                    for (report, entityMapping) in zip(result.entityMappings, mapping.entityMappings)
+                    where entityMapping.type != .add && entityMapping.sourceExpression?.predicate == SourceExpression.noFilter {
+                        let name = try #require(report.sourceEntity)
+                        let entity = try #require(layout.entity(named: name))
+                        let count = try Self.rows(backup, "SELECT COUNT(*) FROM \(entity.table) WHERE Z_ENT = \(entity.number)")
+                        #expect([[report.instancesCreated.databaseValue]] == count, "\(report.name) of \(path)")
+                    }
+                    migrated.append("\(mapping.name) on \((known.store as NSString).lastPathComponent)")
+                }
+            }
+        }
+        #expect(migrated.count >= 3, "\(migrated)")
+        print("migrated through mapping models: \(migrated)")
+    }
+
+    /// Rows of a query on a store, as arrays of database values.
+    static func rows(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {
+        try DatabaseQueue(path: path, configuration: RetainedData.readOnly).read { db in
+            try Row.fetchAll(db, sql: sql).map { Array($0.databaseValues) }
+        }
+    }
+}
