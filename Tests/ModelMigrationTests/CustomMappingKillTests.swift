@@ -22,34 +22,6 @@ struct CustomMappingKillTests {
     /// enough that kills land in every phase, few enough that the test stays within a minute.
     static let books = 40_000
 
-    // MARK: - What the mapping defines
-
-    /// How the migrated store breaks the mapping's values, if it does: the rows per entity, every
-    /// title upper-cased, every book linked to the writer its source author became (names
-    /// match), pages and prices carried over. Empty when all hold.
-    static func mappingViolations(_ store: String, books: Int) throws -> [String] {
-        try DatabaseQueue(path: store).read { db in
-            var problems = [String]()
-            let authors = max(1, books / 10)
-            let count = { (sql: String) in try Int.fetchOne(db, sql: sql) ?? -1 }
-            if try count("SELECT COUNT(*) FROM ZWRITER") != authors { problems.append("writers: \(try count("SELECT COUNT(*) FROM ZWRITER"))") }
-            if try count("SELECT COUNT(*) FROM ZBOOK") != books { problems.append("books: \(try count("SELECT COUNT(*) FROM ZBOOK"))") }
-            let titles = try count("SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE NOT GLOB 'TITLE [1-9]*'")
-            if titles != 0 { problems.append("\(titles) titles not upper-cased from their source") }
-            if try count("SELECT COUNT(DISTINCT ZTITLE) FROM ZBOOK") != books { problems.append("titles repeat or are missing") }
-            let unlinked = try count("""
-                SELECT COUNT(*) FROM ZBOOK b LEFT JOIN ZWRITER w ON w.Z_PK = b.ZAUTHOR
-                WHERE w.ZNAME IS NOT 'author ' || ((CAST(SUBSTR(b.ZTITLE, 7) AS INTEGER) - 1) % \(authors) + 1)
-                """)
-            if unlinked != 0 { problems.append("\(unlinked) books not linked to their author's writer") }
-            let values = try count("SELECT COUNT(*) FROM ZBOOK WHERE ZPAGES != CAST(SUBSTR(ZTITLE, 7) AS INTEGER) % 900 OR ABS(ZPRICE * 100 - CAST(SUBSTR(ZTITLE, 7) AS INTEGER)) > 0.001")
-            if values != 0 { problems.append("\(values) books whose pages or price changed") }
-            let born = try count("SELECT COUNT(*) FROM ZWRITER WHERE ZBORN IS NOT CAST(SUBSTR(ZNAME, 8) AS INTEGER) * 86400.0")
-            if born != 0 { problems.append("\(born) writers whose birth date changed") }
-            return problems
-        }
-    }
-
     // MARK: - Test
 
     @Test func aKilledCustomMigrationLeavesTheOldOrTheNewStore() throws {
@@ -73,7 +45,7 @@ struct CustomMappingKillTests {
             let migrated = try Kill.open(reference)
             #expect(migrated.integrity == "ok")
             try #require(migrated.hashes == new, "the reference run did not reach Shelf 2")
-            #expect(try Self.mappingViolations(reference, books: Self.books) == [])
+            #expect(try ShelfMapping.violations(in: reference, books: Self.books) == [])
             var window = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 
             var results = [Kill.Trial]()
@@ -90,7 +62,7 @@ struct CustomMappingKillTests {
                 } else {
                     #expect(outcome.hashes == new, "\(label): the store is at neither version")
                     #expect(outcome.rows == migrated.rows, "\(label): new version, rows per table")
-                    #expect(try Self.mappingViolations(store, books: Self.books) == [], "\(label)")
+                    #expect(try ShelfMapping.violations(in: store, books: Self.books) == [], "\(label)")
                 }
                 // The next run, not killed, takes over from what this one left.
                 if number % 2 == 0 || outcome.hashes == old {
@@ -120,7 +92,7 @@ struct CustomMappingKillTests {
         #expect(again.status == 0, "\(label): the next run failed (status \(again.status))")
         let outcome = try Kill.open(store)
         #expect(outcome.hashes == new, "\(label): the next run did not reach Shelf 2")
-        #expect(try Self.mappingViolations(store, books: Self.books) == [], "\(label): after the next run")
+        #expect(try ShelfMapping.violations(in: store, books: Self.books) == [], "\(label): after the next run")
         let left = try Kill.traces(of: store).filter { !$0.hasSuffix(".backup") }
         #expect(left.isEmpty, "\(label): the next run left \(left) beside the store")
     }

@@ -91,4 +91,32 @@ enum ShelfMapping {
             try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = CASE Z_NAME WHEN 'Author' THEN \(authors) ELSE \(books) END")
         }
     }
+
+    // MARK: - What the mapping defines
+
+    /// How the migrated store breaks the mapping's values, if it does: the rows per entity, every
+    /// title upper-cased, every book linked to the writer its source author became (names
+    /// match), pages and prices carried over. Empty when all hold.
+    static func violations(in store: String, books: Int) throws -> [String] {
+        try DatabaseQueue(path: store).read { db in
+            var problems = [String]()
+            let authors = max(1, books / 10)
+            let count = { (sql: String) in try Int.fetchOne(db, sql: sql) ?? -1 }
+            if try count("SELECT COUNT(*) FROM ZWRITER") != authors { problems.append("writers: \(try count("SELECT COUNT(*) FROM ZWRITER"))") }
+            if try count("SELECT COUNT(*) FROM ZBOOK") != books { problems.append("books: \(try count("SELECT COUNT(*) FROM ZBOOK"))") }
+            let titles = try count("SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE NOT GLOB 'TITLE [1-9]*'")
+            if titles != 0 { problems.append("\(titles) titles not upper-cased from their source") }
+            if try count("SELECT COUNT(DISTINCT ZTITLE) FROM ZBOOK") != books { problems.append("titles repeat or are missing") }
+            let unlinked = try count("""
+                SELECT COUNT(*) FROM ZBOOK b LEFT JOIN ZWRITER w ON w.Z_PK = b.ZAUTHOR
+                WHERE w.ZNAME IS NOT 'author ' || ((CAST(SUBSTR(b.ZTITLE, 7) AS INTEGER) - 1) % \(authors) + 1)
+                """)
+            if unlinked != 0 { problems.append("\(unlinked) books not linked to their author's writer") }
+            let values = try count("SELECT COUNT(*) FROM ZBOOK WHERE ZPAGES != CAST(SUBSTR(ZTITLE, 7) AS INTEGER) % 900 OR ABS(ZPRICE * 100 - CAST(SUBSTR(ZTITLE, 7) AS INTEGER)) > 0.001")
+            if values != 0 { problems.append("\(values) books whose pages or price changed") }
+            let born = try count("SELECT COUNT(*) FROM ZWRITER WHERE ZBORN IS NOT CAST(SUBSTR(ZNAME, 8) AS INTEGER) * 86400.0")
+            if born != 0 { problems.append("\(born) writers whose birth date changed") }
+            return problems
+        }
+    }
 }

@@ -1,5 +1,8 @@
 import Foundation
 import ModelCompiler
+import ModelMigration
+import ModelSchema
+import ModelStore
 import Testing
 import _ModelTestSupport
 
@@ -36,6 +39,22 @@ struct ShelfMappingTests {
             #expect(read.type == defined.type)
             #expect(read.attributeMappings.map(\.valueExpression) == defined.attributeMappings.map(\.valueExpression))
             #expect(read.relationshipMappings.map(\.valueExpression) == defined.relationshipMappings.map(\.valueExpression))
+        }
+    }
+}
+
+/// The migration manager, as a library, runs the Shelf mapping with the values it defines.
+struct ShelfMigrationTests {
+    @Test func theManagerMigratesAShelfStoreThroughTheMapping() throws {
+        try withTemporaryDirectory { folder in
+            let bundle = try MigrationTestSupport.bundle(ShelfMapping.bundlePath)
+            let store = folder.appendingPathComponent("Shelf.sqlite").path
+            try ShelfMapping.makeStore(at: store, books: 2_000)
+            let mapping = try #require(MappingCompilation.read(at: ShelfMapping.mappingPath).model)
+            let result = try MigrationManager(bundle: bundle, mappingModel: mapping).migrate(storeAt: store)
+            #expect(result.destination == "Shelf 2")
+            #expect(try StoreMetadata.read(at: store).versionHashes == VersionHasher(try #require(bundle.version(named: "Shelf 2"))).entityHashes())
+            #expect(try ShelfMapping.violations(in: store, books: 2_000) == [])
         }
     }
 }
