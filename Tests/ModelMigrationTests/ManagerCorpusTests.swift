@@ -31,6 +31,40 @@ struct ManagerCorpusTests {
         }
     }
 
+    /// A Swift port of wibosco's `Post2ToPost3MigrationPolicy`: each post gets a new `Color`
+    /// with a fresh identifier and the post's old `hexColor`.
+    struct PostColorPolicy: EntityMigrationPolicy {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+            try manager.createDefaultDestinationInstances(forSource: source, in: mapping)
+            let post = try #require(try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first)
+            let color = try manager.insertDestinationInstance(
+                entity: "Color", values: ["colorID": .string(UUID().uuidString), "hex": try source.value(forKey: "hexColor")])
+            try post.setObjects([color], forKey: "color")
+        }
+    }
+
+    /// A Swift port of hwaxxer's `MHWBookToBookPolicy` at `modelVersion` 2 (the mapping's user
+    /// info): the book's attributes copied by name, its `authorName` made a shared `Author`.
+    struct BookAuthorPolicy: EntityMigrationPolicy {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+            guard mapping.userInfo?.first(where: { $0.key == "modelVersion" })?.value == "2",
+                let entity = mapping.destinationEntityName, let sourceEntity = manager.sourceModel.entity(named: source.entityName),
+                let destinationEntity = manager.destinationModel.entity(named: entity)
+            else { return try manager.createDefaultDestinationInstances(forSource: source, in: mapping) }
+            var values = [String: EvaluatedValue]()
+            for attribute in destinationEntity.attributes where sourceEntity.attributes.contains(where: { $0.name == attribute.name }) {
+                let value = try source.value(forKey: attribute.name)
+                if !value.isNull { values[attribute.name] = value }
+            }
+            let book = try manager.insertDestinationInstance(entity: entity, values: values)
+            let name = try source.value(forKey: "authorName")
+            let author = try manager.destinationInstances(entity: "Author", where: "name", equals: name).first
+                ?? manager.insertDestinationInstance(entity: "Author", values: ["name": name])
+            try book.setObjects([author], forKey: "authors")
+            try manager.associate(source: source, destination: book, mapping: mapping)
+        }
+    }
+
     static func read(_ mapping: String) throws -> MappingModel {
         try #require(MappingCompilation.read(at: Corpus.path(mapping)).model, "mapping model \(mapping)")
     }
@@ -71,17 +105,61 @@ struct ManagerCorpusTests {
         }
     }
 
+    @Test func wiboscoPostsGetTheirColorEntities() throws {
+        let root = "\(CorpusStores.wibosco)/CoreDataMigration-Example"
+        let bundle = try Support.bundle(Corpus.path("\(root)/CoreData/Model/CoreDataMigration_Example.xcdatamodeld"))
+        let mapping = try Self.read("\(root)/CoreData/Migration/Mappings/Migration2to3.xcmappingmodel")
+        var registry = PolicyRegistry()
+        registry.register(className: "Post2ToPost3MigrationPolicy") { PostColorPolicy() }
+        try withTemporaryDirectory { folder in
+            let store = try Support.copy(Corpus.path("\(CorpusStores.wibosco)/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_2.sqlite"), into: folder)
+            let before = try Self.rows(store, "SELECT ZPOSTID, ZHEXCOLOR FROM ZPOST ORDER BY 1")
+            let result = try MigrationManager(bundle: bundle, mappingModel: mapping, registry: registry).migrate(storeAt: store)
+            #expect(result.destination == "CoreDataMigration_Example 3")
+            let version = try #require(bundle.version(named: result.destination))
+            #expect(try StoreMetadata.read(at: store).versionHashes == VersionHasher(version).entityHashes())
+            #expect(try Self.rows(store, "SELECT p.ZPOSTID, c.ZHEX FROM ZPOST p JOIN ZCOLOR c ON c.Z_PK = p.ZCOLOR ORDER BY 1") == before)
+            #expect(try Self.rows(store, "SELECT COUNT(DISTINCT ZCOLORID) FROM ZCOLOR") == [[before.count.databaseValue]])
+        }
+    }
+
+    @Test func hwaxxerBooksGetSharedAuthors() throws {
+        let root = "hwaxxer__BookMigration/BookMigration"
+        let bundle = try Support.bundle(Corpus.path("\(root)/Model.xcdatamodeld"))
+        let mapping = try Self.read("\(root)/Model1_to_Model2.xcmappingmodel")
+        var registry = PolicyRegistry()
+        registry.register(className: "MHWBookToBookPolicy") { BookAuthorPolicy() }
+        try withTemporaryDirectory { folder in
+            let store = try Support.copy(Corpus.path("\(root)/Model1.sqlite"), into: folder)
+            let before = try Self.rows(store, "SELECT b.ZTITLE, b.ZAUTHORNAME, u.ZUSERID FROM ZBOOK b LEFT JOIN ZUSER u ON u.Z_PK = b.ZUSER ORDER BY 1")
+            let result = try MigrationManager(bundle: bundle, mappingModel: mapping, registry: registry).migrate(storeAt: store)
+            let version = try #require(bundle.version(named: "Model2"))
+            #expect(result.destination == "Model2")
+            #expect(try StoreMetadata.read(at: store).versionHashes == VersionHasher(version).entityHashes())
+            let layout = StoreLayout(version)
+            let join = try #require(layout.joinTables.first { Set([$0.relationship, $0.inverseRelationship]) == ["authors", "books"] })
+            let bookColumn = join.entity == "Book" ? join.sourceColumn : join.destinationColumn
+            let authorColumn = join.entity == "Book" ? join.destinationColumn : join.sourceColumn
+            let authors = try Self.rows(
+                store, "SELECT b.ZTITLE, a.ZNAME FROM ZBOOK b JOIN \(join.table.name) j ON j.\(bookColumn) = b.Z_PK JOIN ZAUTHOR a ON a.Z_PK = j.\(authorColumn) ORDER BY 1")
+            #expect(authors == before.map { [$0[0], $0[1]] })
+            #expect(try Self.rows(store, "SELECT COUNT(*) FROM ZAUTHOR") == [[Set(before.map { $0[1] }).count.databaseValue]])
+            #expect(try Self.rows(store, "SELECT COUNT(*) FROM ZUSER") == Self.rows(try #require(result.backupPath), "SELECT COUNT(*) FROM ZUSER"))
+        }
+    }
+
     /// Every corpus store at a mapping model's source version (by hashes) whose mapping needs no
     /// policy migrates through it: destination hashes, and as many instances per mapped entity as
     /// the source had.
     @Test func everyPolicyFreeCorpusMappingRunsOnItsStores() throws {
         var migrated = [String]()
+        let mappings = CorpusMappings.all.compactMap { path in MappingCompilation.read(at: Corpus.path(path)).model.map { (path, $0) } }
         for known in CorpusStores.known + CorpusStores.translationCatalogStores {
-            guard let bundle = try? Support.bundle(Corpus.path(known.model)), let version = bundle.version(named: known.version) else { continue }
+            guard var bundle = try? Support.bundle(Corpus.path(known.model)), let version = bundle.version(named: known.version) else { continue }
+            if known.model.contains("TranslationCatalog") { bundle = try Self.translationCatalog() }
             let hashes = VersionHasher(version).entityHashes()
-            for path in CorpusMappings.all {
-                guard let mapping = MappingCompilation.read(at: Corpus.path(path)).model,
-                    MappingModel.recorded(mapping.sourceEntityHashes, areIn: hashes),
+            for (path, mapping) in mappings {
+                guard MappingModel.recorded(mapping.sourceEntityHashes, areIn: hashes),
                     mapping.entityMappings.allSatisfy({ ($0.policyClassName ?? "").isEmpty })
                 else { continue }
                 try withTemporaryDirectory { folder in
@@ -105,6 +183,18 @@ struct ManagerCorpusTests {
         }
         #expect(migrated.count >= 3, "\(migrated)")
         print("migrated through mapping models: \(migrated)")
+    }
+
+    /// TranslationCatalog's three single-version bundles as one, each version named after its
+    /// bundle: its mapping models lead from one bundle's version to the next one's.
+    static func translationCatalog() throws -> ModelBundle {
+        var versions = [ModelVersion]()
+        for known in CorpusStores.translationCatalogStores {
+            var version = try #require(try Support.bundle(Corpus.path(known.model)).versions.first)
+            version.name = ((known.model as NSString).lastPathComponent as NSString).deletingPathExtension
+            versions.append(version)
+        }
+        return ModelBundle(name: "CatalogModel", path: "", isVersioned: true, currentVersionName: versions.last?.name, versions: versions)
     }
 
     /// Rows of a query on a store, as arrays of database values.

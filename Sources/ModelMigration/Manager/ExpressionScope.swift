@@ -23,7 +23,7 @@ struct ExpressionScope: EvaluationContext {
     mutating func evaluate(_ property: ModelSchema.PropertyMapping) throws -> EvaluatedValue? {
         self.property = property
         do {
-            guard let node = try property.parsedValueExpression() else { return nil }
+            guard let node = try context.parsed(property) else { return nil }
             return try ExpressionEvaluator(context: self).evaluate(node)
         } catch let error as MigrationError {
             throw error

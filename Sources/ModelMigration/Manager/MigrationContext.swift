@@ -26,6 +26,8 @@ public final class MigrationContext {
     let path: String
     /// What each entity mapping did, by position.
     var reports: [EntityMappingReport]
+    /// Value expressions parsed once, by their text.
+    private var expressions: [String: ExpressionNode] = [:]
 
     init(
         mappingModel: MappingModel, source: ObjectRows, destination: ObjectRows, associations: Associations,
@@ -42,6 +44,15 @@ public final class MigrationContext {
         self.path = path
         self.currentEntityMapping = mappingModel.entityMappings.first ?? ModelSchema.EntityMapping(name: "", type: .undefined)
         self.reports = mappingModel.entityMappings.map(EntityMappingReport.init)
+    }
+
+    /// The syntax tree of a property mapping's value expression, parsed once per text.
+    func parsed(_ property: ModelSchema.PropertyMapping) throws -> ExpressionNode? {
+        guard let text = property.valueExpression else { return nil }
+        if let known = expressions[text] { return known }
+        let node = try property.parsedValueExpression()
+        expressions[text] = node
+        return node
     }
 
     /// The rows of one side.

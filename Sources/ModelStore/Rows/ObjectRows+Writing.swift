@@ -91,12 +91,13 @@ extension ObjectRows {
         // A to-one set from a to-many's values takes the first, as an array assigned through
         // key-value coding to a to-one in a value expression would need.
         if !relationship.isToMany, targets.count > 1 { targets = [targets[0]] }
-        try link(object, relationship, to: targets, clearing: !relationship.isToMany)
+        try link(object, relationship, to: targets, withInverse: true)
     }
 
-    /// Links `object` to `targets` through `relationship` and the inverse through its own storage.
-    private func link(_ object: ObjectReference, _ relationship: Relationship, to targets: [ObjectReference], clearing: Bool) throws {
-        guard let storage = RelationshipStorage(relationship, of: object.entity, entities: entities, layout: layout) else { return }
+    /// Links `object` to `targets` through `relationship` and, `withInverse`, a one-to-one's
+    /// inverse through its own column (the other kinds share one storage with their inverse).
+    private func link(_ object: ObjectReference, _ relationship: Relationship, to targets: [ObjectReference], withInverse: Bool) throws {
+        guard let storage = storage(of: relationship, in: object.entity) else { return }
         switch storage {
         case .foreignKey(let column, let entityColumn):
             let owner = try entityLayout(object.entity)
@@ -104,8 +105,8 @@ extension ObjectRows {
             let number = try target.map { try entityLayout($0.entity).number }
             try db.cachedStatement(sql: "UPDATE \(owner.table) SET \(column) = ?\(entityColumn.map { ", \($0) = ?" } ?? "") WHERE Z_PK = ?")
                 .execute(arguments: StatementArguments([target?.primaryKey.databaseValue ?? .null] + (entityColumn == nil ? [] : [number?.databaseValue ?? .null]) + [object.primaryKey.databaseValue]))
-            if let target, let inverse = entities.inverse(of: relationship), !inverse.isToMany {
-                try link(target, inverse, to: [object], clearing: false)
+            if withInverse, let target, let inverse = entities.inverse(of: relationship), !inverse.isToMany {
+                try link(target, inverse, to: [object], withInverse: false)
             }
         case .inverseForeignKey(let table, let column, let entityColumn, let order):
             let number = try entityLayout(object.entity).number

@@ -19,6 +19,10 @@ public final class ObjectRows {
     private let names: [Int: String]
     /// The highest primary key handed out in each root table, loaded on first insert.
     var lastKeys: [String: Int64] = [:]
+    /// Each entity's stored attributes by name, and its relationships' storage, looked up once.
+    private var attributesByEntity: [String: [String: Attribute]] = [:]
+    private var storageByRelationship: [String: RelationshipStorage?] = [:]
+    private var kinds: [String: String] = [:]
 
     public init(db: Database, version: ModelVersion, layout: StoreLayout, side: ObjectReference.Side) {
         self.db = db
@@ -41,7 +45,10 @@ public final class ObjectRows {
 
     /// The numbers of `entity` and of its subentities, for `Z_ENT IN (…)`.
     func kindNumbers(_ entity: String) -> String {
-        layout.entities.filter { entities.isKind($0.name, of: entity) }.map { String($0.number) }.joined(separator: ", ")
+        if let known = kinds[entity] { return known }
+        let numbers = layout.entities.filter { entities.isKind($0.name, of: entity) }.map { String($0.number) }.joined(separator: ", ")
+        kinds[entity] = numbers
+        return numbers
     }
 
     /// A reference to the row `key` of entity number `number`.
@@ -93,7 +100,19 @@ public final class ObjectRows {
 
     /// The stored attribute `name` of `entity` (inherited ones included).
     public func attribute(_ name: String, of entity: String) -> Attribute? {
-        entities.entity(named: entity).flatMap { entities.attributes(of: $0).first { $0.name == name } }
+        if let known = attributesByEntity[entity] { return known[name] }
+        let all = entities.entity(named: entity).map { entities.attributes(of: $0) } ?? []
+        attributesByEntity[entity] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return attributesByEntity[entity]?[name]
+    }
+
+    /// Where `relationship` of `entity` keeps its links, computed once per pair.
+    func storage(of relationship: Relationship, in entity: String) -> RelationshipStorage? {
+        let key = entity + "." + relationship.name
+        if let known = storageByRelationship[key] { return known }
+        let found = RelationshipStorage(relationship, of: entity, entities: entities, layout: layout)
+        storageByRelationship[key] = .some(found)
+        return found
     }
 
     /// The value of `key` on `object`: an attribute's typed value, a to-one's object or `.null`, a
@@ -115,7 +134,7 @@ public final class ObjectRows {
 
     /// The objects `relationship` of `object` links to, in the relationship's order.
     public func related(_ relationship: Relationship, of object: ObjectReference) throws -> [ObjectReference] {
-        guard let storage = RelationshipStorage(relationship, of: object.entity, entities: entities, layout: layout) else { return [] }
+        guard let storage = storage(of: relationship, in: object.entity) else { return [] }
         let target = relationship.destinationEntityName
         let targetLayout = try entityLayout(target)
         switch storage {

@@ -50,6 +50,21 @@ struct MigrateCommand: ParsableCommand {
             "steps": [{"from", "to", "uses" ({"inferred": {}} or {"mappingModel": {"path"}}), "risk", "rowsTouched", "rewrittenTables", "dropped": \
             [{"entity", "property", "count"}], "statements": [{"sql", "purpose"}], "mapping"}]}.
 
+            --mapping PATH (repeatable: a .xcmappingmodel, a .cdm, or a folder searched for \
+            both) offers custom mapping models: the direct step uses the first one whose entity \
+            hashes match the store's version and the destination, as Core Data picks one, and is \
+            run by the migration manager (create instances, relationships, validation) into a \
+            new store beside the store (NAME.EXT.modelc-UUID), verified, then renamed onto the \
+            store; the store is kept as NAME.pre-VERSION-TIME.EXT. Without a matching one the \
+            step is inferred. A mapping that names an entity migration policy (or calls \
+            FUNCTION($entityPolicy, …)) needs the library with a registered Swift port: the \
+            command stops before touching anything, names the class and the mapping, and exits \
+            2. JSON form: {"store", "storeVersion", "destination", "outcome", "backup", \
+            "removedLeftovers", "steps": [{"from", "to", "uses": {"mappingModel": {"path", \
+            "reason"}}, "candidates", "entityMappings": [{"name", "type", "sourceEntity", \
+            "destinationEntity", "instancesCreated", "relationshipsSet", "valuesDropped", \
+            "validationFailures"}]}]}; --dry-run reports these counts from a private copy.
+
             EXIT STATUS
               0   migrated, up to date, or (dry run) safe
               2   impossible, drops data (dry run), or refused because it would drop data
@@ -63,6 +78,12 @@ struct MigrateCommand: ParsableCommand {
 
     @Option(help: "The model: a .xcdatamodeld bundle.", completion: .file())
     var model: String
+
+    @Option(
+        name: .customLong("mapping"),
+        help: ArgumentHelp("A mapping model (.xcmappingmodel, .cdm) or a folder of them; repeatable.", valueName: "PATH"),
+        completion: .file())
+    var mappings: [String] = []
 
     @Option(name: .customLong("to"), help: "The destination version (default: the current version).")
     var destination: String?
@@ -113,6 +134,7 @@ struct MigrateCommand: ParsableCommand {
             // An unknown version is a usage error, reported as every command reports one (X015).
             _ = try ModelLoading.version(name, of: bundle)
         }
+        if try migrateThroughMappingModel(bundle) { return }
         var options = Migrator.Options()
         options.destination = destination
         options.through = stages

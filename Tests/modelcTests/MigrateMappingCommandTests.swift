@@ -1,0 +1,64 @@
+import Foundation
+import ModelSchema
+import ModelStore
+import ModelXML
+import Testing
+import _ModelTestSupport
+
+/// `modelc migrate --mapping` as a user runs it on corpus stores: the step through a matching
+/// mapping model, its JSON, the dry run, and a mapping that needs a policy nobody registered.
+@Suite(.serialized, Corpus.required)
+struct MigrateMappingCommandTests {
+    static let root = "\(CorpusStores.wibosco)/CoreDataMigration-Example"
+    static let model = Corpus.path("\(root)/CoreData/Model/CoreDataMigration_Example.xcdatamodeld")
+    static let mappings = Corpus.path("\(root)/CoreData/Migration")
+
+    static func store(_ index: Int, into folder: URL) throws -> String {
+        try copyStore(Corpus.path("\(CorpusStores.wibosco)/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_\(index).sqlite"), into: folder)
+    }
+
+    @Test func theStepUsesTheMatchingMappingModel() throws {
+        try withTemporaryDirectory { folder in
+            let store = try Self.store(1, into: folder)
+            let before = try #require(FileManager.default.contents(atPath: store))
+            let arguments = ["migrate", store, "--model", Self.model, "--to", "CoreDataMigration_Example 2", "--mapping", Self.mappings, "--json"]
+            let planned = try Modelc.run(arguments + ["--dry-run"])
+            #expect(planned.status == 0, "\(planned.standardError)")
+            #expect(FileManager.default.contents(atPath: store) == before)
+            let plan = try planned.json()
+            #expect(plan["outcome"] as? String == "planned")
+            let run = try Modelc.run(arguments)
+            #expect(run.status == 0, "\(run.standardError)")
+            let report = try run.json()
+            #expect(report["outcome"] as? String == "migrated")
+            let step = try #require((report["steps"] as? [[String: Any]])?.first)
+            let uses = try #require((step["uses"] as? [String: Any])?["mappingModel"] as? [String: Any])
+            #expect((uses["path"] as? String)?.hasSuffix("Migration1to2.xcmappingmodel") == true)
+            #expect((step["candidates"] as? [String])?.count ?? 0 >= 2)
+            let mappings = try #require(step["entityMappings"] as? [[String: Any]])
+            let planMappings = try #require(((plan["steps"] as? [[String: Any]])?.first?["entityMappings"]) as? [[String: Any]])
+            #expect(mappings.map { $0["instancesCreated"] as? Int } == planMappings.map { $0["instancesCreated"] as? Int })
+            #expect(mappings.first?["instancesCreated"] as? Int == 1001)
+            let backup = try #require(report["backup"] as? String)
+            #expect(FileManager.default.contents(atPath: backup) == before, "the store is kept as the backup")
+            let bundle = try #require(ModelReader().read(at: Self.model).bundle)
+            let version = try #require(bundle.version(named: "CoreDataMigration_Example 2"))
+            #expect(try StoreMetadata.read(at: store).versionHashes == VersionHasher(version).entityHashes())
+        }
+    }
+
+    @Test func aPolicyNobodyRegisteredStopsWithExitTwo() throws {
+        try withTemporaryDirectory { folder in
+            let store = try Self.store(2, into: folder)
+            let before = try #require(FileManager.default.contents(atPath: store))
+            let run = try Modelc.run(["migrate", store, "--model", Self.model, "--to", "CoreDataMigration_Example 3", "--mapping", Self.mappings, "--json"])
+            #expect(run.status == 2)
+            let error = try #require(try run.json()["error"] as? [String: Any])
+            #expect(error["class"] as? String == "missingPolicy")
+            let message = try #require(error["message"] as? String)
+            #expect(message.contains("Post2ToPost3MigrationPolicy") && message.contains("PostToPost"))
+            #expect(FileManager.default.contents(atPath: store) == before)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["CoreDataMigration_Example_2.sqlite"])
+        }
+    }
+}
