@@ -59,7 +59,7 @@ modelc="${MODELC:-$root/.build/release/modelc}"   # MODELC=PATH measures another
 # and appends "kind books seconds peak_kb" to results.txt.
 measure() {
     local kind="$1" books="$2"; shift 2
-    rm -f "$work/run.sqlite"* "$work"/run.sqlite.*
+    rm -f "$work"/run.*
     cp "$work/base-$books.sqlite" "$work/run.sqlite"
     sync
     if ! /usr/bin/time -v "$modelc" migrate "$work/run.sqlite" --model "$model" "$@" --quiet 2> "$work/time.txt"; then
@@ -98,7 +98,7 @@ for books in $sizes; do
     done
     rm -f "$work/base-$books.sqlite"
 done
-rm -f "$work/run.sqlite"* "$work"/run.sqlite.*
+rm -f "$work"/run.*
 
 python3 - "$work" "$enforce" <<'PY'
 import statistics, sys
