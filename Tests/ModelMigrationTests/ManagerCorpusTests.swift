@@ -65,6 +65,43 @@ struct ManagerCorpusTests {
         }
     }
 
+    /// Swift ports of LoopKit's `CachedCarbObjectv3EntityMigrationPolicy` and
+    /// `DeletedCarbObjectv3EntityMigrationPolicy`; the provenance identifier HealthKit gives on
+    /// a device comes from the manager's user info. `operation` is LoopKit's `Operation`
+    /// (create 0, update 1, delete 2).
+    struct CachedCarbPolicy: EntityMigrationPolicy {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+            try manager.createDefaultDestinationInstances(forSource: source, in: mapping)
+            let carb = try #require(try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first)
+            if try carb.value(forKey: "createdByCurrentApp") == .bool(true) {
+                try carb.setValue(.string(manager.userInfo["provenanceIdentifier"] ?? ""), forKey: "provenanceIdentifier")
+                if try !carb.value(forKey: "syncIdentifier").isNull, let version = try carb.value(forKey: "syncVersion").number, version > 1 {
+                    try carb.setValue(.integer(1), forKey: "operation")
+                }
+            }
+            let external = try source.value(forKey: "externalID")
+            if !external.isNull, try carb.value(forKey: "syncIdentifier").isNull {
+                try carb.setValue(external, forKey: "syncIdentifier")
+                try carb.setValue(.integer(1), forKey: "syncVersion")
+            }
+        }
+    }
+
+    struct DeletedCarbPolicy: EntityMigrationPolicy {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+            var values: [String: EvaluatedValue] = ["createdByCurrentApp": .bool(false), "operation": .integer(2)]
+            for key in ["startDate", "uuid", "syncIdentifier", "syncVersion"] { values[key] = try source.value(forKey: key) }
+            values["anchorKey"] = try source.value(forKey: "modificationCounter")
+            let external = try source.value(forKey: "externalID")
+            if !external.isNull, try source.value(forKey: "syncIdentifier").isNull {
+                values["syncIdentifier"] = external
+                values["syncVersion"] = .integer(1)
+            }
+            let carb = try manager.insertDestinationInstance(entity: try #require(mapping.destinationEntityName), values: values)
+            try manager.associate(source: source, destination: carb, mapping: mapping)
+        }
+    }
+
     static func read(_ mapping: String) throws -> MappingModel {
         try #require(MappingCompilation.read(at: Corpus.path(mapping)).model, "mapping model \(mapping)")
     }
@@ -145,6 +182,29 @@ struct ManagerCorpusTests {
             #expect(authors == before.map { [$0[0], $0[1]] })
             #expect(try Self.rows(store, "SELECT COUNT(*) FROM ZAUTHOR") == [[Set(before.map { $0[1] }).count.databaseValue]])
             #expect(try Self.rows(store, "SELECT COUNT(*) FROM ZUSER") == Self.rows(try #require(result.backupPath), "SELECT COUNT(*) FROM ZUSER"))
+        }
+    }
+
+    @Test func loopKitCarbsKeepTheirSyncIdentity() throws {
+        let root = "LoopKit__LoopKit"
+        let bundle = try Support.bundle(Corpus.path("\(root)/LoopKit/Persistence/Model.xcdatamodeld"))
+        let mapping = try Self.read("\(root)/LoopKit/Persistence/Modelv1v4.xcmappingmodel")
+        var registry = PolicyRegistry()
+        registry.register(className: "CachedCarbObjectv3EntityMigrationPolicy") { CachedCarbPolicy() }
+        registry.register(className: "DeletedCarbObjectv3EntityMigrationPolicy") { DeletedCarbPolicy() }
+        var options = MigrationManager.Options()
+        options.userInfo = ["provenanceIdentifier": "com.loopkit.Loop"]
+        try withTemporaryDirectory { folder in
+            let store = try Support.copy(Corpus.path("\(root)/LoopKitHostedTests/TestCoreData/Model.sqlite.v1.original"), into: folder)
+            let carbs = try Self.rows(store, "SELECT ZUUID, ZSYNCIDENTIFIER, ZSYNCVERSION, ZGRAMS, ZSTARTDATE, ZABSORPTIONTIME FROM ZCACHEDCARBOBJECT")
+            let events = try Self.rows(store, "SELECT COUNT(*) FROM ZPUMPEVENT")
+            let result = try MigrationManager(bundle: bundle, mappingModel: mapping, registry: registry).migrate(storeAt: store, options: options)
+            #expect(result.destination == "Modelv4")
+            let version = try #require(bundle.version(named: "Modelv4"))
+            #expect(try StoreMetadata.read(at: store).versionHashes == VersionHasher(version).entityHashes())
+            #expect(try Self.rows(store, "SELECT ZUUID, ZSYNCIDENTIFIER, ZSYNCVERSION, ZGRAMS, ZSTARTDATE, ZABSORPTIONTIME FROM ZCACHEDCARBOBJECT") == carbs)
+            #expect(try Self.rows(store, "SELECT ZPROVENANCEIDENTIFIER, ZOPERATION FROM ZCACHEDCARBOBJECT") == [["com.loopkit.Loop".databaseValue, 0.databaseValue]])
+            #expect(try Self.rows(store, "SELECT COUNT(*) FROM ZPUMPEVENT") == events)
         }
     }
 

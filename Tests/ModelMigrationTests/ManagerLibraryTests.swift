@@ -98,6 +98,34 @@ import _ModelTestSupport
         }
     }
 
+    /// The set-based path (SQL over whole tables) and the row-by-row path write the same store.
+    @Test func theSetBasedPathWritesWhatTheRowByRowPathWrites() throws {
+        let bundle = try Self.bundle()
+        try withTemporaryDirectory { folder in
+            let original = try Self.store(in: folder, rows: 1500)
+            var contents = [[String: [[DatabaseValue]]]]()
+            for usesSQL in [false, true] {
+                let store = folder.appendingPathComponent("copy-\(usesSQL).sqlite").path
+                try FileManager.default.copyItem(atPath: original, toPath: store)
+                var options = MigrationManager.Options()
+                options.usesSQL = usesSQL
+                let result = try MigrationManager(bundle: bundle, mappingModel: Self.mapping(bundle), registry: Self.registry()).migrate(storeAt: store, options: options)
+                #expect(result.outcome == .migrated)
+                var tables = [String: [[DatabaseValue]]]()
+                for table in try Self.rows(store, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap({ String.fromDatabaseValue($0[0]) }) {
+                    tables[table] = try Self.rows(store, "SELECT * FROM \(table) ORDER BY 1")
+                }
+                contents.append(tables)
+            }
+            #expect(contents[0].keys.sorted() == contents[1].keys.sorted())
+            // Z_METADATA's plist is the same dictionary, whose key order the encoder does not fix.
+            for table in contents[0].keys.sorted() where table != "Z_METADATA" {
+                #expect(contents[0][table] == contents[1][table], "\(table)")
+            }
+            #expect((contents[1]["ZPUBLICATION"]?.count ?? 0) == 1500)
+        }
+    }
+
     @Test func aMissingPolicyFunctionStopsBeforeAnythingIsTouched() throws {
         let bundle = try Self.bundle()
         try withTemporaryDirectory { folder in
@@ -111,6 +139,32 @@ import _ModelTestSupport
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["Library.sqlite"])
+        }
+    }
+
+    /// A policy function that fails stops the run with `policyFailed`, naming the mapping and the
+    /// property; the WAL store is as it was (journal mode, rows) and nothing is left beside it.
+    @Test func aFailingPolicyFunctionLeavesTheStoreAsItWas() throws {
+        let bundle = try Self.bundle()
+        var registry = PolicyRegistry()
+        registry.register(selector: "shout:") { _, _ in throw EvaluationError("no voice") }
+        try withTemporaryDirectory { folder in
+            let store = try Self.store(in: folder, rows: 700)
+            try DatabaseQueue(path: store).writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+            let before = try Self.rows(store, "SELECT * FROM ZAUTHOR ORDER BY Z_PK")
+            for usesSQL in [true, false] {
+                var options = MigrationManager.Options()
+                options.usesSQL = usesSQL
+                #expect {
+                    try MigrationManager(bundle: bundle, mappingModel: Self.mapping(bundle), registry: registry).migrate(storeAt: store, options: options)
+                } throws: { error in
+                    guard let error = error as? MigrationError else { return false }
+                    return error.errorClass == .policyFailed && error.message.contains("AuthorToAuthor") && error.message.contains("no voice")
+                }
+                #expect(try Self.rows(store, "PRAGMA journal_mode") == [["wal".databaseValue]])
+                #expect(try Self.rows(store, "SELECT * FROM ZAUTHOR ORDER BY Z_PK") == before)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") } == ["Library.sqlite"])
+            }
         }
     }
 

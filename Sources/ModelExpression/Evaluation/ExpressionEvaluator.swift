@@ -83,7 +83,7 @@ public struct ExpressionEvaluator {
     }
 
     /// A parsed constant as a value.
-    static func value(of constant: ConstantValue) -> EvaluatedValue {
+    public static func value(of constant: ConstantValue) -> EvaluatedValue {
         switch constant {
         case .integer(let value): .integer(value)
         case .real(let value): .double(value)

@@ -28,20 +28,21 @@ struct Associations {
 
     /// The destination instances `source` became, through the mapping at `mapping` or any when nil.
     func destinations(of source: ObjectReference, mapping: Int?) throws -> [ObjectReference] {
-        let filter = mapping == nil ? "" : " AND mapping = \(mapping!)"
-        return try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT destination_entity, destination_key FROM modelc_association WHERE source_key = ? AND source_entity = ?\(filter) ORDER BY rowid"),
-            arguments: [source.primaryKey, source.entity]
-        ).map { ObjectReference(side: .destination, entity: $0[0], primaryKey: $0[1]) }
+        try linked(to: source, from: "source", to: "destination", side: .destination, mapping: mapping)
     }
 
     /// The source instances `destination` came from, through the mapping at `mapping` or any when nil.
     func sources(of destination: ObjectReference, mapping: Int?) throws -> [ObjectReference] {
-        let filter = mapping == nil ? "" : " AND mapping = \(mapping!)"
+        try linked(to: destination, from: "destination", to: "source", side: .source, mapping: mapping)
+    }
+
+    /// The instances associated with `object`, whose side's columns start with `own`.
+    private func linked(to object: ObjectReference, from own: String, to other: String, side: ObjectReference.Side, mapping: Int?) throws -> [ObjectReference] {
+        let filter = mapping.map { " AND mapping = \($0)" } ?? ""
         return try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT source_entity, source_key FROM modelc_association WHERE destination_key = ? AND destination_entity = ?\(filter) ORDER BY rowid"),
-            arguments: [destination.primaryKey, destination.entity]
-        ).map { ObjectReference(side: .source, entity: $0[0], primaryKey: $0[1]) }
+            db.cachedStatement(sql: "SELECT \(other)_entity, \(other)_key FROM modelc_association WHERE \(own)_key = ? AND \(own)_entity = ?\(filter) ORDER BY rowid"),
+            arguments: [object.primaryKey, object.entity]
+        ).map { ObjectReference(side: side, entity: $0[0], primaryKey: $0[1]) }
     }
 
     /// The destination instances the mapping at `mapping` created after the association `after`

@@ -28,20 +28,28 @@ struct ManagerSession {
         configuration.label = path
         let queue = try StoreError.mapping(path: path) { try DatabaseQueue(path: database, configuration: configuration) }
         defer { try? queue.close() }
-        // The swap needs a store without -wal/-shm: a WAL store is switched to a rollback journal
-        // (a checkpoint, then the -wal removed), which Core Data reads as well.
-        let wasWAL = try queue.writeWithoutTransaction { db -> Bool in
-            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
-            if mode.lowercased() == "wal" { try db.execute(sql: "PRAGMA journal_mode = DELETE") }
-            return mode.lowercased() == "wal"
-        }
         var result: MigrationManager.Result?
         do {
-            try queue.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    result = try perform(db, wasWAL: wasWAL)
-                    return .rollback  // the source is only read
+            // Bad input is refused before anything changes, and checked again under the lock.
+            _ = try queue.read { try preflight($0) }
+            // The swap needs a store without -wal/-shm: a WAL store is switched to a rollback
+            // journal (a checkpoint, then the -wal removed), which Core Data reads as well.
+            let wasWAL = try queue.writeWithoutTransaction { db -> Bool in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
+                if mode.lowercased() == "wal" { try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+                return mode.lowercased() == "wal"
+            }
+            do {
+                try queue.writeWithoutTransaction { db in
+                    try db.inTransaction(.immediate) {
+                        result = try perform(db, wasWAL: wasWAL)
+                        return .rollback  // the source is only read
+                    }
                 }
+            } catch {
+                // A run that does not migrate leaves the store as it was, journal mode included.
+                if wasWAL { try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") } }
+                throw error
             }
         } catch let error as DatabaseError {
             throw MigrationError(sqlite: error, path: path, step: nil)
@@ -53,6 +61,37 @@ struct ManagerSession {
     /// Everything done under the source's lock.
     private func perform(_ db: Database, wasWAL: Bool) throws -> MigrationManager.Result {
         let removed = commits ? StoreLeftovers.removeDeadRunFiles(beside: path) : []
+        let (metadata, source, destination) = try preflight(db)
+        let model = manager.mappingModel
+        var result = MigrationManager.Result(
+            path: path, storeVersion: source.name, destination: destination.name, mappingModel: model.path, outcome: .upToDate,
+            removedLeftovers: removed)
+        let staging = database + ".modelc-\(UUID().uuidString)"
+        defer { if !commits || result.outcome != .migrated { removeStaging(staging) } }
+        _ = try StoreError.mapping(path: path) {
+            try StoreCreator.create(
+                at: staging, version: destination, framework: metadata.framework, journalMode: wasWAL ? .wal : .delete,
+                uuid: metadata.uuid.flatMap(UUID.init(uuidString:)) ?? UUID())
+        }
+        let counts = try build(staging, from: db, source: source, destination: destination, framework: metadata.framework, result: &result)
+        try verify(staging, destination: destination)
+        let created = result.entityMappings.reduce(0) { $0 + $1.instancesCreated }
+        guard counts.values.reduce(0, +) == created else {
+            throw MigrationError(
+                .failed, path: path, message: "the migrated store holds \(counts.values.reduce(0, +)) instances, but \(created) were created")
+        }
+        if commits {
+            result.backupPath = try swap(staging, version: source.name)
+            result.outcome = .migrated
+        } else {
+            result.outcome = .planned
+        }
+        return result
+    }
+
+    /// The checks that come before anything else: the database is intact, a version of the
+    /// bundle made it, the mapping model starts at that version and leads to a version of it.
+    private func preflight(_ db: Database) throws -> (StoreMetadata, ModelVersion, ModelVersion) {
         try StoreIntegrity.check(db, path: path, depth: .quick)
         let metadata = try StoreMetadata.required(from: db, path: path)
         let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: manager.bundle)
@@ -65,26 +104,7 @@ struct ManagerSession {
                 .missingSourceModel, path: path,
                 message: "the mapping model '\(model.name)' was not made for the store's version '\(source.name)' (its source hashes differ)")
         }
-        let destination = try manager.destinationVersion(named: options.destination)
-        var result = MigrationManager.Result(
-            path: path, storeVersion: source.name, destination: destination.name, mappingModel: model.path, outcome: .upToDate,
-            removedLeftovers: removed)
-        let staging = database + ".modelc-\(UUID().uuidString)"
-        defer { if !commits || result.outcome != .migrated { removeStaging(staging) } }
-        try StoreError.mapping(path: path) {
-            try StoreCreator.create(
-                at: staging, version: destination, framework: metadata.framework, journalMode: wasWAL ? .wal : .delete,
-                uuid: metadata.uuid.flatMap(UUID.init(uuidString:)) ?? UUID())
-        }
-        let counts = try build(staging, from: db, source: source, destination: destination, framework: metadata.framework, result: &result)
-        try verify(staging, destination: destination, counts: counts)
-        if commits {
-            result.backupPath = try swap(staging, version: source.name)
-            result.outcome = .migrated
-        } else {
-            result.outcome = .planned
-        }
-        return result
+        return (metadata, source, try manager.destinationVersion(named: options.destination))
     }
 
     /// Runs the passes into the staging store; returns the instances created per destination entity.
@@ -102,14 +122,20 @@ struct ManagerSession {
         try queue.writeWithoutTransaction { target in
             let sourceRows = ObjectRows(db: db, version: source, layout: StoreLayout(source, framework: framework), side: .source)
             let destinationRows = ObjectRows(db: target, version: destination, layout: StoreLayout(destination, framework: framework), side: .destination)
-            try target.inTransaction {
+            if options.usesSQL { try target.execute(sql: "ATTACH DATABASE ? AS modelc_source", arguments: [database]) }
+            // Deferred: an immediate transaction would also take the attached source's write lock,
+            // which this run's source connection holds.
+            try target.inTransaction(.deferred) {
                 let context = MigrationContext(
                     mappingModel: model, source: sourceRows, destination: destinationRows, associations: try Associations(db: target),
                     registry: manager.registry, userInfo: options.userInfo, path: path)
-                reports = try MigrationRunner(context: context, policies: policies, progress: options.progress).run(countingOnly: !commits)
+                let functions = options.usesSQL ? SQLFunctions(context: context) : nil
+                reports = try MigrationRunner(context: context, policies: policies, progress: options.progress, functions: functions)
+                    .run(countingOnly: !commits)
                 try destinationRows.writePrimaryKeyMaximums()
                 return .commit
             }
+            if options.usesSQL { try target.execute(sql: "DETACH DATABASE modelc_source") }
         }
         result.entityMappings = reports
         var counts = [String: Int]()
@@ -122,9 +148,9 @@ struct ManagerSession {
         return counts
     }
 
-    /// Checks the new store before it replaces the old: SQLite's integrity check, the rows per
-    /// entity against the instances created, the metadata hashes and the model cache.
-    private func verify(_ staging: String, destination: ModelVersion, counts: [String: Int]) throws {
+    /// Checks the new store before it replaces the old: SQLite's integrity check, the metadata
+    /// hashes and the model cache (the caller compares the rows with the instances created).
+    private func verify(_ staging: String, destination: ModelVersion) throws {
         let queue = try DatabaseQueue(path: staging)
         defer { try? queue.close() }
         try queue.read { db in
@@ -139,10 +165,6 @@ struct ManagerSession {
             }
             if try db.tableExists("Z_MODELCACHE"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_MODELCACHE") != 1 {
                 throw MigrationError(.failed, path: path, message: "the migrated store has no model cache")
-            }
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-            guard total > 0, !counts.isEmpty || destination.entities.isEmpty else {
-                throw MigrationError(.failed, path: path, message: "the migrated store has no tables")
             }
         }
     }

@@ -17,6 +17,10 @@ public struct MigrationManager {
         public var destination: String?
         /// Runs on a private copy and reports what a real run would do; the store is untouched.
         public var dryRun = false
+        /// Whether entity mappings without a policy run as SQL over the whole source table (Swift
+        /// evaluating, per row, only the expressions SQL cannot); false runs every one row by row.
+        /// Both give the same store.
+        public var usesSQL = true
         /// Values for the policies (`manager.userInfo`).
         public var userInfo: [String: String] = [:]
         /// Called as instances are processed: entity mapping, instances done, instances in all.

@@ -36,6 +36,8 @@ struct MigrationRunner {
     let policies: [any EntityMigrationPolicy]
     /// Receives (entity mapping, done, total) as instances are processed.
     let progress: ((String, Int, Int) -> Void)?
+    /// The SQL functions of the set-based path; nil runs every mapping row by row.
+    let functions: SQLFunctions?
 
     /// Runs the passes; returns what each mapping did.
     func run(countingOnly: Bool) throws -> [EntityMappingReport] {
@@ -47,11 +49,22 @@ struct MigrationRunner {
         for (index, mapping) in mappings.enumerated() {
             context.currentEntityMapping = mapping
             try hook(mapping) { try policies[index].begin(mapping, manager: context) }
-            try createInstances(mapping, index: index, total: totals[index]) { done += 1; context.migrationProgress = Double(done) / Double(grandTotal) }
+            if let fast = setBased(mapping, index) {
+                context.reports[index].instancesCreated += try hook(mapping) { try fast.createInstances() }
+                done += totals[index]
+                progress?(mapping.name, totals[index], totals[index])
+            } else {
+                try createInstances(mapping, index: index, total: totals[index]) { done += 1; context.migrationProgress = Double(done) / Double(grandTotal) }
+            }
             try hook(mapping) { try policies[index].endInstanceCreation(forEntityMapping: mapping, manager: context) }
         }
         for (index, mapping) in mappings.enumerated() {
             context.currentEntityMapping = mapping
+            if let fast = setBased(mapping, index), let links = try fast.toOneLinks() {
+                context.reports[index].relationshipsSet += try hook(mapping) { try fast.createRelationships(links) }
+                try hook(mapping) { try policies[index].endRelationshipCreation(forEntityMapping: mapping, manager: context) }
+                continue
+            }
             var last: Int64 = 0
             while true {
                 let batch = try context.associations.created(by: index, after: last, limit: Self.batchSize)
@@ -84,6 +97,12 @@ struct MigrationRunner {
         }
         context.migrationProgress = 1
         return context.reports
+    }
+
+    /// The set-based path of a mapping that can take it.
+    private func setBased(_ mapping: ModelSchema.EntityMapping, _ index: Int) -> SetBasedMapping? {
+        guard let functions, SetBasedMapping.canCreate(mapping, in: context) else { return nil }
+        return SetBasedMapping(context: context, mapping: mapping, index: index, functions: functions)
     }
 
     /// How many source instances the mapping's fetch reads before its filter.

@@ -54,6 +54,20 @@ extension ObjectRows {
         return lastKeys[table]!
     }
 
+    /// The highest primary key handed out so far in the table of `entity`: rows inserted by
+    /// SQL take the keys after it, then ``claimPrimaryKeys(upTo:forTableOf:)`` records them.
+    public func lastPrimaryKey(ofTableOf entity: String) throws -> Int64 {
+        let table = try entityLayout(entity).table
+        if lastKeys[table] == nil { _ = try nextKey(table: table); lastKeys[table]! -= 1 }
+        return lastKeys[table]!
+    }
+
+    /// Records that the keys up to `key` of the table of `entity` are taken.
+    public func claimPrimaryKeys(upTo key: Int64, forTableOf entity: String) throws {
+        let table = try entityLayout(entity).table
+        lastKeys[table] = max(lastKeys[table] ?? 0, key)
+    }
+
     /// Writes the highest primary key handed out in each table to its root's `Z_PRIMARYKEY.Z_MAX`.
     public func writePrimaryKeyMaximums() throws {
         for (table, last) in lastKeys {
