@@ -74,7 +74,14 @@ import _ModelTestSupport
             let leftover = store + ".modelc-\(UUID().uuidString)"
             try Data("half a store".utf8).write(to: URL(fileURLWithPath: leftover))
             try Data("journal".utf8).write(to: URL(fileURLWithPath: leftover + "-journal"))
-            try DatabaseQueue(path: store).writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+            try DatabaseQueue(path: store).writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                let data = try #require(try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA"))
+                var plist = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+                plist["appSyncToken"] = "kept"
+                let encoded = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+                try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [encoded])
+            }
 
             let planned = try MigrationManager(bundle: bundle, mappingModel: Self.mapping(bundle), registry: Self.registry())
                 .migrate(storeAt: store, options: { var options = MigrationManager.Options(); options.dryRun = true; return options }())
@@ -91,6 +98,7 @@ import _ModelTestSupport
             #expect(try Self.rows(store, "SELECT p.ZTITLE, p.ZPAGES, a.ZNAME FROM ZPUBLICATION p LEFT JOIN ZAUTHOR a ON a.Z_PK = p.ZAUTHOR ORDER BY 1") == titles)
             #expect(try Self.rows(store, "SELECT p.ZTITLE, t.ZNAME FROM Z_2TAGS j JOIN ZPUBLICATION p ON p.Z_PK = j.Z_2PUBLICATIONS JOIN ZTAG t ON t.Z_PK = j.Z_5TAGS ORDER BY 1, 2") == links)
             #expect(try Self.rows(store, "PRAGMA journal_mode") == [["wal".databaseValue]])
+            #expect(try StoreMetadata.read(at: store).plist["appSyncToken"] as? String == "kept", "the app's metadata keys are kept")
             #expect(!FileManager.default.fileExists(atPath: leftover))
             let backup = try #require(result.backupPath)
             #expect(try StoreMetadata.read(at: backup).versionHashes == VersionHasher(try #require(bundle.version(named: "Library"))).entityHashes())

@@ -47,6 +47,22 @@ struct MigrateMappingCommandTests {
         }
     }
 
+    /// On a terminal the step shows a progress bar naming the entity mapping and its count;
+    /// with --quiet nothing but the result is printed.
+    @Test func aTerminalShowsOneProgressBarPerStep() throws {
+        try withTemporaryDirectory { folder in
+            for quiet in [false, true] {
+                let store = try Self.store(1, into: folder)
+                let command = "\(Modelc.executable.path) migrate '\(store)' --model '\(Self.model)' --to 'CoreDataMigration_Example 2' --mapping '\(Self.mappings)'" + (quiet ? " --quiet" : "")
+                let (status, text) = try Modelc.onATerminal(command)
+                #expect(status == 0, "\(text)")
+                #expect(text.contains("PostToPost [####################] 1001/1001") == !quiet, "\(text)")
+                try FileManager.default.removeItem(at: folder)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+        }
+    }
+
     @Test func aPolicyNobodyRegisteredStopsWithExitTwo() throws {
         try withTemporaryDirectory { folder in
             let store = try Self.store(2, into: folder)

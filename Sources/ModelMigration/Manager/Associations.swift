@@ -15,8 +15,8 @@ struct Associations {
             CREATE TEMP TABLE modelc_association (
               mapping INTEGER NOT NULL, source_entity TEXT NOT NULL, source_key INTEGER NOT NULL,
               destination_entity TEXT NOT NULL, destination_key INTEGER NOT NULL);
-            CREATE INDEX temp.modelc_association_source ON modelc_association (source_key, mapping);
-            CREATE INDEX temp.modelc_association_destination ON modelc_association (destination_key, mapping)
+            CREATE INDEX temp.modelc_association_source ON modelc_association (source_key, mapping, destination_key);
+            CREATE INDEX temp.modelc_association_destination ON modelc_association (destination_key, mapping, source_key)
             """)
     }
 

@@ -11,6 +11,8 @@ struct ExpressionScope: EvaluationContext {
     var source: EvaluatedValue = .null
     var destination: EvaluatedValue = .null
     var property: ModelSchema.PropertyMapping?
+    /// Attribute values of `$source` already read (passed by SQL), by key.
+    var sourceValues: [String: EvaluatedValue] = [:]
 
     init(context: MigrationContext, mapping: ModelSchema.EntityMapping? = nil, source: EvaluatedValue = .null) {
         self.context = context
@@ -51,6 +53,7 @@ struct ExpressionScope: EvaluationContext {
     func value(forKey key: String, of target: EvaluatedValue) throws -> EvaluatedValue {
         switch target {
         case .object(let object):
+            if let known = sourceValues[key], target == source { return known }
             return try context.rows(object.side).value(forKey: key, of: object)
         case .receiver("manager") where key == "sourceContext" || key == "destinationContext":
             return .receiver(key)

@@ -39,17 +39,17 @@ struct ManagerSession {
                 if mode.lowercased() == "wal" { try db.execute(sql: "PRAGMA journal_mode = DELETE") }
                 return mode.lowercased() == "wal"
             }
-            do {
-                try queue.writeWithoutTransaction { db in
-                    try db.inTransaction(.immediate) {
-                        result = try perform(db, wasWAL: wasWAL)
-                        return .rollback  // the source is only read
-                    }
+            // A run that does not migrate leaves the store as it was, journal mode included.
+            defer {
+                if wasWAL && result?.outcome != .migrated {
+                    try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
                 }
-            } catch {
-                // A run that does not migrate leaves the store as it was, journal mode included.
-                if wasWAL { try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") } }
-                throw error
+            }
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    result = try perform(db, wasWAL: wasWAL)
+                    return .rollback  // the source is only read
+                }
             }
         } catch let error as DatabaseError {
             throw MigrationError(sqlite: error, path: path, step: nil)
@@ -66,6 +66,7 @@ struct ManagerSession {
         var result = MigrationManager.Result(
             path: path, storeVersion: source.name, destination: destination.name, mappingModel: model.path, outcome: .upToDate,
             removedLeftovers: removed)
+        if source.name == destination.name { return result }
         let staging = database + ".modelc-\(UUID().uuidString)"
         defer { if !commits || result.outcome != .migrated { removeStaging(staging) } }
         _ = try StoreError.mapping(path: path) {
@@ -122,6 +123,9 @@ struct ManagerSession {
         try queue.writeWithoutTransaction { target in
             let sourceRows = ObjectRows(db: db, version: source, layout: StoreLayout(source, framework: framework), side: .source)
             let destinationRows = ObjectRows(db: target, version: destination, layout: StoreLayout(destination, framework: framework), side: .destination)
+            // Page caches of a fixed size (32 MB for the store, 64 MB for the associations): memory
+            // stays flat however large the store, and the associations' indexes stay in memory longer.
+            try target.execute(sql: "PRAGMA cache_size = -32768; PRAGMA temp.cache_size = -65536")
             if options.usesSQL { try target.execute(sql: "ATTACH DATABASE ? AS modelc_source", arguments: [database]) }
             // Deferred: an immediate transaction would also take the attached source's write lock,
             // which this run's source connection holds.
@@ -133,6 +137,11 @@ struct ManagerSession {
                 reports = try MigrationRunner(context: context, policies: policies, progress: options.progress, functions: functions)
                     .run(countingOnly: !commits)
                 try destinationRows.writePrimaryKeyMaximums()
+                // The app's own metadata keys are kept, the version's keys are the destination's.
+                if let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") {
+                    try target.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [plist])
+                    try StoreMetadataUpdate.apply(destination, hashes: VersionHasher(destination).entityHashes(), to: target, at: path)
+                }
                 return .commit
             }
             if options.usesSQL { try target.execute(sql: "DETACH DATABASE modelc_source") }

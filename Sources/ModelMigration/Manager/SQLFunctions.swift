@@ -4,20 +4,21 @@ import ModelSchema
 import ModelStore
 
 /// The SQL functions through which the set-based path asks the Swift evaluator for what SQL
-/// cannot compute: `modelc_value(n, pk)`, the value of the n-th registered property mapping for
-/// the source row `pk`, encoded for its destination attribute, and `modelc_filter(n, pk)`,
+/// cannot compute: `modelc_value(n, pk, values…)`, the value of the n-th registered property
+/// mapping for the source row `pk` (with the values of the source attributes it reads, passed
+/// along), encoded for its destination attribute, and `modelc_filter(n, pk)`,
 /// whether the n-th registered entity mapping's filter selects the row. A failure is kept and
 /// rethrown after the statement, with its class.
 final class SQLFunctions: @unchecked Sendable {
     private let context: MigrationContext
-    private var values: [(property: ModelSchema.PropertyMapping, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String)] = []
+    private var values: [(property: ModelSchema.PropertyMapping, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String, keys: [String])] = []
     private var filters: [(predicate: PredicateNode, mapping: ModelSchema.EntityMapping, entity: String)] = []
     private var failure: (any Error)?
 
     /// Registers both functions on the destination's connection.
     init(context: MigrationContext) {
         self.context = context
-        context.destination.db.add(function: DatabaseFunction("modelc_value", argumentCount: 2) { [unowned self] arguments in
+        context.destination.db.add(function: DatabaseFunction("modelc_value") { [unowned self] arguments in
             try self.value(arguments)
         })
         context.destination.db.add(function: DatabaseFunction("modelc_filter", argumentCount: 2) { [unowned self] arguments in
@@ -26,8 +27,10 @@ final class SQLFunctions: @unchecked Sendable {
     }
 
     /// Registers a property mapping; returns its number for `modelc_value`.
-    func register(value property: ModelSchema.PropertyMapping, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String) -> Int {
-        values.append((property, attribute, mapping, entity))
+    func register(
+        value property: ModelSchema.PropertyMapping, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String, passing keys: [String]
+    ) -> Int {
+        values.append((property, attribute, mapping, entity, keys))
         return values.count - 1
     }
 
@@ -52,6 +55,10 @@ final class SQLFunctions: @unchecked Sendable {
             let (number, key) = try Self.arguments(arguments, count: values.count)
             let entry = values[number]
             var scope = ExpressionScope(context: context, mapping: entry.mapping, source: .object(ObjectReference(side: .source, entity: entry.entity, primaryKey: key)))
+            for (offset, name) in entry.keys.enumerated() where arguments.count > offset + 2 {
+                guard let type = context.source.attribute(name, of: entry.entity)?.type else { continue }
+                scope.sourceValues[name] = StoredValue.decode(arguments[offset + 2], as: type)
+            }
             guard let value = try scope.evaluate(entry.property) else { return .null }
             do {
                 return try StoredValue.encode(value, as: entry.attribute.type)

@@ -12,6 +12,16 @@ import ModelStore
 /// through the SQL function `modelc_value`, and a filter through `modelc_filter`, so the
 /// results are the per-row path's.
 struct SetBasedMapping {
+    /// A to-one relationship mapping SQL sets: the destination column (and entity column with
+    /// the target's entity number), the source's foreign key, and the target entity mapping.
+    struct Link {
+        var column: String
+        var entityColumn: String?
+        var number: Int
+        var sourceKey: String
+        var target: Int
+    }
+
     let context: MigrationContext
     let mapping: ModelSchema.EntityMapping
     let index: Int
@@ -59,6 +69,15 @@ struct SetBasedMapping {
             columns.append(column)
             values.append(value)
         }
+        for link in try earlyLinks() {
+            let target = "(SELECT t.destination_key FROM temp.modelc_association t WHERE t.source_key = s.\(link.sourceKey) AND t.mapping = \(link.target) ORDER BY t.rowid LIMIT 1)"
+            columns.append(link.column)
+            values.append(target)
+            if let entityColumn = link.entityColumn {
+                columns.append(entityColumn)
+                values.append("CASE WHEN \(target) IS NULL THEN NULL ELSE \(link.number) END")
+            }
+        }
         try execute(
             """
                 INSERT INTO main.\(destination.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", "))
@@ -101,7 +120,27 @@ struct SetBasedMapping {
         default:
             break
         }
-        return "modelc_value(\(functions.register(value: property, attribute: attribute, mapping: mapping, entity: sourceName)), s.Z_PK)"
+        // The source attributes the expression reads are passed along, so the evaluator does not
+        // read them again.
+        let keys = Self.sourceKeys(in: node).filter { context.source.attribute($0, of: sourceName) != nil && source.columns[$0] != nil }.sorted()
+        let number = functions.register(value: property, attribute: attribute, mapping: mapping, entity: sourceName, passing: keys)
+        return "modelc_value(\(([String(number), "s.Z_PK"] + keys.compactMap { source.columns[$0].map { "s.\($0)" } }).joined(separator: ", ")))"
+    }
+
+    /// The first keys of the `$source` key paths of an expression.
+    private static func sourceKeys(in node: ExpressionNode) -> Set<String> {
+        switch node {
+        case .keyPath(.variable("source"), let path):
+            return [String(path.split(separator: ".").first ?? "")]
+        case .keyPath(let operand, _):
+            return sourceKeys(in: operand)
+        case .function(let operand, _, let arguments):
+            return arguments.reduce(operand.map(sourceKeys) ?? []) { $0.union(sourceKeys(in: $1)) }
+        case .aggregate(let elements):
+            return elements.reduce([]) { $0.union(sourceKeys(in: $1)) }
+        case .evaluatedObject, .constant, .variable:
+            return []
+        }
     }
 
     /// Whether a column of type `old` holds exactly what one of type `new` would.
@@ -113,11 +152,11 @@ struct SetBasedMapping {
 
     /// The to-one relationship mappings as (destination column, entity column and number, source
     /// foreign key, target mapping), when every relationship mapping is of that kind; else nil.
-    func toOneLinks() throws -> [(column: String, entityColumn: String?, number: Int, sourceKey: String, target: Int)]? {
+    func toOneLinks() throws -> [Link]? {
         guard (mapping.policyClassName ?? "").isEmpty, let sourceName = mapping.sourceEntityName, let destinationName = mapping.destinationEntityName,
             let source = context.source.layout.entity(named: sourceName), let destination = context.destination.layout.entity(named: destinationName)
         else { return nil }
-        var links = [(column: String, entityColumn: String?, number: Int, sourceKey: String, target: Int)]()
+        var links = [Link]()
         for property in mapping.relationshipMappings {
             guard let node = try context.parsed(property) else { continue }
             guard case .function(.variable("manager")?, "destinationInstancesForEntityMappingNamed:sourceInstances:", let arguments) = node,
@@ -131,31 +170,45 @@ struct SetBasedMapping {
                 context.destination.entities.isKind(targetEntity, of: new.destinationEntityName),
                 let number = context.destination.layout.entity(named: targetEntity)?.number
             else { return nil }
-            links.append((column, destination.entityColumns[property.name], number, sourceKey, target))
+            links.append(Link(column: column, entityColumn: destination.entityColumns[property.name], number: number, sourceKey: sourceKey, target: target))
         }
         return links
     }
 
-    /// Sets the to-one links in SQL; returns how many were set.
-    func createRelationships(_ links: [(column: String, entityColumn: String?, number: Int, sourceKey: String, target: Int)]) throws -> Int {
+    /// The to-one links whose target mapping has already created its instances, set by the
+    /// insert itself: only when no mapping of the model has a policy, since a policy could
+    /// still associate more instances with the target mapping before pass 2.
+    private func earlyLinks() throws -> [Link] {
+        guard context.mappingModel.entityMappings.allSatisfy({ ($0.policyClassName ?? "").isEmpty }) else { return [] }
+        return try toOneLinks()?.filter { $0.target < index } ?? []
+    }
+
+    /// Sets the to-one links in SQL (those the insert did not set); returns how many are set.
+    func createRelationships(_ links: [Link]) throws -> Int {
         guard let sourceName = mapping.sourceEntityName, let destinationName = mapping.destinationEntityName,
             let source = context.source.layout.entity(named: sourceName), let destination = context.destination.layout.entity(named: destinationName)
         else { return 0 }
         var set = 0
         let mine = "Z_PK IN (SELECT destination_key FROM temp.modelc_association WHERE mapping = \(index))"
+        let early = Set(try earlyLinks().map(\.column))
         for link in links {
-            try db.execute(sql: """
-                UPDATE main.\(destination.table) SET \(link.column) = (SELECT t.destination_key FROM temp.modelc_association a
-                  JOIN modelc_source.\(source.table) s ON s.Z_PK = a.source_key
-                  JOIN temp.modelc_association t ON t.source_key = s.\(link.sourceKey) AND t.mapping = \(link.target)
-                  WHERE a.mapping = \(index) AND a.destination_key = main.\(destination.table).Z_PK LIMIT 1)
-                WHERE Z_ENT = \(destination.number) AND \(mine)
-                """)
-            if let entityColumn = link.entityColumn {
-                try db.execute(sql: "UPDATE main.\(destination.table) SET \(entityColumn) = CASE WHEN \(link.column) IS NULL THEN NULL ELSE \(link.number) END WHERE Z_ENT = \(destination.number) AND \(mine)")
-            }
+            if !early.contains(link.column) { try update(link, source: source, destination: destination, mine: mine) }
             set += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM main.\(destination.table) WHERE Z_ENT = \(destination.number) AND \(link.column) IS NOT NULL AND \(mine)") ?? 0
         }
         return set
+    }
+
+    /// One to-one link set by one `UPDATE` of the mapping's rows.
+    private func update(_ link: Link, source: EntityLayout, destination: EntityLayout, mine: String) throws {
+        try db.execute(sql: """
+            UPDATE main.\(destination.table) SET \(link.column) = (SELECT t.destination_key FROM temp.modelc_association a
+              JOIN modelc_source.\(source.table) s ON s.Z_PK = a.source_key
+              JOIN temp.modelc_association t ON t.source_key = s.\(link.sourceKey) AND t.mapping = \(link.target)
+              WHERE a.mapping = \(index) AND a.destination_key = main.\(destination.table).Z_PK ORDER BY t.rowid LIMIT 1)
+            WHERE Z_ENT = \(destination.number) AND \(mine)
+            """)
+        if let entityColumn = link.entityColumn {
+            try db.execute(sql: "UPDATE main.\(destination.table) SET \(entityColumn) = CASE WHEN \(link.column) IS NULL THEN NULL ELSE \(link.number) END WHERE Z_ENT = \(destination.number) AND \(mine)")
+        }
     }
 }
