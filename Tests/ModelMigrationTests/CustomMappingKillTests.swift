@@ -20,7 +20,7 @@ struct CustomMappingKillTests {
     static let trials = 20
     /// Books in the store (and one author per ten): enough for a debug build's run to take long
     /// enough that kills land in every phase, few enough that the test stays within a minute.
-    static let books = 3_000
+    static let books = 10_000
 
     // MARK: - Test
 
