@@ -73,7 +73,7 @@ let package = Package(
         ),
         .testTarget(name: "ModelSchemaTests", dependencies: ["ModelSchema", "_ModelTestSupport"]),
         .testTarget(name: "ModelXMLTests", dependencies: ["ModelXML", "_ModelTestSupport"]),
-        .testTarget(name: "ModelExpressionTests", dependencies: ["ModelExpression"]),
+        .testTarget(name: "ModelExpressionTests", dependencies: ["ModelExpression", "ModelCompiler", "_ModelTestSupport"]),
         .testTarget(name: "ModelArchiveTests", dependencies: ["ModelArchive", "ModelXML", "_ModelTestSupport"]),
         .testTarget(
             name: "ModelCompilerTests",
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "ModelMigrationTests",
-            dependencies: ["ModelMigration", "ModelStore", "ModelXML", "ModelCompiler", "ModelExpression", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ModelMigration", "ModelStore", "ModelXML", "ModelArchive", "ModelCompiler", "ModelExpression", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ModelStackTests",

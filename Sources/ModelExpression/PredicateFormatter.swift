@@ -50,6 +50,10 @@ public enum PredicateFormatter {
         case .keyPath(let operand, let path):
             if case .evaluatedObject = operand { return path }
             return "\(format(operand)).\(path)"
+        case .function(nil, let selector, let arguments) where arguments.count == 2 && infixOperators[selector] != nil:
+            return arguments.map(operand).joined(separator: " \(infixOperators[selector]!) ")
+        case .function(nil, "castObject:toType:", let arguments):
+            return "CAST(" + arguments.map(format).joined(separator: ", ") + ")"
         case .function(let operand, let selector, let arguments):
             let list = arguments.map(format).joined(separator: ", ")
             if let operand {
@@ -58,5 +62,16 @@ public enum PredicateFormatter {
             return selector.hasSuffix(":") ? "\(selector)(\(list))" : "\(selector)(\(list))"
         case .aggregate(let items): return "{" + items.map(format).joined(separator: ", ") + "}"
         }
+    }
+
+    /// The arithmetic functions `predicateFormat` prints as operators.
+    private static let infixOperators = ["add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/", "raise:toPower:": "**"]
+
+    /// An operand of an operator, in parentheses when it is itself an operation.
+    private static func operand(_ expression: ExpressionNode) -> String {
+        if case .function(nil, let selector, let arguments) = expression, arguments.count == 2, infixOperators[selector] != nil {
+            return "(\(format(expression)))"
+        }
+        return format(expression)
     }
 }

@@ -13,10 +13,10 @@ public struct PredicateParser {
     /// over the tree (parsing, archiving, formatting, releasing it) within the stack.
     public static let maximumDepth = 100
 
-    private var tokens: [Token]
-    private var position = 0
+    var tokens: [Token]
+    var position = 0
     /// How many ``unaryPredicate()`` and ``primary()`` calls are under way.
-    private var depth = 0
+    var depth = 0
 
     public static func predicate(_ text: String) throws(SyntaxError) -> PredicateNode {
         var parser = try PredicateParser(text)
@@ -38,7 +38,7 @@ public struct PredicateParser {
 
     // MARK: - Predicates
 
-    private mutating func orPredicate() throws(SyntaxError) -> PredicateNode {
+    mutating func orPredicate() throws(SyntaxError) -> PredicateNode {
         var terms = [try andPredicate()]
         while accept(keyword: "OR") || accept(symbol: "||") { terms.append(try andPredicate()) }
         return terms.count == 1 ? terms[0] : .or(terms)
@@ -76,7 +76,9 @@ public struct PredicateParser {
                 depth -= 1
                 if depth == 0 {
                     guard index + 1 < tokens.count else { return true }
-                    if case .symbol(let next) = tokens[index + 1], Self.comparisonSymbols[next] != nil { return false }
+                    if case .symbol(let next) = tokens[index + 1], Self.comparisonSymbols[next] != nil || Self.expressionSymbols.contains(next) {
+                        return false
+                    }
                     if case .word(let next) = tokens[index + 1], Self.comparisonWords[next.uppercased()] != nil { return false }
                     return true
                 }
@@ -91,6 +93,9 @@ public struct PredicateParser {
         "==": .equal, "=": .equal, "!=": .notEqual, "<>": .notEqual, "<": .lessThan, "<=": .lessThanOrEqual,
         "=<": .lessThanOrEqual, ">": .greaterThan, ">=": .greaterThanOrEqual, "=>": .greaterThanOrEqual,
     ]
+
+    /// Symbols that continue an expression after a parenthesis: key paths and arithmetic.
+    static let expressionSymbols: Set<String> = [".", "+", "-", "*", "/", "**"]
 
     private static let comparisonWords: [String: ComparisonOperator] = [
         "MATCHES": .matches, "LIKE": .like, "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "IN": .in,
@@ -133,112 +138,31 @@ public struct PredicateParser {
         return .comparison(left, op, right, options: options, modifier: modifier)
     }
 
-    // MARK: - Expressions
-
-    private mutating func expression() throws(SyntaxError) -> ExpressionNode {
-        var base = try primary()
-        while accept(symbol: ".") {
-            guard case .word(let key)? = peek else { throw error("expected a key after '.'") }
-            position += 1
-            base = Self.appending(key, to: base)
-        }
-        return base
-    }
-
-    /// `base.key`, folding consecutive keys into one key path as NSExpression does.
-    private static func appending(_ key: String, to base: ExpressionNode) -> ExpressionNode {
-        if case .keyPath(let operand, let path) = base { return .keyPath(operand: operand, path: "\(path).\(key)") }
-        return .keyPath(operand: base, path: key)
-    }
-
-    private mutating func primary() throws(SyntaxError) -> ExpressionNode {
-        try descend()
-        defer { depth -= 1 }
-        guard let current = peek else { throw error("unexpected end of input") }
-        position += 1
-        switch current {
-        case .string(let text): return .constant(.string(text))
-        case .number(let text):
-            if let integer = Int64(text) { return .constant(.integer(integer)) }
-            if let real = Double(text) { return .constant(.real(real)) }
-            throw error("bad number '\(text)'")
-        case .variable(let name): return .variable(name)
-        case .symbol("("):
-            let inner = try expression()
-            try expect(symbol: ")")
-            return inner
-        case .symbol("{"):
-            var items = [ExpressionNode]()
-            if !accept(symbol: "}") {
-                repeat { items.append(try expression()) } while accept(symbol: ",")
-                try expect(symbol: "}")
-            }
-            return .aggregate(items)
-        case .word(let word):
-            switch word.uppercased() {
-            case "SELF": return .evaluatedObject
-            case "YES", "TRUE": return .constant(.bool(true))
-            case "NO", "FALSE": return .constant(.bool(false))
-            case "NIL", "NULL": return .constant(.null)
-            case "FUNCTION":
-                try expect(symbol: "(")
-                let operand = try expression()
-                try expect(symbol: ",")
-                guard case .string(let selector)? = peek else { throw error("expected a selector string") }
-                position += 1
-                var arguments = [ExpressionNode]()
-                while accept(symbol: ",") { arguments.append(try expression()) }
-                try expect(symbol: ")")
-                return .function(operand: operand, selector: selector, arguments: arguments)
-            default:
-                if peek == .symbol(":") && token(at: position + 1) == .symbol("(") {
-                    position += 2
-                    return .function(operand: nil, selector: word + ":", arguments: try argumentList())
-                }
-                if peek == .symbol("(") {
-                    position += 1
-                    return .function(operand: nil, selector: word, arguments: try argumentList())
-                }
-                return .keyPath(operand: .evaluatedObject, path: word)
-            }
-        default:
-            throw error("unexpected '\(current)'")
-        }
-    }
-
-    private mutating func argumentList() throws(SyntaxError) -> [ExpressionNode] {
-        var arguments = [ExpressionNode]()
-        if accept(symbol: ")") { return arguments }
-        repeat { arguments.append(try expression()) } while accept(symbol: ",")
-        try expect(symbol: ")")
-        return arguments
-    }
-
     /// Counts one more level of nesting; throws past ``maximumDepth``.
-    private mutating func descend() throws(SyntaxError) {
+    mutating func descend() throws(SyntaxError) {
         depth += 1
         guard depth <= Self.maximumDepth else { throw error("nested more than \(Self.maximumDepth) levels deep") }
     }
 
     // MARK: - Tokens
 
-    private var peek: Token? { token(at: position) }
+    var peek: Token? { token(at: position) }
 
-    private func token(at index: Int) -> Token? { index < tokens.count ? tokens[index] : nil }
+    func token(at index: Int) -> Token? { index < tokens.count ? tokens[index] : nil }
 
-    private mutating func accept(keyword: String) -> Bool {
+    mutating func accept(keyword: String) -> Bool {
         guard case .word(let word)? = peek, word.uppercased() == keyword else { return false }
         position += 1
         return true
     }
 
-    private mutating func accept(symbol: String) -> Bool {
+    mutating func accept(symbol: String) -> Bool {
         guard case .symbol(let found)? = peek, found == symbol else { return false }
         position += 1
         return true
     }
 
-    private mutating func expect(symbol: String) throws(SyntaxError) {
+    mutating func expect(symbol: String) throws(SyntaxError) {
         guard accept(symbol: symbol) else { throw error("expected '\(symbol)'") }
     }
 
@@ -246,7 +170,7 @@ public struct PredicateParser {
         if position < tokens.count { throw error("unexpected '\(tokens[position])'") }
     }
 
-    private func error(_ message: String) -> SyntaxError {
+    func error(_ message: String) -> SyntaxError {
         SyntaxError(message: message, offset: position)
     }
 }

@@ -17,7 +17,7 @@ enum Token: Sendable, Hashable, CustomStringConvertible {
 
 /// Splits a predicate format string into tokens.
 enum Tokenizer {
-    private static let twoCharacterSymbols: Set<String> = ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"]
+    private static let twoCharacterSymbols: Set<String> = ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||", "**"]
 
     static func tokens(of text: String) throws(PredicateParser.SyntaxError) -> [Token] {
         let characters = Array(text)

@@ -59,6 +59,16 @@ struct ExpressionEvaluatorTests {
         #expect(value == .collection([.object(ObjectReference(side: .destination, entity: "Person", primaryKey: 7))]))
     }
 
+    /// Forms published outside the corpus: the Pragmatic Core Data book passes `$source` itself
+    /// (one object, not a collection) as `sourceInstances`, and filters with `image != nil`.
+    @Test func publishedFormsBeyondTheCorpus() throws {
+        let value = try evaluate(#"FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "NoteToNote", $source)"#)
+        #expect(value == .collection([.object(ObjectReference(side: .destination, entity: "Car", primaryKey: 1))]))
+        let evaluator = ExpressionEvaluator(context: Self.objects)
+        #expect(try evaluator.evaluate(PredicateParser.predicate("owner != nil"), on: .object(Self.car)))
+        #expect(try evaluate("$source.price * 100") == .decimal(Decimal(1250)))
+    }
+
     @Test func constantsAndBuiltins() throws {
         #expect(try evaluate("YES") == .bool(true))
         #expect(try evaluate(#"uppercase:("abc")"#) == .string("ABC"))

@@ -35,6 +35,34 @@ struct PredicateParserTests {
         #expect(PredicateFormatter.format(call) == "FUNCTION($entityPolicy, \"typeForIsSaved:\", $source.big)")
     }
 
+    /// Arithmetic as `predicateFormat` prints it and as its functions, multi-part selectors and
+    /// `CAST`: each parses into NSExpression's function form and prints back as NSExpression does.
+    @Test(arguments: [
+        ("$source.price * 100", "$source.price * 100"),
+        ("add:to:($source.count, 1)", "$source.count + 1"),
+        ("(a + b) * -c", "(a + b) * (0 - c)"),
+        ("a - -3", "a - -3"),
+        ("2 ** 10 / 4", "(2 ** 10) / 4"),
+        ("modulus:by:(pages, 7)", "modulus:by:(pages, 7)"),
+        ("CAST(700000000, 'NSDate')", "CAST(700000000, \"NSDate\")"),
+    ])
+    func arithmeticAndCastParseAsFunctions(_ input: String, _ expected: String) throws {
+        let expression = try PredicateParser.expression(input)
+        #expect(PredicateFormatter.format(expression) == expected)
+        #expect(try PredicateParser.expression(expected) == expression)
+    }
+
+    @Test func operatorsMapToNSExpressionSelectors() throws {
+        let sum = try PredicateParser.expression("a + 1")
+        #expect(sum == .function(operand: nil, selector: "add:to:", arguments: [.keyPath(operand: .evaluatedObject, path: "a"), .constant(.integer(1))]))
+        let predicate = try PredicateParser.predicate("(pages + 1) * 2 > 10 AND date < CAST(1.5, \"NSDate\")")
+        guard case .and(let terms) = predicate, case .comparison(let left, .greaterThan, _, _, _) = terms[0] else {
+            Issue.record("parsed as \(predicate)")
+            return
+        }
+        #expect(PredicateFormatter.format(left) == "(pages + 1) * 2")
+    }
+
     @Test(arguments: ["a ==", "== 1", "a = 'unterminated", "(a == 1", "a <> 1 garbage"])
     func malformedTextIsASyntaxError(_ input: String) {
         #expect(throws: PredicateParser.SyntaxError.self) { try PredicateParser.predicate(input) }

@@ -64,12 +64,15 @@ struct KillTests {
 
     // MARK: - Runs
 
-    /// Runs `modelc migrate` on `store`, sending SIGKILL after `delay` seconds when given.
-    /// Returns the exit status and whether the signal ended it.
-    static func migrate(_ store: String, killAfter delay: Double?) throws -> (status: Int32, wasKilled: Bool) {
+    /// Runs `modelc migrate` on `store` with `options` (the model, and mapping models if any),
+    /// sending SIGKILL after `delay` seconds when given. Returns the exit status and whether the
+    /// signal ended it.
+    static func migrate(
+        _ store: String, options: [String] = ["--model", Support.library], killAfter delay: Double?
+    ) throws -> (status: Int32, wasKilled: Bool) {
         let process = Process()
         process.executableURL = Modelc.executable
-        process.arguments = ["migrate", store, "--model", Support.library, "--quiet", "--backup", store + ".backup"]
+        process.arguments = ["migrate", store] + options + ["--quiet", "--backup", store + ".backup"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -89,6 +92,77 @@ struct KillTests {
             .filter { $0.hasPrefix(name) && $0 != name && $0 != name + "-shm" }.sorted()
     }
 
+    // MARK: - Trials
+
+    /// Migrates a copy of `base`, not killed: it must succeed at the version of hashes `new`.
+    /// Returns the copy, what it holds, and how long the run took in seconds.
+    static func referenceRun(
+        of base: String, in folder: URL, options: [String], new: [String: VersionHash]
+    ) throws -> (path: String, opened: (integrity: String?, hashes: [String: VersionHash], rows: [String: Int]), seconds: Double) {
+        let reference = try Support.copy(base, into: folder, as: "reference.sqlite")
+        let start = ContinuousClock.now
+        let run = try migrate(reference, options: options, killAfter: nil)
+        let elapsed = ContinuousClock.now - start
+        try #require(run.status == 0 && !run.wasKilled, "the reference migration failed (status \(run.status))")
+        let migrated = try open(reference)
+        #expect(migrated.integrity == "ok")
+        try #require(migrated.hashes == new, "the reference run did not reach the new version")
+        return (reference, migrated, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// The two states a killed run may leave the store in, as ``open(_:)`` reads them.
+    struct Outcomes {
+        var old: [String: VersionHash]
+        var oldRows: [String: Int]
+        var new: [String: VersionHash]
+        var newRows: [String: Int]
+    }
+
+    /// Migrates `count` copies of `base` with `options`, each killed after a seeded random part
+    /// of `window` (the reference run's length, then nudged after each trial: a run that finished
+    /// first shortens it, a kill that found the old store lengthens it, as the machine's load
+    /// changes; it only chooses kill points, what a kill hit is read from the files). Each store
+    /// must open intact at the old version with the old rows or at the new one with the new rows;
+    /// `check` then looks further (store, label, whether it is new). Finally at least half the
+    /// kills must have landed during the run, and both outcomes must occur.
+    static func runTrials(
+        _ name: String, count: Int, of base: String, in folder: URL, options: [String], window start: Double,
+        expecting expected: Outcomes, using generator: inout SeededGenerator,
+        check: (_ store: String, _ label: String, _ isNew: Bool) throws -> Void = { _, _, _ in }
+    ) throws {
+        var window = start
+        var results = [Trial]()
+        for number in 1...count {
+            let store = try Support.copy(base, into: folder, as: "trial-\(number).sqlite")
+            // Kill points over the whole run and a little past it, so that some runs finish.
+            let delay = window * Double.random(in: 0.2...1.2, using: &generator)
+            let ended = try migrate(store, options: options, killAfter: delay)
+            let traces = try traces(of: store)
+            let outcome = try open(store)
+            let label = "trial \(number) (seed \(TestSeed.value), kill after \(Int(delay * 1000)) ms)"
+            #expect(outcome.integrity == "ok", "\(label)")
+            if outcome.hashes == expected.old {
+                #expect(outcome.rows == expected.oldRows, "\(label): old version, rows per table")
+            } else {
+                #expect(outcome.hashes == expected.new, "\(label): the store is at neither version")
+                #expect(outcome.rows == expected.newRows, "\(label): new version, rows per table")
+            }
+            try check(store, label, outcome.hashes == expected.new)
+            if !ended.wasKilled {
+                window *= 0.7
+            } else if outcome.hashes == expected.old {
+                window *= 1.1
+            }
+            results.append(Trial(number: number, delay: delay, wasKilled: ended.wasKilled, traces: traces, isNew: outcome.hashes == expected.new))
+        }
+        let landed = results.filter(\.landedDuringRun)
+        let newCount = results.filter(\.isNew).count
+        print("\(name): \(landed.count) of \(count) kills landed during the migration; \(count - newCount) old, \(newCount) new (seed \(TestSeed.value))")
+        let summary = results.map { "\($0.number): \($0.wasKilled ? "killed" : "exited") \($0.isNew ? "new" : "old") \($0.traces)" }
+        #expect(landed.count * 2 >= count, "only \(landed.count) of \(count) kills landed during the migration (seed \(TestSeed.value)): \(summary)")
+        #expect(results.contains(where: \.isNew) && landed.contains { !$0.isNew }, "both outcomes occur (seed \(TestSeed.value)): \(summary)")
+    }
+
     // MARK: - Test
 
     @Test(arguments: [StoreCreator.JournalMode.delete, .wal])
@@ -106,54 +180,15 @@ struct KillTests {
             #expect(sidecars.isEmpty, "the base store has no sidecar files: \(sidecars)")
 
             // The untimed reference run: it must succeed, and its result is the "new" outcome.
-            let reference = try Support.copy(base, into: folder, as: "reference.sqlite")
-            let start = ContinuousClock.now
-            let run = try Self.migrate(reference, killAfter: nil)
-            let elapsed = ContinuousClock.now - start
-            try #require(run.status == 0 && !run.wasKilled, "the reference migration failed (status \(run.status))")
-            let migrated = try Self.open(reference)
-            #expect(migrated.integrity == "ok")
-            try #require(migrated.hashes == new, "the reference run did not reach the current version")
+            let (reference, migrated, window) = try Self.referenceRun(of: base, in: folder, options: ["--model", Support.library], new: new)
             // Every row and value of the base is in the reference result, followed through the
             // inferred mappings; the "new" outcomes below are compared with it table by table.
             let compared = try RetainedData(chain: Array(versions)).verify(original: base, migrated: reference, framework: .current)
             #expect(compared >= 150_000, "values compared: \(compared)")
-            // How long a run takes, first from the reference run; each trial then nudges it (a run
-            // still going when killed takes longer, one that finished first less), because the
-            // machine's load changes; the steps keep about four kills in five inside the run. It
-            // only chooses kill points: what a kill hit is read from the files.
-            var window = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-
-            var results = [Trial]()
-            for number in 1...Self.trials {
-                let store = try Support.copy(base, into: folder, as: "trial-\(number).sqlite")
-                // Kill points over the whole run and a little past it, so that some runs finish.
-                let delay = window * Double.random(in: 0.2...1.2, using: &generator)
-                let ended = try Self.migrate(store, killAfter: delay)
-                let traces = try Self.traces(of: store)
-                let outcome = try Self.open(store)
-                let label = "trial \(number) (seed \(TestSeed.value), kill after \(Int(delay * 1000)) ms)"
-                #expect(outcome.integrity == "ok", "\(label)")
-                if outcome.hashes == old {
-                    #expect(outcome.rows == original.rows, "\(label): old version, rows per table")
-                } else {
-                    #expect(outcome.hashes == new, "\(label): the store is at neither version")
-                    #expect(outcome.rows == migrated.rows, "\(label): new version, rows per table")
-                }
-                if !ended.wasKilled {
-                    window *= 0.7
-                } else if outcome.hashes == old {
-                    window *= 1.1
-                }
-                results.append(Trial(number: number, delay: delay, wasKilled: ended.wasKilled, traces: traces, isNew: outcome.hashes == new))
-            }
-
-            let landed = results.filter(\.landedDuringRun)
-            let newCount = results.filter(\.isNew).count
-            print("KillTests \(journalMode.rawValue): \(landed.count) of \(Self.trials) kills landed during the migration; \(Self.trials - newCount) old, \(newCount) new (seed \(TestSeed.value))")
-            let summary = results.map { "\($0.number): \($0.wasKilled ? "killed" : "exited") \($0.isNew ? "new" : "old") \($0.traces)" }
-            #expect(landed.count * 2 >= Self.trials, "only \(landed.count) of \(Self.trials) kills landed during the migration (seed \(TestSeed.value)): \(summary)")
-            #expect(results.contains(where: \.isNew) && landed.contains { !$0.isNew }, "both outcomes occur (seed \(TestSeed.value)): \(summary)")
+            let expected = Outcomes(old: old, oldRows: original.rows, new: new, newRows: migrated.rows)
+            try Self.runTrials(
+                "KillTests \(journalMode.rawValue)", count: Self.trials, of: base, in: folder, options: ["--model", Support.library],
+                window: window, expecting: expected, using: &generator)
         }
     }
 }

@@ -3,10 +3,9 @@ import Foundation
 /// Key-value coding's collection operators (`@count`, `@sum`, `@avg`, `@min`, `@max`, and the
 /// union operators), applied as `NSSet`/`NSArray` apply them to the values at the rest of the path.
 enum CollectionOperator {
-    /// The result of `@op.rest` on `value`.
-    static func apply(_ op: String, to value: EvaluatedValue, path rest: String, evaluator: ExpressionEvaluator) throws -> EvaluatedValue {
-        let elements = value.elements
-        let values = rest.isEmpty ? elements : try elements.map { try evaluator.value(atPath: rest, of: $0) }
+    /// The result of `@op` on `values` (the collection's elements, or the values at the rest of
+    /// the path on each element).
+    static func apply(_ op: String, to values: [EvaluatedValue]) throws -> EvaluatedValue {
         switch op {
         case "@count":
             return .integer(Int64(values.count))
@@ -14,8 +13,8 @@ enum CollectionOperator {
             return sum(of: values.filter { !$0.isNull })
         case "@avg":
             let present = values.filter { !$0.isNull }
-            guard !present.isEmpty, let total = sum(of: present).number else { return .null }
-            return .double(total / Double(present.count))
+            guard !present.isEmpty else { return .null }
+            return try Arithmetic.apply("divide:by:", sum(of: present), .integer(Int64(present.count)))
         case "@min", "@max":
             return try extreme(of: values, smallest: op == "@min")
         case "@unionOfObjects":
@@ -34,10 +33,22 @@ enum CollectionOperator {
     /// The sum as NSNumber adds: integers stay integers, decimals stay decimals, anything else is a double.
     static func sum(of values: [EvaluatedValue]) -> EvaluatedValue {
         if values.allSatisfy({ if case .integer = $0 { true } else if case .bool = $0 { true } else { false } }) {
-            return .integer(values.reduce(0) { $0 &+ Int64($1.number ?? 0) })
+            var total: Int64 = 0
+            for value in values {
+                let (next, overflow) = total.addingReportingOverflow(Int64(value.number ?? 0))
+                if overflow { return .double(values.reduce(0) { $0 + ($1.number ?? 0) }) }
+                total = next
+            }
+            return .integer(total)
         }
-        if values.allSatisfy({ if case .decimal = $0 { true } else { false } }) {
-            return .decimal(values.reduce(Decimal(0)) { if case .decimal(let value) = $1 { $0 + value } else { $0 } })
+        if values.allSatisfy({ if case .decimal = $0 { true } else if case .integer = $0 { true } else { false } }) {
+            return .decimal(values.reduce(Decimal(0)) {
+                switch $1 {
+                case .decimal(let value): $0 + value
+                case .integer(let value): $0 + Decimal(value)
+                default: $0
+                }
+            })
         }
         return .double(values.reduce(0) { $0 + ($1.number ?? 0) })
     }

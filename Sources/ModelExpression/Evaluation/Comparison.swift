@@ -37,8 +37,12 @@ enum Comparison {
             switch op {
             case .beginsWith: return a.hasPrefix(b)
             case .endsWith: return a.hasSuffix(b)
-            case .like: return try matches(a, regex: likePattern(b))
-            default: return try matches(a, regex: b)
+            case .like: return try matches(a, regex: likePattern(b), caseInsensitive: false)
+            default:
+                // The pattern is a regular expression: case is the engine's to fold, not the text's.
+                let pattern = options.contains(.diacriticInsensitive) ? fold(pattern, .diacriticInsensitive) : pattern
+                let subject = options.contains(.diacriticInsensitive) ? fold(text, .diacriticInsensitive) : text
+                return try matches(subject, regex: pattern, caseInsensitive: options.contains(.caseInsensitive))
             }
         }
     }
@@ -50,25 +54,39 @@ enum Comparison {
             return ordered(fold(a, options), fold(b, options))
         case (.date(let a), .date(let b)):
             return ordered(a, b)
-        case (.decimal(let a), .decimal(let b)):
-            return ordered(a, b)
-        case (.integer(let a), .integer(let b)):
-            return ordered(a, b)
         default:
-            guard let a = lhs.number, let b = rhs.number else { throw EvaluationError("cannot compare \(lhs) with \(rhs)") }
+            guard let order = numericOrder(lhs, rhs) else { throw EvaluationError("cannot order \(lhs) against \(rhs)") }
+            return order
+        }
+    }
+
+    /// The order of two numbers as NSNumber's `compare:` gives it, across integer, decimal,
+    /// double and boolean: exact between integers and decimals; nil when either is no number.
+    static func numericOrder(_ lhs: EvaluatedValue, _ rhs: EvaluatedValue) -> ComparisonResult? {
+        switch (lhs, rhs) {
+        case (.integer(let a), .integer(let b)): return ordered(a, b)
+        case (.decimal, .decimal), (.decimal, .integer), (.integer, .decimal), (.decimal, .bool), (.bool, .decimal):
+            return ordered(exactDecimal(lhs), exactDecimal(rhs))
+        default:
+            guard let a = lhs.number, let b = rhs.number else { return nil }
             return ordered(a, b)
         }
     }
 
-    /// Equality as `isEqual:` answers it, numbers compared by value across their types.
-    static func equal(_ lhs: EvaluatedValue, _ rhs: EvaluatedValue, _ options: ComparisonOptions = []) -> Bool {
-        switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return fold(a, options) == fold(b, options)
-        case (.integer(let a), .integer(let b)): return a == b
-        default:
-            if let a = lhs.number, let b = rhs.number { return a == b }
-            return lhs == rhs
+    private static func exactDecimal(_ value: EvaluatedValue) -> Decimal {
+        switch value {
+        case .decimal(let number): number
+        case .integer(let number): Decimal(number)
+        default: Decimal(value.number ?? 0)
         }
+    }
+
+    /// Equality as `isEqual:` answers it: numbers by value across their types, strings folded as
+    /// `[c]`/`[d]` ask, anything else (dates, data, UUIDs, URIs, objects) by identity of value.
+    static func equal(_ lhs: EvaluatedValue, _ rhs: EvaluatedValue, _ options: ComparisonOptions = []) -> Bool {
+        if case .string(let a) = lhs, case .string(let b) = rhs { return fold(a, options) == fold(b, options) }
+        if let order = numericOrder(lhs, rhs) { return order == .orderedSame }
+        return lhs == rhs
     }
 
     private static func ordered<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
@@ -97,10 +115,11 @@ enum Comparison {
     }
 
     /// Whether the whole of `text` matches `regex`, as `MATCHES` requires.
-    private static func matches(_ text: String, regex: String) throws -> Bool {
+    private static func matches(_ text: String, regex: String, caseInsensitive: Bool) throws -> Bool {
         let expression: NSRegularExpression
         do {
-            expression = try NSRegularExpression(pattern: "^(?:\(regex))$", options: [.dotMatchesLineSeparators])
+            let options: NSRegularExpression.Options = caseInsensitive ? [.dotMatchesLineSeparators, .caseInsensitive] : [.dotMatchesLineSeparators]
+            expression = try NSRegularExpression(pattern: "^(?:\(regex))$", options: options)
         } catch {
             throw EvaluationError("invalid regular expression '\(regex)'")
         }

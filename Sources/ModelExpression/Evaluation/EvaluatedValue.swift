@@ -64,3 +64,44 @@ public struct ObjectReference: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(side) \(entity) \(primaryKey)" }
 }
+
+// MARK: - Describing values in errors
+
+extension EvaluatedValue: CustomStringConvertible {
+    /// The kind of value with an article, as errors name it ("a string", "an integer").
+    public var kind: String {
+        switch self {
+        case .null: "nil"
+        case .bool: "a boolean"
+        case .integer: "an integer"
+        case .double: "a double"
+        case .decimal: "a decimal"
+        case .string: "a string"
+        case .date: "a date"
+        case .data: "binary data"
+        case .uuid: "a UUID"
+        case .uri: "a URI"
+        case .object(let object): "a \(object.entity) instance"
+        case .collection: "a collection"
+        case .receiver(let name): "$\(name)"
+        }
+    }
+
+    /// The value as errors show it: its kind and, for short values, the value itself.
+    public var description: String {
+        switch self {
+        case .null, .receiver: kind
+        case .bool(let value): "\(kind) \(value ? "YES" : "NO")"
+        case .integer(let value): "\(kind) \(value)"
+        case .double(let value): "\(kind) \(value)"
+        case .decimal(let value): "\(kind) \(value)"
+        case .string(let value): "\(kind) \"\(value.count > 40 ? value.prefix(40) + "…" : value)\""
+        case .date(let value): "\(kind) \(value.timeIntervalSinceReferenceDate)s after 2001"
+        case .data(let value): "\(kind) of \(value.count) bytes"
+        case .uuid(let value): "\(kind) \(value.uuidString)"
+        case .uri(let value): "\(kind) \(value.absoluteString)"
+        case .object(let object): "\(object.side) \(object.entity) \(object.primaryKey)"
+        case .collection(let values): "\(kind) of \(values.count)"
+        }
+    }
+}

@@ -30,33 +30,55 @@ public struct ExpressionEvaluator {
             let values = try arguments.map { try evaluate($0, on: object) }
             guard let operand else {
                 if let result = try BuiltinFunctions.call(selector, arguments: values) { return result }
-                return try context.call(selector, on: .null, arguments: values)
+                return try context.call(selector == "FETCH" ? "FETCH:" : selector, on: .null, arguments: values)
             }
-            return try context.call(selector, on: try evaluate(operand, on: object), arguments: values)
+            return try call(selector, on: try evaluate(operand, on: object), arguments: values)
+        }
+    }
+
+    /// `FUNCTION(receiver, selector, arguments…)`: `valueForKey:` and `valueForKeyPath:` on
+    /// anything, the context's functions on objects and receivers, Foundation's methods on values.
+    func call(_ selector: String, on receiver: EvaluatedValue, arguments: [EvaluatedValue]) throws -> EvaluatedValue {
+        if ["valueForKey:", "valueForKeyPath:"].contains(selector), arguments.count == 1 {
+            guard case .string(let path) = arguments[0] else { throw EvaluationError("\(selector) needs a string, not \(arguments[0])") }
+            return selector == "valueForKey:" ? try value(forKey: path, of: receiver) : try value(atPath: path, of: receiver)
+        }
+        switch receiver {
+        case .object, .receiver: return try context.call(selector, on: receiver, arguments: arguments)
+        default: return try ValueMethods.call(selector, on: receiver, arguments: arguments)
         }
     }
 
     /// The value of a dotted key path (`owner.name`, `cars.@count`) on `value`, as key-value coding
     /// answers it: `nil` passes through, a collection maps each element, `@` operators aggregate.
+    ///
+    /// A path of more than ``PredicateParser/maximumDepth`` keys is refused: each key through a
+    /// to-many nests the result one level deeper, and a collection operator recurses on the rest.
     public func value(atPath path: String, of value: EvaluatedValue) throws -> EvaluatedValue {
         var keys = path.split(separator: ".").map(String.init)[...]
+        guard keys.count <= PredicateParser.maximumDepth else {
+            throw EvaluationError("the key path '\(path.prefix(60))…' has \(keys.count) keys; at most \(PredicateParser.maximumDepth) are evaluated")
+        }
         var current = value
         while let key = keys.popFirst() {
             if key.hasPrefix("@") {
                 let rest = keys.joined(separator: ".")
-                return try CollectionOperator.apply(key, to: current, path: rest, evaluator: self)
+                let values = rest.isEmpty ? current.elements : try current.elements.map { try self.value(atPath: rest, of: $0) }
+                return try CollectionOperator.apply(key, to: values)
             }
             current = try self.value(forKey: key, of: current)
         }
         return current
     }
 
-    /// One key on one value: a collection maps each element (skipping none), `nil` stays `nil`.
+    /// One key on one value: a collection maps each element (skipping none), `nil` stays `nil`,
+    /// objects and receivers ask the context, other values answer Foundation's methods.
     func value(forKey key: String, of value: EvaluatedValue) throws -> EvaluatedValue {
         switch value {
         case .null: return .null
         case .collection(let elements): return .collection(try elements.map { try self.value(forKey: key, of: $0) })
-        default: return try context.value(forKey: key, of: value)
+        case .object, .receiver: return try context.value(forKey: key, of: value)
+        default: return try ValueMethods.value(forKey: key, of: value)
         }
     }
 

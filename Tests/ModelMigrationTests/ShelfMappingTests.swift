@@ -1,0 +1,60 @@
+import Foundation
+import ModelCompiler
+import ModelMigration
+import ModelSchema
+import ModelStore
+import Testing
+import _ModelTestSupport
+
+/// The committed Shelf mapping model (read by the custom-mapping kill test and benchmark) is the
+/// one ``ShelfMapping`` defines, and it reads back as that definition.
+struct ShelfMappingTests {
+    /// Fails when `Fixtures/ShelfToShelf2.xcmappingmodel` is stale; `MODELC_REGENERATE=1` rewrites it.
+    @Test func theCommittedMappingModelIsCurrent() throws {
+        try withTemporaryDirectory { folder in
+            let written = try ShelfMapping.write(into: folder)
+            let fresh = try Data(contentsOf: URL(fileURLWithPath: written + "/xcmapping.xml"))
+            let committedPath = ShelfMapping.mappingPath + "/xcmapping.xml"
+            if ProcessInfo.processInfo.environment["MODELC_REGENERATE"] == "1" {
+                try FileManager.default.createDirectory(atPath: ShelfMapping.mappingPath, withIntermediateDirectories: true)
+                try fresh.write(to: URL(fileURLWithPath: committedPath))
+            }
+            let committed = FileManager.default.contents(atPath: committedPath) ?? Data()
+            // The document's UUID is new each time, as in Xcode; everything else must match.
+            let withoutUUID = { (data: Data) in String(decoding: data, as: UTF8.self).split(separator: "\n").filter { !$0.contains("<UUID>") } }
+            #expect(withoutUUID(committed) == withoutUUID(fresh), "stale: run MODELC_REGENERATE=1 swift test --filter ShelfMappingTests")
+        }
+    }
+
+    /// Reading the committed file gives back the definition: names, hashes, expressions.
+    @Test func theCommittedMappingModelReadsAsDefined() throws {
+        let read = MappingCompilation.read(at: ShelfMapping.mappingPath)
+        #expect(read.diagnostics.filter { $0.severity == .error } == [])
+        let model = try #require(read.model)
+        let defined = try ShelfMapping.model(try MigrationTestSupport.bundle(ShelfMapping.bundlePath))
+        #expect(model.entityMappings.map(\.name) == defined.entityMappings.map(\.name))
+        #expect(model.sourceEntityHashes == defined.sourceEntityHashes)
+        #expect(model.destinationEntityHashes == defined.destinationEntityHashes)
+        for (read, defined) in zip(model.entityMappings, defined.entityMappings) {
+            #expect(read.type == defined.type)
+            #expect(read.attributeMappings.map(\.valueExpression) == defined.attributeMappings.map(\.valueExpression))
+            #expect(read.relationshipMappings.map(\.valueExpression) == defined.relationshipMappings.map(\.valueExpression))
+        }
+    }
+}
+
+/// The migration manager, as a library, runs the Shelf mapping with the values it defines.
+struct ShelfMigrationTests {
+    @Test func theManagerMigratesAShelfStoreThroughTheMapping() throws {
+        try withTemporaryDirectory { folder in
+            let bundle = try MigrationTestSupport.bundle(ShelfMapping.bundlePath)
+            let store = folder.appendingPathComponent("Shelf.sqlite").path
+            try ShelfMapping.makeStore(at: store, books: 2_000)
+            let mapping = try #require(MappingCompilation.read(at: ShelfMapping.mappingPath).model)
+            let result = try MigrationManager(bundle: bundle, mappingModel: mapping).migrate(storeAt: store)
+            #expect(result.destination == "Shelf 2")
+            #expect(try StoreMetadata.read(at: store).versionHashes == VersionHasher(try #require(bundle.version(named: "Shelf 2"))).entityHashes())
+            #expect(try ShelfMapping.violations(in: store, books: 2_000) == [])
+        }
+    }
+}
