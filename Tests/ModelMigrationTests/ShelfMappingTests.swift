@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ModelCompiler
 import ModelMigration
 import ModelSchema
@@ -55,6 +56,33 @@ struct ShelfMigrationTests {
             #expect(result.destination == "Shelf 2")
             #expect(try StoreMetadata.read(at: store).versionHashes == VersionHasher(try #require(bundle.version(named: "Shelf 2"))).entityHashes())
             #expect(try ShelfMapping.violations(in: store, books: 2_000) == [])
+        }
+    }
+
+    /// `Writer.books` names the links `Book.author` sets: the set-based path sets them once, from
+    /// the to-one side, and writes what the row-by-row path writes setting both sides.
+    @Test func bothPathsLinkWritersAndBooksAlike() throws {
+        try withTemporaryDirectory { folder in
+            let bundle = try MigrationTestSupport.bundle(ShelfMapping.bundlePath)
+            let mapping = try #require(MappingCompilation.read(at: ShelfMapping.mappingPath).model)
+            var tables = [[[[DatabaseValue]]]]()
+            for usesSQL in [false, true] {
+                let store = folder.appendingPathComponent("Shelf-\(usesSQL).sqlite").path
+                try ShelfMapping.makeStore(at: store, books: 500)
+                var options = MigrationManager.Options()
+                options.usesSQL = usesSQL
+                #expect(try MigrationManager(bundle: bundle, mappingModel: mapping).migrate(storeAt: store, options: options).outcome == .migrated)
+                #expect(try ShelfMapping.violations(in: store, books: 500) == [])
+                let queue = try DatabaseQueue(path: store)
+                let rows = try queue.read { db in
+                    try ["ZBOOK", "ZWRITER", "Z_PRIMARYKEY"].map { table in
+                        try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1").map { Array($0.databaseValues) }
+                    }
+                }
+                tables.append(rows)
+                try queue.close()
+            }
+            #expect(tables[0] == tables[1])
         }
     }
 }

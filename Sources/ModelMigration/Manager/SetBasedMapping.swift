@@ -159,6 +159,7 @@ struct SetBasedMapping {
         var links = [Link]()
         for property in mapping.relationshipMappings {
             guard let node = try context.parsed(property) else { continue }
+            if try isSetFromItsInverse(property, node: node, sourceName: sourceName, destinationName: destinationName) { continue }
             guard case .function(.variable("manager")?, "destinationInstancesForEntityMappingNamed:sourceInstances:", let arguments) = node,
                 arguments.count == 2, case .constant(.string(let targetName)) = arguments[0],
                 case .keyPath(.variable("source"), let key) = arguments[1], !key.contains("."),
@@ -173,6 +174,31 @@ struct SetBasedMapping {
             links.append(Link(column: column, entityColumn: destination.entityColumns[property.name], number: number, sourceKey: sourceKey, target: target))
         }
         return links
+    }
+
+    /// Whether a to-many relationship mapping names exactly the links its to-one inverse's
+    /// mapping sets: `books = destinationInstances("BookToBook", $source.books)` here and
+    /// `author = destinationInstances("<this mapping>", $source.author)` in `BookToBook`, with
+    /// `books`/`author` inverses on both sides, `books` unordered (an ordered one also writes its
+    /// order column) and no policy on `BookToBook` to change its relationship pass. Setting one side sets the other (the foreign key of the to-one), so
+    /// the links are set once, from the to-one side, instead of once per instance here.
+    private func isSetFromItsInverse(_ property: ModelSchema.PropertyMapping, node: ExpressionNode, sourceName: String, destinationName: String) throws -> Bool {
+        let lookup = "destinationInstancesForEntityMappingNamed:sourceInstances:"
+        guard case .function(.variable("manager")?, lookup, let arguments) = node, arguments.count == 2,
+            case .constant(.string(let targetName)) = arguments[0], case .keyPath(.variable("source"), let key) = arguments[1],
+            let old = context.source.entities.relationship(named: key, in: sourceName), old.isToMany,
+            let oldInverse = context.source.entities.inverse(of: old), !oldInverse.isToMany,
+            let new = context.destination.entities.relationship(named: property.name, in: destinationName), new.isToMany, !new.isOrdered,
+            let newInverse = context.destination.entities.inverse(of: new), !newInverse.isToMany,
+            let target = try? context.index(ofMapping: targetName), target != index
+        else { return false }
+        let targetMapping = context.mappingModel.entityMappings[target]
+        guard (targetMapping.policyClassName ?? "").isEmpty,
+            let back = targetMapping.relationshipMappings.first(where: { $0.name == newInverse.name }),
+            case .function(.variable("manager")?, lookup, let backArguments)? = try context.parsed(back), backArguments.count == 2
+        else { return false }
+        return backArguments[0] == .constant(.string(mapping.name))
+            && backArguments[1] == .keyPath(operand: .variable("source"), path: oldInverse.name)
     }
 
     /// The to-one links whose target mapping has already created its instances, set by the

@@ -38,7 +38,9 @@ public enum StoredValue {
         case .boolean: return .bool(number != 0)
         case .integer16, .integer32, .integer64: return integer.map(EvaluatedValue.integer) ?? .double(number)
         case .date: return .date(Date(timeIntervalSinceReferenceDate: number))
-        case .decimal: return .decimal(Decimal(number))
+        // Through the double's shortest text, so that 0.07 reads as 0.07 and writes back as the
+        // same double (`Decimal(0.07)` is 0.07000000000000001024, which writes back differently).
+        case .decimal: return .decimal(Decimal(string: String(number)) ?? Decimal(number))
         case .double, .float: return .double(number)
         default: return integer.map(EvaluatedValue.integer) ?? .double(number)
         }
@@ -59,6 +61,8 @@ public enum StoredValue {
             }
             if case .string(let text) = value, let integer = Int64(text) { return integer.databaseValue }
         case .double, .float, .decimal:
+            // A decimal becomes the double nearest its exact value, not a product of rounded powers of ten.
+            if case .decimal(let decimal) = value, let number = Double("\(decimal)") { return number.databaseValue }
             if let number = value.number { return number.databaseValue }
             if case .string(let text) = value, let number = Double(text) { return number.databaseValue }
         case .date:
