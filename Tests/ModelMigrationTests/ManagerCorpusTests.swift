@@ -214,7 +214,7 @@ struct ManagerCorpusTests {
     @Test func everyPolicyFreeCorpusMappingRunsOnItsStores() throws {
         var migrated = [String]()
         let mappings = CorpusMappings.all.compactMap { path in MappingCompilation.read(at: Corpus.path(path)).model.map { (path, $0) } }
-        for known in CorpusStores.known + CorpusStores.translationCatalogStores {
+        for known in CorpusStores.known + CorpusStores.translationCatalogStores + [CorpusStores.recipes] {
             guard var bundle = try? Support.bundle(Corpus.path(known.model)), let version = bundle.version(named: known.version) else { continue }
             if known.model.contains("TranslationCatalog") { bundle = try Self.translationCatalog() }
             let hashes = VersionHasher(version).entityHashes()
@@ -244,6 +244,7 @@ struct ManagerCorpusTests {
         let expected = [
             "Migration1to2 on CoreDataMigration_Example_1.sqlite", "TestMigrationStore_1_2 on TestMigrationStore_version_1.sqlite",
             "Model_1_to_2 on test_multi_language_core_data.sqlite", "Model_2_to_3 on test_multi_language_core_data_v2.sqlite",
+            "MappingModel on Recipes.sqlite",
         ]
         #expect(Set(expected).isSubset(of: migrated), "\(migrated)")
         print("migrated through mapping models: \(migrated)")

@@ -1,4 +1,5 @@
 import Foundation
+import ModelCompiler
 import Synchronization
 import GRDB
 import ModelMigration
@@ -16,10 +17,11 @@ enum MigrationTestSupport {
         Corpus.packageRoot.appendingPathComponent("Fixtures/\(name)").path
     }
 
-    /// The model at `path`, read once per test run: the corpus tests share Wire's 90 versions.
+    /// The model at `path` (Xcode 3 versions included, as every command reads them), read once
+    /// per test run: the corpus tests share Wire's 90 versions.
     static func bundle(_ path: String) throws -> ModelBundle {
         if let cached = cache.withLock({ $0[path] }) { return cached }
-        let bundle = try #require(ModelReader().read(at: path).bundle)
+        let bundle = try #require(ModelSources.reader.read(at: path).bundle)
         cache.withLock { $0[path] = bundle }
         return bundle
     }

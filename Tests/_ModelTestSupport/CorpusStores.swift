@@ -79,6 +79,12 @@ public enum CorpusStores {
         ("store2-91-0", "zmessaging2.91.0"), ("store2-98-0", "zmessaging2.98.0"), ("store2-101-0", "zmessaging2.101.0"),
     ].map { KnownStore(store: "\(wire)/Tests/Resources/\($0.0).wiredatabase", model: wireModel, version: $0.1) }
 
+    /// The Recipes sample's store, written by build 241 at `Recipes`, the Xcode 3 version its
+    /// mapping model starts from (its hashes say so; SOURCES.md).
+    public static let recipes = KnownStore(
+        store: "thepost__iPhoneCoreDataRecipesMigration/RecipeData/Recipes.sqlite",
+        model: "thepost__iPhoneCoreDataRecipesMigration/Recipes.xcdatamodeld", version: "Recipes")
+
     /// TranslationCatalog's test stores, one per single-version bundle `CatalogModel_<n>` (their
     /// hashes match; builds 1513 and 1516, the newest in the corpus).
     public static let translationCatalogStores: [KnownStore] = ["", "_v2", "_v3"].enumerated().map { index, suffix in
