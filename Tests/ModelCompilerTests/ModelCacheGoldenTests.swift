@@ -41,6 +41,34 @@ struct ModelCacheGoldenTests {
         #expect(compared >= 1)
     }
 
+    /// Attributes alone in an ascending fetch index are marked indexed, and only fetch indexes of
+    /// several elements are mirrored into `NSCompoundIndexes`, as in LoopKit's model cache
+    /// (`CachedGlucoseObject`: four one-element indexes, compound `[]`; `CachedInsulinDeliveryObject`:
+    /// `[[startDate, endDate]]`).
+    @Test func indexedAttributesAndCompoundIndexesEqualCoreDatas() throws {
+        let (store, model, versionName) = Self.stores[0]
+        let apple = try KeyedArchiveReader.unarchive(try #require(try StoreModelCache.archive(at: Corpus.path(store))))
+        let version = try #require(ModelReader().read(at: Corpus.path(model)).bundle?.version(named: versionName))
+        let ours = try KeyedArchiveReader.unarchive(ModelArchiver.archive(version))
+        let ourEntities = Dictionary(Self.entries(ours["NSEntities"]), uniquingKeysWith: { a, _ in a })
+        var indexedSeen = 0
+        for (entityName, appleEntity) in Self.entries(apple["NSEntities"]) {
+            let ourEntity = try #require(ourEntities[entityName]?.object, "\(entityName)")
+            #expect(Self.nameLists(ourEntity["NSCompoundIndexes"]) == Self.nameLists(appleEntity.object?["NSCompoundIndexes"]), "\(entityName)")
+            let indexed = { (entity: ArchivedObject?) in
+                Set(Self.entries(entity?["NSProperties"]).filter { $0.1.object?["NSIsIndexed"]?.bool == true }.map(\.0))
+            }
+            #expect(indexed(ourEntity) == indexed(appleEntity.object), "\(entityName)")
+            indexedSeen += indexed(appleEntity.object).count
+        }
+        #expect(indexedSeen >= 7)
+    }
+
+    /// An `NSCompoundIndexes` array of arrays of names; empty when absent.
+    static func nameLists(_ value: ArchiveValue?) -> [[String]] {
+        (value?.object?["NS.objects"]?.references ?? []).map { ($0.object?["NS.objects"]?.references ?? []).compactMap(\.string) }
+    }
+
     static func entries(_ value: ArchiveValue?) -> [(String, ArchiveValue)] {
         guard let object = value?.object else { return [] }
         // Model caches use NSKnownKeysDictionary1 (keys in a mapping strategy) for NSEntities.

@@ -7,7 +7,8 @@ import ModelSchema
 /// Keys, classes and flag words follow Xcode's own `.mom` files (FORMATS.md §4.3): own
 /// properties only in `NSProperties`, both object references and names for destinations and
 /// inverses, the renaming identifier defaulting to the name, `_P` flag words, and
-/// `NSCompoundIndexes` mirroring every fetch index.
+/// `NSCompoundIndexes` mirroring every fetch index of several elements (an attribute alone in an
+/// ascending fetch index is marked `NSIsIndexed` instead).
 public struct ModelArchiver: ~Copyable {
     public struct Options: Sendable {
         /// The momc to emulate: whether and which compiler identity the archive records.
@@ -32,6 +33,8 @@ public struct ModelArchiver: ~Copyable {
     private let entities: UnsafeBufferPointer<Entity>
     private let options: Options
     private var writer = KeyedArchiveWriter()
+    /// Per entity, the attributes a one-element fetch index marks indexed; computed when first needed.
+    private var indexedAlone: [Int: Set<String>] = [:]
     private var modelNumber: UInt32 = 0
     /// The entities in archive order (indexes into `entities`), each name's first.
     private var entityOrder: [Int] = []
@@ -221,7 +224,7 @@ public struct ModelArchiver: ~Copyable {
         }
         if !entity.pointee.compoundIndexes.isEmpty || !entity.pointee.fetchIndexes.isEmpty {
             let compound = entity.pointee.compoundIndexes
-                + entity.pointee.fetchIndexes.map { $0.elements.compactMap(\.propertyName) }
+                + entity.pointee.fetchIndexes.filter { $0.elements.count > 1 }.map { $0.elements.compactMap(\.propertyName) }
             writer.append(.compoundIndexes, .object(
                 ArchiveClass.arrayObject(compound.map { .object(ArchiveClass.arrayObject($0.map { .string($0) })) })))
         }
@@ -284,8 +287,10 @@ public struct ModelArchiver: ~Copyable {
         let chain: ArchiveClass
         switch source {
         case .attribute(let index):
+            if indexedAlone[entityIndex] == nil { indexedAlone[entityIndex] = entities[entityIndex].attributesIndexedAlone }
+            let alone = indexedAlone[entityIndex]!.contains(entities[entityIndex].attributes[index].name)
             chain = entities[entityIndex].attributes.withUnsafeBufferPointer { attributes in
-                fillAttribute(attributes.baseAddress! + index, nameNumber: nameNumber, entityNumber: entityNumber)
+                fillAttribute(attributes.baseAddress! + index, nameNumber: nameNumber, entityNumber: entityNumber, indexedAlone: alone)
             }
         case .relationship(let index):
             entities[entityIndex].relationships.withUnsafeBufferPointer { relationships in
@@ -360,7 +365,7 @@ public struct ModelArchiver: ~Copyable {
     /// Appends the fields of the attribute `attribute` points to, read in place rather than
     /// copied; returns its class chain.
     private mutating func fillAttribute(
-        _ attribute: UnsafePointer<Attribute>, nameNumber: UInt32?, entityNumber: UInt32
+        _ attribute: UnsafePointer<Attribute>, nameNumber: UInt32?, entityNumber: UInt32, indexedAlone: Bool
     ) -> ArchiveClass {
         appendCommon(
             name: attribute.pointee.name, nameNumber: nameNumber, entityNumber: entityNumber, renamingIdentifier: attribute.pointee.renamingIdentifier,
@@ -383,7 +388,7 @@ public struct ModelArchiver: ~Copyable {
         if attribute.pointee.isIndexedBySpotlight { writer.append(.indexedBySpotlight, bool: true) }
         if attribute.pointee.isStoredInTruthFile { writer.append(.isStoredInTruth, bool: true) }
         if attribute.pointee.allowsCloudEncryption { writer.append(.allowsCloudEncryption, bool: true) }
-        if attribute.pointee.isIndexed { writer.append(.isIndexed, bool: true) }
+        if attribute.pointee.isIndexed || indexedAlone { writer.append(.isIndexed, bool: true) }
         let type = attribute.pointee.type
         writer.append(.attributeType, integer: Int64(type.rawValue))
         if let index = AttributeValues.valueClassIndex(type) {

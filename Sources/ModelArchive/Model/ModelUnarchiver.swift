@@ -84,7 +84,8 @@ public enum ModelUnarchiver {
         entity.fetchedProperties.sort { $0.name < $1.name }
         entity.uniquenessConstraints = nameLists(object["NSUniqueTuples"])
         entity.fetchIndexes = (object["NSFetchIndexDescriptions"]?.object.map(items) ?? []).compactMap(\.object).map(fetchIndex)
-        // momc mirrors each fetch index into NSCompoundIndexes; only the rest were written as such.
+        // momc mirrors each fetch index of several elements into NSCompoundIndexes; only the rest
+        // were written as such.
         var compound = nameLists(object["NSCompoundIndexes"])
         for index in entity.fetchIndexes {
             if let position = compound.firstIndex(of: index.elements.compactMap(\.propertyName)) {
@@ -92,6 +93,12 @@ public enum ModelUnarchiver {
             }
         }
         entity.compoundIndexes = compound
+        // momc marks an attribute alone in an ascending fetch index indexed; the source did not
+        // say so (with or without `indexed="YES"`, the .mom is the same).
+        let alone = entity.attributesIndexedAlone
+        for position in entity.attributes.indices where alone.contains(entity.attributes[position].name) {
+            entity.attributes[position].isIndexed = false
+        }
         return entity
     }
 

@@ -39,3 +39,19 @@ public struct FetchIndexElement: Sendable, Hashable {
         self.location = location
     }
 }
+
+extension Entity {
+    /// The attributes that are the only element of an ascending fetch index without a partial
+    /// predicate: Core Data marks them indexed (`NSIsIndexed`) and leaves such indexes out of
+    /// `NSCompoundIndexes`, as the model cache of LoopKit's store (build 1048) shows.
+    public var attributesIndexedAlone: Set<String> {
+        guard !fetchIndexes.isEmpty else { return [] }
+        let own = Set(attributes.map(\.name))
+        var names = Set<String>()
+        for index in fetchIndexes where index.elements.count == 1 && index.partialIndexPredicate == nil {
+            guard let element = index.elements.first, element.isAscending, let name = element.propertyName, own.contains(name) else { continue }
+            names.insert(name)
+        }
+        return names
+    }
+}

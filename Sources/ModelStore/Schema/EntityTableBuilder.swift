@@ -191,16 +191,14 @@ struct EntityTableBuilder {
     }
 
     /// Attributes Core Data indexes on their own: those marked `indexed`, and those that are the
-    /// only element of an ascending fetch index (Core Data marks them indexed when it loads the
-    /// model, as the model caches of real stores show).
+    /// only element of an ascending fetch index (``Entity/attributesIndexedAlone``), in
+    /// declaration order.
     private func indexedAttributes(of entity: Entity) -> [String] {
         var names = entity.attributes.filter { $0.isIndexed && !$0.isTransient }.map(\.name)
-        for index in entity.fetchIndexes where index.elements.count == 1 && index.partialIndexPredicate == nil {
-            if let element = index.elements.first, element.isAscending, let name = element.propertyName,
-                entity.attributes.contains(where: { $0.name == name }), !names.contains(name)
-            {
-                names.append(name)
-            }
+        let alone = entity.attributesIndexedAlone
+        for index in entity.fetchIndexes {
+            guard let name = index.elements.first?.propertyName, alone.contains(name), !names.contains(name) else { continue }
+            names.append(name)
         }
         return names
     }
