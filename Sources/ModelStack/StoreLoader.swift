@@ -99,7 +99,9 @@ struct StoreLoader {
         }
         // A write interrupted by a crash: roll it back as SQLite does for its next writer, so
         // the store loads as it was before that write (a read-only load cannot, and says so).
-        if !description.isReadOnly, try HotJournal.rollBack(path, timeout: description.timeout) {
+        // A journal whose writer is alive holds the lock: fail at once as `locked`, so that the
+        // recovery policy's retries (with their decisions and backoff) do the waiting.
+        if !description.isReadOnly, try HotJournal.rollBack(path, timeout: 0) {
             report.rolledBackJournal = true
             progress?("rolled back the write interrupted in \(path)")
         }
