@@ -105,7 +105,8 @@ struct StoreLoader {
             report.rolledBackJournal = true
             progress?("rolled back the write interrupted in \(path)")
         }
-        let check = StoreCheck.run(storeAt: path, bundle: bundle)
+        // A locked store fails the check at once: the recovery policy's retries do the waiting.
+        let check = StoreCheck.run(storeAt: path, bundle: bundle, busyTimeout: 0)
         context.storeVersion = check.match?.matched?.name
         if let error = check.error {
             guard error.errorClass == .incompatibleVersionHash, let from = context.storeVersion else { throw error }
@@ -177,7 +178,9 @@ struct StoreLoader {
         configuration.busyMode = .timeout(description.timeout)
         configuration.label = path
         if !description.isReadOnly && !description.persistentHistoryTracking {
-            let reader = try DatabaseQueue(path: path, configuration: readOnly(configuration))
+            var probe = readOnly(configuration)
+            probe.busyMode = .immediateError
+            let reader = try DatabaseQueue(path: path, configuration: probe)
             report.forcedReadOnly = try reader.read { try PersistentHistoryLayout.isPresent(in: StoreSchema.read(from: $0)) }
             try reader.close()
             if report.forcedReadOnly { progress?("\(path) records persistent history, which this description does not track: opened read-only") }

@@ -87,8 +87,12 @@ struct RecoveryTests {
             return true
         }
         async let load = container.loadPersistentStores()
-        // The caller's task keeps running while the load waits.
-        try await Task.sleep(for: .milliseconds(600))
+        // The caller's task keeps running while the load waits on the lock; under a loaded test
+        // run the load may start late, so wait for its first retry rather than a fixed time.
+        let deadline = ContinuousClock.now + .seconds(15)
+        while retries.entries.isEmpty && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         #expect(!retries.entries.isEmpty, "the load is waiting on the lock")
         locker.stop()
         let reports = try await load

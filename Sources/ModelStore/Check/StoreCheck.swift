@@ -14,11 +14,12 @@ public struct StoreCheck: Sendable {
     /// Why the store does not open with the current version; `nil` when it does.
     public var error: StoreError?
 
-    /// Checks the store at `path` against `bundle`.
-    public static func run(storeAt path: String, bundle: ModelBundle) -> StoreCheck {
+    /// Checks the store at `path` against `bundle`, waiting up to `busyTimeout` seconds for a
+    /// store another process holds locked (a loader with its own retries passes 0).
+    public static func run(storeAt path: String, bundle: ModelBundle, busyTimeout: TimeInterval = 5) -> StoreCheck {
         var check = StoreCheck(path: path, currentVersion: bundle.currentVersion?.name)
         do {
-            try check.inspect(bundle)
+            try check.inspect(bundle, busyTimeout: busyTimeout)
         } catch let error as StoreError {
             check.error = error
         } catch let error as DatabaseError {
@@ -29,7 +30,7 @@ public struct StoreCheck: Sendable {
         return check
     }
 
-    private mutating func inspect(_ bundle: ModelBundle) throws {
+    private mutating func inspect(_ bundle: ModelBundle, busyTimeout: TimeInterval) throws {
         try Self.checkFile(path)
         try Self.checkNotLocked(path)
         if StoreFiles(path: path).hasHotJournal {
@@ -37,7 +38,7 @@ public struct StoreCheck: Sendable {
                 .hotJournal, path: path,
                 message: "a hot rollback journal is beside the store: a write was interrupted and SQLite will roll it back when a writer next opens the store")
         }
-        let (metadata, schema) = try Self.read(path)
+        let (metadata, schema) = try Self.read(path, busyTimeout: busyTimeout)
         guard let current = bundle.currentVersion else {
             throw StoreError(.missingSourceModel, path: path, message: "the model has no versions")
         }
@@ -110,8 +111,8 @@ public struct StoreCheck: Sendable {
 
     /// Reads metadata and schema read-only (``StoreSnapshot``), after SQLite's own consistency check
     /// (``StoreIntegrity``).
-    static func read(_ path: String) throws -> (StoreMetadata, StoreSchema) {
-        try StoreSnapshot.withReadOnlyDatabase(at: path) { db in
+    static func read(_ path: String, busyTimeout: TimeInterval) throws -> (StoreMetadata, StoreSchema) {
+        try StoreSnapshot.withReadOnlyDatabase(at: path, busyTimeout: busyTimeout) { db in
             try StoreIntegrity.check(db, path: path, depth: .quick)
             return (try StoreMetadata.required(from: db, path: path), try StoreSchema.read(from: db))
         }

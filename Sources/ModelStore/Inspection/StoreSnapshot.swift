@@ -45,7 +45,10 @@ public enum StoreSnapshot {
     /// no `-shm` (a read-only open would create both). Only a WAL store with log frames not yet
     /// checkpointed, or one with a hot journal, is read from a copy: reading its frames needs
     /// the `-shm` SQLite would write, and the journal must be played back first.
-    static func withReadOnlyDatabase<T>(at path: String, _ body: (Database) throws -> T) throws -> T {
+    ///
+    /// A store another process holds locked is waited for up to `busyTimeout` seconds, then
+    /// fails with class `locked`.
+    static func withReadOnlyDatabase<T>(at path: String, busyTimeout: TimeInterval = 5, _ body: (Database) throws -> T) throws -> T {
         guard let uri = inPlaceURI(of: path) else {
             return try withPrivateCopy(of: path) { copy in
                 var configuration = Configuration()
@@ -57,7 +60,7 @@ public enum StoreSnapshot {
         }
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(busyTimeout)
         return try StoreError.mapping(path: path) {
             let queue = try DatabaseQueue(path: uri, configuration: configuration)
             defer { try? queue.close() }
