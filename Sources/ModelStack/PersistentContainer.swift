@@ -109,7 +109,7 @@ public final class PersistentContainer: @unchecked Sendable {
     @discardableResult
     public func loadPersistentStores() async throws -> [StoreLoadReport] {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
+            Self.onLoadingThread {
                 continuation.resume(with: Result(catching: { try self.persistentStoreDescriptions.map { try self.load($0).report } }))
             }
         }
@@ -118,7 +118,7 @@ public final class PersistentContainer: @unchecked Sendable {
     /// Loads every described store off the caller's thread, calling `completionHandler` once
     /// per description, on the loading thread, with `nil` or its ``PersistentStoreLoadError``.
     public func loadPersistentStores(completionHandler: @escaping @Sendable (StoreDescription, (any Error)?) -> Void) {
-        DispatchQueue.global(qos: .userInitiated).async {
+        Self.onLoadingThread {
             for description in self.persistentStoreDescriptions {
                 do {
                     _ = try self.load(description)
@@ -128,6 +128,16 @@ public final class PersistentContainer: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Runs a load on a thread of its own: a load may wait out a locked store for its whole
+    /// timeout, which would hold one of the few threads of Dispatch's global queues (as many as
+    /// cores on Linux) and hold up the app's other work, or other loads, behind it.
+    private static func onLoadingThread(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = "modelc.PersistentContainer.load"
+        thread.qualityOfService = .userInitiated
+        thread.start()
     }
 
     /// Loads one store and records it.

@@ -4,7 +4,10 @@ import Foundation
 /// what an app writing to the store looks like from outside. It is Python's `sqlite3`, so the
 /// lock is SQLite's own, taken by another process; it ends its transaction and exits as soon as
 /// ``stop()`` closes its standard input.
-public final class StoreLocker {
+///
+/// Sendable so that a load's decision handler may let go of the lock from the loading thread;
+/// `stop()` only closes the process's input and waits for it, which any thread may do.
+public final class StoreLocker: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
 
