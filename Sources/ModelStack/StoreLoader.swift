@@ -181,7 +181,7 @@ struct StoreLoader {
             var probe = readOnly(configuration)
             probe.busyMode = .immediateError
             let reader = try DatabaseQueue(path: path, configuration: probe)
-            report.forcedReadOnly = try reader.read { try PersistentHistoryLayout.isPresent(in: StoreSchema.read(from: $0)) }
+            report.forcedReadOnly = try reader.read { try PersistentHistoryLayout.isPresent(in: $0) }
             try reader.close()
             if report.forcedReadOnly { progress?("\(path) records persistent history, which this description does not track: opened read-only") }
         }

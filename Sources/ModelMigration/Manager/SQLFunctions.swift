@@ -11,7 +11,9 @@ import ModelStore
 /// rethrown after the statement, with its class.
 final class SQLFunctions: @unchecked Sendable {
     private let context: MigrationContext
-    private var values: [(property: ModelSchema.PropertyMapping, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String, keys: [String])] = []
+    /// Per registered property mapping: the source attributes passed along, with their types
+    /// looked up once here rather than for every row.
+    private var values: [(property: ModelSchema.PropertyMapping, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String, keys: [(name: String, type: AttributeType?)])] = []
     private var filters: [(predicate: PredicateNode, mapping: ModelSchema.EntityMapping, entity: String)] = []
     private var failure: (any Error)?
 
@@ -30,7 +32,7 @@ final class SQLFunctions: @unchecked Sendable {
     func register(
         value property: ModelSchema.PropertyMapping, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String, passing keys: [String]
     ) -> Int {
-        values.append((property, attribute, mapping, entity, keys))
+        values.append((property, attribute, mapping, entity, keys.map { ($0, context.source.attribute($0, of: entity)?.type) }))
         return values.count - 1
     }
 
@@ -55,9 +57,9 @@ final class SQLFunctions: @unchecked Sendable {
             let (number, key) = try Self.arguments(arguments, count: values.count)
             let entry = values[number]
             var scope = ExpressionScope(context: context, mapping: entry.mapping, source: .object(ObjectReference(side: .source, entity: entry.entity, primaryKey: key)))
-            for (offset, name) in entry.keys.enumerated() where arguments.count > offset + 2 {
-                guard let type = context.source.attribute(name, of: entry.entity)?.type else { continue }
-                scope.sourceValues[name] = StoredValue.decode(arguments[offset + 2], as: type)
+            for (offset, key) in entry.keys.enumerated() where arguments.count > offset + 2 {
+                guard let type = key.type else { continue }
+                scope.sourceValues[key.name] = StoredValue.decode(arguments[offset + 2], as: type)
             }
             guard let value = try scope.evaluate(entry.property) else { return .null }
             do {

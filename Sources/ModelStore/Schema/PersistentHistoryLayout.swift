@@ -54,10 +54,15 @@ public enum PersistentHistoryLayout {
         schema.table(named: "ATRANSACTION") != nil
     }
 
+    /// Whether an open store tracks persistent history, without reading its whole schema.
+    public static func isPresent(in db: Database) throws -> Bool {
+        try db.tableExists("ATRANSACTION")
+    }
+
     /// Adds the history tables, indexes and entity rows to an open store that lacks them, as Core
     /// Data does when a store is first opened with history tracking on.
     public static func install(in db: Database) throws {
-        guard try !db.tableExists("ATRANSACTION") else { return }
+        guard try !isPresent(in: db) else { return }
         for statement in tables.map(\.sql) + indexes.map(\.sql) { try db.execute(sql: statement) }
         for entity in entities {
             try db.execute(
