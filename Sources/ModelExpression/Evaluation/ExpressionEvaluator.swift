@@ -55,6 +55,10 @@ public struct ExpressionEvaluator {
     /// A path of more than ``PredicateParser/maximumDepth`` keys is refused: each key through a
     /// to-many nests the result one level deeper, and a collection operator recurses on the rest.
     public func value(atPath path: String, of value: EvaluatedValue) throws -> EvaluatedValue {
+        // One plain key, the common case, without splitting the path.
+        if !path.utf8.contains(UInt8(ascii: ".")), path.utf8.first != UInt8(ascii: "@") {
+            return try self.value(forKey: path, of: value)
+        }
         var keys = path.split(separator: ".").map(String.init)[...]
         guard keys.count <= PredicateParser.maximumDepth else {
             throw EvaluationError("the key path '\(path.prefix(60))…' has \(keys.count) keys; at most \(PredicateParser.maximumDepth) are evaluated")

@@ -4,8 +4,9 @@ import ModelStore
 
 /// The world one value expression is evaluated in: `$source`, `$destination`, `$manager`,
 /// `$entityPolicy`, `$entityMapping` and `$propertyMapping` (FORMATS §9.1), the values of both
-/// stores' objects, and the functions of `$manager` and `$entityPolicy`.
-struct ExpressionScope: EvaluationContext {
+/// stores' objects, and the functions of `$manager` and `$entityPolicy`. A class, so that the
+/// set-based path can keep one per property mapping and only change `$source` from row to row.
+final class ExpressionScope: EvaluationContext {
     let context: MigrationContext
     var mapping: ModelSchema.EntityMapping?
     var source: EvaluatedValue = .null
@@ -22,18 +23,35 @@ struct ExpressionScope: EvaluationContext {
 
     /// The value of one property mapping's expression; nil when it has none (the destination
     /// keeps its default). A failure names the mapping, the property and the expression.
-    mutating func evaluate(_ property: ModelSchema.PropertyMapping) throws -> EvaluatedValue? {
+    func evaluate(_ property: ModelSchema.PropertyMapping) throws -> EvaluatedValue? {
         self.property = property
+        let node: ExpressionNode?
         do {
-            guard let node = try context.parsed(property) else { return nil }
-            return try ExpressionEvaluator(context: self).evaluate(node)
+            node = try context.parsed(property)
+        } catch {
+            throw failure(error, property)
+        }
+        guard let node else { return nil }
+        return try evaluate(node, with: ExpressionEvaluator(context: self))
+    }
+
+    /// The value of `property`'s parsed expression, with an evaluator of this scope: what the
+    /// set-based path calls for every row, without looking the expression up again.
+    func evaluate(_ node: ExpressionNode, with evaluator: ExpressionEvaluator) throws -> EvaluatedValue {
+        do {
+            return try evaluator.evaluate(node)
         } catch let error as MigrationError {
             throw error
         } catch {
-            throw MigrationError(
-                .policyFailed, path: context.path,
-                message: "entity mapping '\(mapping?.name ?? "")', property '\(property.name)': cannot evaluate '\(property.valueExpression ?? "")': \(error)")
+            throw failure(error, property)
         }
+    }
+
+    /// A failure that names the mapping, the property and the expression.
+    private func failure(_ error: any Error, _ property: ModelSchema.PropertyMapping?) -> MigrationError {
+        MigrationError(
+            .policyFailed, path: context.path,
+            message: "entity mapping '\(mapping?.name ?? "")', property '\(property?.name ?? "")': cannot evaluate '\(property?.valueExpression ?? "")': \(error)")
     }
 
     // MARK: - EvaluationContext

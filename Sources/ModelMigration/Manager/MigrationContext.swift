@@ -133,7 +133,7 @@ public final class MigrationContext {
     /// it with `source`.
     public func createDefaultDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping) throws {
         guard let entity = mapping.destinationEntityName else { return }
-        var scope = ExpressionScope(context: self, mapping: mapping, source: .object(source.reference))
+        let scope = ExpressionScope(context: self, mapping: mapping, source: .object(source.reference))
         var values = [String: EvaluatedValue]()
         let late = mapping.attributeMappings.filter { $0.valueExpression?.contains("$destination") ?? false }
         for property in mapping.attributeMappings where !late.contains(property) {
@@ -154,7 +154,7 @@ public final class MigrationContext {
     public func createDefaultRelationships(forDestination destination: MigrationObject, in mapping: ModelSchema.EntityMapping) throws {
         let mappingIndex = try index(ofMapping: mapping.name)
         let source = try associations.sources(of: destination.reference, mapping: mappingIndex).first
-        var scope = ExpressionScope(context: self, mapping: mapping, source: source.map(EvaluatedValue.object) ?? .null)
+        let scope = ExpressionScope(context: self, mapping: mapping, source: source.map(EvaluatedValue.object) ?? .null)
         scope.destination = .object(destination.reference)
         for property in mapping.relationshipMappings {
             guard let value = try scope.evaluate(property) else { continue }

@@ -10,10 +10,29 @@ import ModelStore
 /// whether the n-th registered entity mapping's filter selects the row. A failure is kept and
 /// rethrown after the statement, with its class.
 final class SQLFunctions: @unchecked Sendable {
+    /// One registered property mapping, with everything a row does not change prepared once:
+    /// its parsed expression, a scope and evaluator reused from row to row, and the source
+    /// attributes passed along with their types.
+    private final class ValueFunction {
+        let node: ExpressionNode
+        let scope: ExpressionScope
+        let evaluator: ExpressionEvaluator
+        let type: AttributeType
+        let entity: String
+        let keys: [(name: String, type: AttributeType)]
+
+        init(node: ExpressionNode, scope: ExpressionScope, type: AttributeType, entity: String, keys: [(name: String, type: AttributeType)]) {
+            self.node = node
+            self.scope = scope
+            self.evaluator = ExpressionEvaluator(context: scope)
+            self.type = type
+            self.entity = entity
+            self.keys = keys
+        }
+    }
+
     private let context: MigrationContext
-    /// Per registered property mapping: the source attributes passed along, with their types
-    /// looked up once here rather than for every row.
-    private var values: [(property: ModelSchema.PropertyMapping, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String, keys: [(name: String, type: AttributeType?)])] = []
+    private var values: [ValueFunction] = []
     private var filters: [(predicate: PredicateNode, mapping: ModelSchema.EntityMapping, entity: String)] = []
     private var failure: (any Error)?
 
@@ -28,11 +47,16 @@ final class SQLFunctions: @unchecked Sendable {
         })
     }
 
-    /// Registers a property mapping; returns its number for `modelc_value`.
+    /// Registers a property mapping with its parsed expression, passed the values of the source
+    /// attributes `keys` (in that order); returns its number for `modelc_value`.
     func register(
-        value property: ModelSchema.PropertyMapping, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String, passing keys: [String]
+        value property: ModelSchema.PropertyMapping, node: ExpressionNode, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String,
+        passing keys: [String]
     ) -> Int {
-        values.append((property, attribute, mapping, entity, keys.map { ($0, context.source.attribute($0, of: entity)?.type) }))
+        let scope = ExpressionScope(context: context, mapping: mapping)
+        scope.property = property
+        let typed = keys.compactMap { key in context.source.attribute(key, of: entity).map { (key, $0.type) } }
+        values.append(ValueFunction(node: node, scope: scope, type: attribute.type, entity: entity, keys: typed))
         return values.count - 1
     }
 
@@ -55,19 +79,19 @@ final class SQLFunctions: @unchecked Sendable {
     private func value(_ arguments: [DatabaseValue]) throws -> DatabaseValue {
         try recording {
             let (number, key) = try Self.arguments(arguments, count: values.count)
-            let entry = values[number]
-            var scope = ExpressionScope(context: context, mapping: entry.mapping, source: .object(ObjectReference(side: .source, entity: entry.entity, primaryKey: key)))
-            for (offset, key) in entry.keys.enumerated() where arguments.count > offset + 2 {
-                guard let type = key.type else { continue }
-                scope.sourceValues[key.name] = StoredValue.decode(arguments[offset + 2], as: type)
+            let function = values[number]
+            let scope = function.scope
+            scope.source = .object(ObjectReference(side: .source, entity: function.entity, primaryKey: key))
+            for (offset, key) in function.keys.enumerated() where arguments.count > offset + 2 {
+                scope.sourceValues[key.name] = StoredValue.decode(arguments[offset + 2], as: key.type)
             }
-            guard let value = try scope.evaluate(entry.property) else { return .null }
+            let value = try scope.evaluate(function.node, with: function.evaluator)
             do {
-                return try StoredValue.encode(value, as: entry.attribute.type)
+                return try StoredValue.encode(value, as: function.type)
             } catch {
                 throw MigrationError(
                     .policyFailed, path: context.path,
-                    message: "entity mapping '\(entry.mapping.name)', property '\(entry.property.name)': '\(entry.property.valueExpression ?? "")' gives \(error)")
+                    message: "entity mapping '\(scope.mapping?.name ?? "")', property '\(scope.property?.name ?? "")': '\(scope.property?.valueExpression ?? "")' gives \(error)")
             }
         }
     }

@@ -48,19 +48,17 @@ struct SetBasedMapping {
             let destinationEntity = context.destination.entities.entity(named: destinationName)
         else { return 0 }
         let base = try context.destination.lastPrimaryKey(ofTableOf: destinationName)
-        var filter = ""
+        var filter: String?
         if let predicate = mapping.sourceExpression?.predicate, predicate != SourceExpression.noFilter {
-            let number = try functions.register(filter: mapping, entity: sourceName)
-            filter = " AND modelc_filter(\(number), s.Z_PK)"
+            filter = "modelc_filter(\(try functions.register(filter: mapping, entity: sourceName)), s.Z_PK)"
         }
-        try execute(
-            """
-                INSERT INTO temp.modelc_association (mapping, source_entity, source_key, destination_entity, destination_key)
-                SELECT ?, ?, s.Z_PK, ?, ? + ROW_NUMBER() OVER (ORDER BY s.Z_PK) FROM modelc_source.\(source.table) s WHERE s.Z_ENT = ?\(filter)
-                """,
-            [index, sourceName, destinationName, base, source.number])
-        let created = db.changesCount
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"], values = ["a.destination_key", String(destination.number), "1"]
+        let keyed = try recordingFailures {
+            try context.associations.associateInOrder(
+                mapping: index, sourceTable: "modelc_source.\(source.table)", number: source.number, filter: filter,
+                entities: (sourceName, destinationName), base: base)
+        }
+        let rows = keyed.rows
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"], values = [rows.key, String(destination.number), "1"]
         var arguments = [DatabaseValue]()
         let byName = Dictionary(mapping.attributeMappings.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for attribute in context.destination.entities.attributes(of: destinationEntity) {
@@ -70,7 +68,7 @@ struct SetBasedMapping {
             values.append(value)
         }
         for link in try earlyLinks() {
-            let target = "(SELECT t.destination_key FROM temp.modelc_association t WHERE t.source_key = s.\(link.sourceKey) AND t.mapping = \(link.target) ORDER BY t.rowid LIMIT 1)"
+            let target = context.associations.destinationKeySQL(of: "s.\(link.sourceKey)", mapping: link.target)
             columns.append(link.column)
             values.append(target)
             if let entityColumn = link.entityColumn {
@@ -78,26 +76,30 @@ struct SetBasedMapping {
                 values.append("CASE WHEN \(target) IS NULL THEN NULL ELSE \(link.number) END")
             }
         }
-        try execute(
-            """
-                INSERT INTO main.\(destination.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", "))
-                FROM temp.modelc_association a JOIN modelc_source.\(source.table) s ON s.Z_PK = a.source_key WHERE a.mapping = \(index)
-                """,
-            StatementArguments(arguments))
-        try context.destination.claimPrimaryKeys(upTo: base + Int64(created), forTableOf: destinationName)
-        return created
+        try recordingFailures {
+            try db.execute(
+                sql: """
+                    INSERT INTO main.\(destination.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", "))
+                    \(rows.from)
+                    """,
+                arguments: StatementArguments(arguments))
+        }
+        try context.destination.claimPrimaryKeys(upTo: base + Int64(keyed.count), forTableOf: destinationName)
+        return keyed.count
     }
 
-    /// Runs a statement that may call the SQL functions: their failure, with its class, is
-    /// what is thrown.
-    private func execute(_ sql: String, _ arguments: StatementArguments) throws {
+    /// Runs statements that may call the SQL functions: their failure, with its class, is what
+    /// is thrown.
+    private func recordingFailures<T>(_ body: () throws -> T) throws -> T {
+        let result: T
         do {
-            try db.execute(sql: sql, arguments: arguments)
+            result = try body()
         } catch {
             try functions.check()
             throw error
         }
         try functions.check()
+        return result
     }
 
     /// The SQL of one destination attribute's value over the source row `s`: a column, a bound
@@ -123,7 +125,7 @@ struct SetBasedMapping {
         // The source attributes the expression reads are passed along, so the evaluator does not
         // read them again.
         let keys = Self.sourceKeys(in: node).filter { context.source.attribute($0, of: sourceName) != nil && source.columns[$0] != nil }.sorted()
-        let number = functions.register(value: property, attribute: attribute, mapping: mapping, entity: sourceName, passing: keys)
+        let number = functions.register(value: property, node: node, attribute: attribute, mapping: mapping, entity: sourceName, passing: keys)
         return "modelc_value(\(([String(number), "s.Z_PK"] + keys.compactMap { source.columns[$0].map { "s.\($0)" } }).joined(separator: ", ")))"
     }
 
@@ -215,7 +217,7 @@ struct SetBasedMapping {
             let source = context.source.layout.entity(named: sourceName), let destination = context.destination.layout.entity(named: destinationName)
         else { return 0 }
         var set = 0
-        let mine = "Z_PK IN (SELECT destination_key FROM temp.modelc_association WHERE mapping = \(index))"
+        let mine = context.associations.createdSQL(mapping: index)
         let early = Set(try earlyLinks().map(\.column))
         for link in links {
             if !early.contains(link.column) { try update(link, source: source, destination: destination, mine: mine) }
@@ -226,13 +228,18 @@ struct SetBasedMapping {
 
     /// One to-one link set by one `UPDATE` of the mapping's rows.
     private func update(_ link: Link, source: EntityLayout, destination: EntityLayout, mine: String) throws {
-        try db.execute(sql: """
-            UPDATE main.\(destination.table) SET \(link.column) = (SELECT t.destination_key FROM temp.modelc_association a
-              JOIN modelc_source.\(source.table) s ON s.Z_PK = a.source_key
-              JOIN temp.modelc_association t ON t.source_key = s.\(link.sourceKey) AND t.mapping = \(link.target)
-              WHERE a.mapping = \(index) AND a.destination_key = main.\(destination.table).Z_PK ORDER BY t.rowid LIMIT 1)
-            WHERE Z_ENT = \(destination.number) AND \(mine)
-            """)
+        let target = context.associations.destinationKeySQL(of: "s.\(link.sourceKey)", mapping: link.target)
+        try context.associations.indexDestinations(index)
+        let origin = context.associations.keyed(index).map { keyed in
+            guard let table = keyed.table else {
+                return "FROM modelc_source.\(source.table) s WHERE s.Z_PK = main.\(destination.table).Z_PK - \(keyed.shift)"
+            }
+            return "FROM temp.\(table) a JOIN modelc_source.\(source.table) s ON s.Z_PK = a.source_key WHERE a.destination_key = main.\(destination.table).Z_PK"
+        } ?? """
+            FROM temp.modelc_association a JOIN modelc_source.\(source.table) s ON s.Z_PK = a.source_key
+            WHERE a.mapping = \(index) AND a.destination_key = main.\(destination.table).Z_PK ORDER BY a.rowid LIMIT 1
+            """
+        try db.execute(sql: "UPDATE main.\(destination.table) SET \(link.column) = (SELECT \(target) \(origin)) WHERE Z_ENT = \(destination.number) AND \(mine)")
         if let entityColumn = link.entityColumn {
             try db.execute(sql: "UPDATE main.\(destination.table) SET \(entityColumn) = CASE WHEN \(link.column) IS NULL THEN NULL ELSE \(link.number) END WHERE Z_ENT = \(destination.number) AND \(mine)")
         }
