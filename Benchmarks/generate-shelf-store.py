@@ -8,7 +8,9 @@ with N books and one author per ten books, for the custom-mapping benchmark.
 (Python's sqlite3 module). Book i is titled `title i`, has `i % 900` pages, costs `i / 100` and
 belongs to author `(i - 1) % authors + 1`; author j is named `author j`, born j days after
 2001-01-01. The same rows as the kill test's store (Tests/ModelMigrationTests/ShelfMapping.swift).
-Python 3, standard library only.
+With --gaps every primary key is doubled, as in a store where every other object was deleted:
+the keys are no longer consecutive, which the migration manager's set-based path handles with
+a table of its own instead of a shift. Python 3, standard library only.
 """
 import argparse
 import os
@@ -25,6 +27,7 @@ def main():
     parser.add_argument("--books", type=int, default=1_000_000)
     parser.add_argument("--out", required=True, help="the store to write (replaced if it exists)")
     parser.add_argument("--modelc", default=os.path.join(ROOT, ".build", "release", "modelc"))
+    parser.add_argument("--gaps", action="store_true", help="double every primary key")
     args = parser.parse_args()
     for suffix in ("", "-wal", "-shm", "-journal"):
         if os.path.exists(args.out + suffix):
@@ -34,12 +37,13 @@ def main():
     books, authors = args.books, max(1, args.books // 10)
     db = sqlite3.connect(args.out)
     entities = dict(db.execute("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY"))
+    step = 2 if args.gaps else 1
     numbers = f"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {books})"
     db.execute(f"""{numbers} INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT, ZNAME, ZBORN)
-        SELECT i, {entities['Author']}, 1, 'author ' || i, i * 86400.0 FROM n WHERE i <= {authors}""")
+        SELECT i * {step}, {entities['Author']}, 1, 'author ' || i, i * 86400.0 FROM n WHERE i <= {authors}""")
     db.execute(f"""{numbers} INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZAUTHOR, ZPAGES, ZPRICE, ZTITLE)
-        SELECT i, {entities['Book']}, 1, (i - 1) % {authors} + 1, i % 900, i / 100.0, 'title ' || i FROM n""")
-    db.execute(f"UPDATE Z_PRIMARYKEY SET Z_MAX = CASE Z_NAME WHEN 'Author' THEN {authors} ELSE {books} END")
+        SELECT i * {step}, {entities['Book']}, 1, ((i - 1) % {authors} + 1) * {step}, i % 900, i / 100.0, 'title ' || i FROM n""")
+    db.execute(f"UPDATE Z_PRIMARYKEY SET Z_MAX = CASE Z_NAME WHEN 'Author' THEN {authors * step} ELSE {books * step} END")
     db.commit()
     db.close()
     print(args.out)

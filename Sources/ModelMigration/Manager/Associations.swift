@@ -7,35 +7,10 @@ import ModelExpression
 /// records them.
 ///
 /// One shared table holds the associations policies and the row-by-row path record one at a
-/// time. A mapping the set-based path ran gives its instances consecutive destination keys in
-/// source-key order, one primary-key range, and keeps its associations apart: when its source
-/// keys are consecutive too, as a shift (no table at all); otherwise in a keyed table of its own
-/// whose rows are keyed by the source's primary key (one b-tree, no index to maintain).
+/// time; a mapping the set-based path ran keeps its own as ``RankedKeys``.
 final class Associations {
-    /// A set-based mapping's associations: the source table and entity number, the entities
-    /// on both sides, the range of destination keys it created, `base + 1 ... base + count`, and
-    /// either its keyed table or, when nil, the shift from source to destination key.
-    struct Keyed {
-        let table: String?
-        let sourceTable: String
-        let sourceNumber: Int
-        let sourceEntity: String
-        let destinationEntity: String
-        let base: Int64
-        let count: Int
-        let shift: Int64
-        var reverseIndexed = false
-
-        /// The SQL of the destination key of the source row `s`, and the clause that selects
-        /// the mapping's source rows as `s` in key order.
-        var rows: (key: String, from: String) {
-            guard let table else { return ("s.Z_PK + \(shift)", "FROM \(sourceTable) s WHERE s.Z_ENT = \(sourceNumber) ORDER BY s.Z_PK") }
-            return ("a.destination_key", "FROM temp.\(table) a JOIN \(sourceTable) s ON s.Z_PK = a.source_key ORDER BY a.source_key")
-        }
-    }
-
     let db: Database
-    private var keyed: [Int: Keyed] = [:]
+    private var ranked: [Int: RankedKeys] = [:]
 
     /// Creates the shared table on the destination's connection.
     init(db: Database) throws {
@@ -56,13 +31,13 @@ final class Associations {
     /// of its rank n in key order. Without a filter, consecutive source keys need no table.
     func associateInOrder(
         mapping: Int, sourceTable: String, number: Int, filter: String?, entities: (source: String, destination: String), base: Int64
-    ) throws -> Keyed {
+    ) throws -> RankedKeys {
         let selected = "FROM \(sourceTable) s WHERE s.Z_ENT = \(number)" + (filter.map { " AND \($0)" } ?? "")
-        func made(_ table: String?, count: Int, shift: Int64) -> Keyed {
-            let made = Keyed(
+        func made(_ table: String?, count: Int, shift: Int64) -> RankedKeys {
+            let made = RankedKeys(
                 table: table, sourceTable: sourceTable, sourceNumber: number, sourceEntity: entities.source, destinationEntity: entities.destination,
                 base: base, count: count, shift: shift)
-            keyed[mapping] = made
+            ranked[mapping] = made
             return made
         }
         if filter == nil, let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(s.Z_PK), MAX(s.Z_PK) \(selected)") {
@@ -70,41 +45,25 @@ final class Associations {
             let first: Int64 = row[1] ?? 1, last: Int64 = row[2] ?? 0
             if count == 0 || last - first + 1 == Int64(count) { return made(nil, count: count, shift: base + 1 - first) }
         }
-        let table = "modelc_keyed_\(mapping)"
-        try db.execute(sql: "CREATE TEMP TABLE \(table) (source_key INTEGER PRIMARY KEY, destination_key INTEGER NOT NULL)")
-        try db.execute(
-            sql: "INSERT INTO temp.\(table) (source_key, destination_key) SELECT s.Z_PK, \(base) + ROW_NUMBER() OVER (ORDER BY s.Z_PK) \(selected)")
+        let table = "modelc_ranked_\(mapping)"
+        try db.execute(sql: "CREATE TEMP TABLE \(table) (rank INTEGER PRIMARY KEY, source_key INTEGER NOT NULL)")
+        try db.execute(sql: "INSERT INTO temp.\(table) (source_key) SELECT s.Z_PK \(selected) ORDER BY s.Z_PK")
         return made(table, count: db.changesCount, shift: 0)
     }
 
     /// The set-based associations of the mapping at `mapping`, when that path made them.
-    func keyed(_ mapping: Int) -> Keyed? { keyed[mapping] }
-
-    /// Indexes a keyed table by destination key, the first time a lookup goes that way.
-    func indexDestinations(_ mapping: Int) throws {
-        guard let table = keyed[mapping]?.table ?? nil, keyed[mapping]?.reverseIndexed == false else { return }
-        try db.execute(sql: "CREATE INDEX temp.\(table)_destination ON \(table) (destination_key)")
-        keyed[mapping]?.reverseIndexed = true
-    }
+    func ranked(_ mapping: Int) -> RankedKeys? { ranked[mapping] }
 
     /// SQL for the destination key the source key `sourceKey` (an SQL expression) became
     /// through the mapping at `mapping`, or NULL.
-    func destinationKeySQL(of sourceKey: String, mapping: Int) -> String {
-        if let keyed = keyed[mapping] {
-            guard let table = keyed.table else {
-                let first = keyed.base + 1 - keyed.shift
-                return "(CASE WHEN \(sourceKey) BETWEEN \(first) AND \(first + Int64(keyed.count) - 1) THEN \(sourceKey) + \(keyed.shift) END)"
-            }
-            return "(SELECT k.destination_key FROM temp.\(table) k WHERE k.source_key = \(sourceKey))"
-        }
+    func destinationKeySQL(of sourceKey: String, mapping: Int) throws -> String {
+        if let keys = try indexedBySource(mapping) { return keys.destinationKeySQL(of: sourceKey) }
         return "(SELECT t.destination_key FROM temp.modelc_association t WHERE t.source_key = \(sourceKey) AND t.mapping = \(mapping) ORDER BY t.rowid LIMIT 1)"
     }
 
     /// An SQL condition on `Z_PK` selecting the destination instances the mapping at `mapping` created.
     func createdSQL(mapping: Int) -> String {
-        if let keyed = keyed[mapping] {
-            return "Z_PK BETWEEN \(keyed.base + 1) AND \(keyed.base + Int64(keyed.count))"
-        }
+        if let range = ranked[mapping]?.destinationRange { return "Z_PK >= \(range.lowerBound) AND Z_PK < \(range.upperBound)" }
         return "Z_PK IN (SELECT destination_key FROM temp.modelc_association WHERE mapping = \(mapping))"
     }
 
@@ -112,9 +71,9 @@ final class Associations {
 
     /// Records that `source` became `destination` through the mapping at `mapping`.
     func associate(_ source: ObjectReference, _ destination: ObjectReference, mapping: Int) throws {
-        // A policy adding to a set-based mapping's associations: its keyed rows move to the
+        // A policy adding to a set-based mapping's associations: its associations move to the
         // shared table first, so that every lookup sees them all, in creation order.
-        if keyed[mapping] != nil { try unkey(mapping) }
+        if ranked[mapping] != nil { try unrank(mapping) }
         try db.cachedStatement(sql: "INSERT INTO modelc_association VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [mapping, source.entity, source.primaryKey, destination.entity, destination.primaryKey])
     }
@@ -122,9 +81,11 @@ final class Associations {
     /// The destination instances `source` became, through the mapping at `mapping` or any when nil.
     func destinations(of source: ObjectReference, mapping: Int?) throws -> [ObjectReference] {
         var found = [ObjectReference]()
-        for (number, keyed) in keyedTables(mapping) where keyed.sourceEntity == source.entity {
-            let keys = try lookUp(source.primaryKey, in: keyed, from: "source_key", to: "destination_key", shift: keyed.shift)
-            found += keys.map { ObjectReference(side: .destination, entity: keyed.destinationEntity, primaryKey: $0) }
+        for number in rankedMappings(mapping) {
+            guard let keys = try indexedBySource(number), keys.sourceEntity == source.entity else { continue }
+            if let key = try keys.destinationKey(of: source.primaryKey, in: db) {
+                found.append(ObjectReference(side: .destination, entity: keys.destinationEntity, primaryKey: key))
+            }
             if mapping == number { return found }
         }
         return found + (try linked(to: source, from: "source", to: "destination", side: .destination, mapping: mapping))
@@ -133,27 +94,21 @@ final class Associations {
     /// The source instances `destination` came from, through the mapping at `mapping` or any when nil.
     func sources(of destination: ObjectReference, mapping: Int?) throws -> [ObjectReference] {
         var found = [ObjectReference]()
-        for (number, keyed) in keyedTables(mapping) where keyed.destinationEntity == destination.entity {
-            try indexDestinations(number)
-            let keys = try lookUp(destination.primaryKey, in: keyed, from: "destination_key", to: "source_key", shift: -keyed.shift)
-            found += keys.map { ObjectReference(side: .source, entity: keyed.sourceEntity, primaryKey: $0) }
+        for number in rankedMappings(mapping) {
+            guard let keys = ranked[number], keys.destinationEntity == destination.entity else { continue }
+            if let key = try keys.sourceKey(of: destination.primaryKey, in: db) {
+                found.append(ObjectReference(side: .source, entity: keys.sourceEntity, primaryKey: key))
+            }
             if mapping == number { return found }
         }
         return found + (try linked(to: destination, from: "destination", to: "source", side: .source, mapping: mapping))
     }
 
-    /// The destination instances the mapping at `mapping` created after the cursor `after`, at
-    /// most `limit`, with their cursors: pass 2 walks them in bounded batches.
+    /// The destination instances the mapping at `mapping` created after the cursor `after` (0 to
+    /// start), at most `limit`, with their cursors: pass 2 walks them in bounded batches.
     func created(by mapping: Int, after: Int64, limit: Int) throws -> [(Int64, ObjectReference)] {
-        if let keyed = keyed[mapping] {
-            guard let table = keyed.table else {
-                let first = max(after + keyed.shift + 1, keyed.base + 1), end = min(first + Int64(limit), keyed.base + Int64(keyed.count) + 1)
-                return (first..<max(first, end)).map { ($0 - keyed.shift, ObjectReference(side: .destination, entity: keyed.destinationEntity, primaryKey: $0)) }
-            }
-            return try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT source_key, destination_key FROM temp.\(table) WHERE source_key > ? ORDER BY source_key LIMIT ?"),
-                arguments: [after, limit]
-            ).map { ($0[0], ObjectReference(side: .destination, entity: keyed.destinationEntity, primaryKey: $0[1])) }
+        if let keys = ranked[mapping] {
+            return keys.destinationKeys(after: after, limit: limit).map { ($0, ObjectReference(side: .destination, entity: keys.destinationEntity, primaryKey: $0)) }
         }
         return try Row.fetchAll(
             db.cachedStatement(sql: "SELECT rowid, destination_entity, destination_key FROM modelc_association WHERE mapping = ? AND rowid > ? ORDER BY rowid LIMIT ?"),
@@ -163,36 +118,36 @@ final class Associations {
 
     /// How many destination instances the mapping at `mapping` created.
     func count(mapping: Int) throws -> Int {
-        if let keyed = keyed[mapping] { return keyed.count }
+        if let keys = ranked[mapping] { return keys.count }
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM modelc_association WHERE mapping = ?", arguments: [mapping]) ?? 0
     }
 
     // MARK: - Private
 
-    /// The keyed tables a lookup through `mapping` (any when nil) reads, in mapping order.
-    private func keyedTables(_ mapping: Int?) -> [(Int, Keyed)] {
-        guard let mapping else { return keyed.sorted { $0.key < $1.key } }
-        return keyed[mapping].map { [(mapping, $0)] } ?? []
+    /// The set-based mappings a lookup through `mapping` (any when nil) reads, in mapping order.
+    private func rankedMappings(_ mapping: Int?) -> [Int] {
+        guard let mapping else { return ranked.keys.sorted() }
+        return ranked[mapping] == nil ? [] : [mapping]
     }
 
-    /// The keys `key` maps to through a set-based mapping's associations, from the column `from`
-    /// of its keyed table to `to`, or by `shift` when it has none.
-    private func lookUp(_ key: Int64, in keyed: Keyed, from: String, to: String, shift: Int64) throws -> [Int64] {
-        guard let table = keyed.table else {
-            let mapped = key + shift
-            return (keyed.base + 1...keyed.base + Int64(keyed.count)).contains(from == "source_key" ? mapped : key) ? [mapped] : []
-        }
-        return try Int64.fetchAll(db.cachedStatement(sql: "SELECT \(to) FROM temp.\(table) WHERE \(from) = ?"), arguments: [key])
+    /// The set-based associations of `mapping`, their table indexed by source key, which
+    /// lookups from the source side need; built the first time one asks.
+    private func indexedBySource(_ mapping: Int) throws -> RankedKeys? {
+        guard let keys = ranked[mapping] else { return nil }
+        guard let table = keys.table, !keys.sourceIndexed else { return keys }
+        try db.execute(sql: "CREATE UNIQUE INDEX temp.\(table)_source ON \(table) (source_key)")
+        ranked[mapping]?.sourceIndexed = true
+        return ranked[mapping]
     }
 
     /// Moves a set-based mapping's associations into the shared table.
-    private func unkey(_ mapping: Int) throws {
-        guard let keyed = keyed.removeValue(forKey: mapping) else { return }
-        let rows = keyed.rows
+    private func unrank(_ mapping: Int) throws {
+        guard let keys = ranked.removeValue(forKey: mapping) else { return }
+        let rows = keys.rows
         try db.execute(
             sql: "INSERT INTO modelc_association SELECT ?, ?, s.Z_PK, ?, \(rows.key) \(rows.from)",
-            arguments: [mapping, keyed.sourceEntity, keyed.destinationEntity])
-        if let table = keyed.table { try db.execute(sql: "DROP TABLE temp.\(table)") }
+            arguments: [mapping, keys.sourceEntity, keys.destinationEntity])
+        if let table = keys.table { try db.execute(sql: "DROP TABLE temp.\(table)") }
     }
 
     /// The instances of the shared table associated with `object`, whose side's columns start with `own`.

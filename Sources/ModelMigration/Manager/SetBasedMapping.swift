@@ -52,12 +52,12 @@ struct SetBasedMapping {
         if let predicate = mapping.sourceExpression?.predicate, predicate != SourceExpression.noFilter {
             filter = "modelc_filter(\(try functions.register(filter: mapping, entity: sourceName)), s.Z_PK)"
         }
-        let keyed = try recordingFailures {
+        let keys = try recordingFailures {
             try context.associations.associateInOrder(
                 mapping: index, sourceTable: "modelc_source.\(source.table)", number: source.number, filter: filter,
                 entities: (sourceName, destinationName), base: base)
         }
-        let rows = keyed.rows
+        let rows = keys.rows
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"], values = [rows.key, String(destination.number), "1"]
         var arguments = [DatabaseValue]()
         let byName = Dictionary(mapping.attributeMappings.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -68,7 +68,7 @@ struct SetBasedMapping {
             values.append(value)
         }
         for link in try earlyLinks() {
-            let target = context.associations.destinationKeySQL(of: "s.\(link.sourceKey)", mapping: link.target)
+            let target = try context.associations.destinationKeySQL(of: "s.\(link.sourceKey)", mapping: link.target)
             columns.append(link.column)
             values.append(target)
             if let entityColumn = link.entityColumn {
@@ -84,8 +84,8 @@ struct SetBasedMapping {
                     """,
                 arguments: StatementArguments(arguments))
         }
-        try context.destination.claimPrimaryKeys(upTo: base + Int64(keyed.count), forTableOf: destinationName)
-        return keyed.count
+        try context.destination.claimPrimaryKeys(upTo: base + Int64(keys.count), forTableOf: destinationName)
+        return keys.count
     }
 
     /// Runs statements that may call the SQL functions: their failure, with its class, is what
@@ -228,14 +228,8 @@ struct SetBasedMapping {
 
     /// One to-one link set by one `UPDATE` of the mapping's rows.
     private func update(_ link: Link, source: EntityLayout, destination: EntityLayout, mine: String) throws {
-        let target = context.associations.destinationKeySQL(of: "s.\(link.sourceKey)", mapping: link.target)
-        try context.associations.indexDestinations(index)
-        let origin = context.associations.keyed(index).map { keyed in
-            guard let table = keyed.table else {
-                return "FROM modelc_source.\(source.table) s WHERE s.Z_PK = main.\(destination.table).Z_PK - \(keyed.shift)"
-            }
-            return "FROM temp.\(table) a JOIN modelc_source.\(source.table) s ON s.Z_PK = a.source_key WHERE a.destination_key = main.\(destination.table).Z_PK"
-        } ?? """
+        let target = try context.associations.destinationKeySQL(of: "s.\(link.sourceKey)", mapping: link.target)
+        let origin = context.associations.ranked(index)?.sourceRowSQL(of: "main.\(destination.table).Z_PK") ?? """
             FROM temp.modelc_association a JOIN modelc_source.\(source.table) s ON s.Z_PK = a.source_key
             WHERE a.mapping = \(index) AND a.destination_key = main.\(destination.table).Z_PK ORDER BY a.rowid LIMIT 1
             """
