@@ -77,4 +77,34 @@ struct MigrateMappingCommandTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["CoreDataMigration_Example_2.sqlite"])
         }
     }
+
+    /// The backup options of an inferred migration apply to a step through a mapping model:
+    /// --backup PATH (with the external-data folder), --no-backup, --keep-backups; --through
+    /// does not combine with --mapping.
+    @Test func theBackupOptionsApplyToAMappedStep() throws {
+        try withTemporaryDirectory { folder in
+            let arguments = { (store: String) in ["migrate", store, "--model", Self.model, "--to", "CoreDataMigration_Example 2", "--mapping", Self.mappings, "--json"] }
+            let store = try Self.store(1, into: folder)
+            let before = try #require(FileManager.default.contents(atPath: store))
+            let external = StoreLeftovers.supportFolder(of: store) + "/_EXTERNAL_DATA"
+            try FileManager.default.createDirectory(atPath: external, withIntermediateDirectories: true)
+            try Data("blob".utf8).write(to: URL(fileURLWithPath: external + "/A"))
+            let chosen = folder.appendingPathComponent("kept.sqlite").path
+            let kept = try Modelc.run(arguments(store) + ["--backup", chosen])
+            #expect(kept.status == 0, "\(kept.standardError)")
+            #expect(try kept.json()["backup"] as? String == chosen)
+            #expect(FileManager.default.contents(atPath: chosen) == before)
+            #expect(FileManager.default.contents(atPath: StoreLeftovers.supportFolder(of: chosen) + "/_EXTERNAL_DATA/A") == Data("blob".utf8))
+
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("bare"), withIntermediateDirectories: true)
+            let bare = try Self.store(1, into: folder.appendingPathComponent("bare"))
+            let none = try Modelc.run(arguments(bare) + ["--no-backup"])
+            #expect(none.status == 0, "\(none.standardError)")
+            #expect(try none.json()["backup"] == nil)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("bare").path) == ["CoreDataMigration_Example_1.sqlite"])
+
+            let combined = try Modelc.run(arguments(bare) + ["--through", "CoreDataMigration_Example 2"])
+            #expect(combined.status == 64, "\(combined.standardError)")
+        }
+    }
 }

@@ -54,7 +54,10 @@ struct ManagerSession {
         } catch let error as DatabaseError {
             throw MigrationError(sqlite: error, path: path, step: nil)
         }
-        guard let result else { throw MigrationError(.failed, path: path, message: "the migration ended without a result") }
+        guard var result else { throw MigrationError(.failed, path: path, message: "the migration ended without a result") }
+        if result.outcome == .migrated, let keep = options.keepBackups {
+            result.removedBackups = StoreLeftovers.pruneBackups(beside: path, tag: "pre", keeping: keep)
+        }
         return result
     }
 
@@ -178,19 +181,43 @@ struct ManagerSession {
         }
     }
 
-    /// Puts the new store in place: the store is hard-linked to its backup name, then the new
-    /// file is renamed onto the store's path (rename(2) is atomic); returns the backup's path.
-    private func swap(_ staging: String, version: String) throws -> String {
-        let safe = String(version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
-        let backup = SiblingName.free(for: path, tag: "pre-\(safe)")
-        guard link(path, backup) == 0 else {
-            throw MigrationError(.failed, path: path, message: "cannot keep the store as its backup \(backup): \(String(cString: strerror(errno)))")
-        }
+    /// Puts the new store in place: the store is kept as its backup (hard-linked, or copied
+    /// across file systems, with its external-data folder), then the new file is renamed onto
+    /// the store's path (rename(2) is atomic); returns the backup's path.
+    private func swap(_ staging: String, version: String) throws -> String? {
+        let backup = options.makesBackup ? try keep(version: version) : nil
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: staging + suffix) }
         guard rename(staging, path) == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(backup)
+            if let backup {
+                unlink(backup)
+                try? FileManager.default.removeItem(atPath: StoreLeftovers.supportFolder(of: backup))
+            }
             throw MigrationError(.failed, path: path, message: "cannot put the migrated store in place: \(reason)")
+        }
+        return backup
+    }
+
+    /// Keeps the store as its backup, under `backupPath` or a free sibling name.
+    private func keep(version: String) throws -> String {
+        let safe = String(version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        let backup = options.backupPath ?? SiblingName.free(for: path, tag: "pre-\(safe)")
+        if link(path, backup) != 0 {
+            guard errno == EXDEV else {
+                throw MigrationError(.failed, path: path, message: "cannot keep the store as its backup \(backup): \(String(cString: strerror(errno)))")
+            }
+            // Another file system: a copy, which also copies the external-data folder.
+            try StoreError.mapping(path: backup) { try StoreBackup.backup(path, to: backup) }
+            return backup
+        }
+        let support = StoreLeftovers.supportFolder(of: path)
+        if FileManager.default.fileExists(atPath: support) {
+            do {
+                try FileManager.default.copyItem(atPath: support, toPath: StoreLeftovers.supportFolder(of: backup))
+            } catch {
+                unlink(backup)
+                throw MigrationError(.failed, path: path, message: "cannot copy the store's external data beside its backup \(backup): \(error.localizedDescription)")
+            }
         }
         return backup
     }

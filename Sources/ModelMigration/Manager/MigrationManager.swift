@@ -21,6 +21,12 @@ public struct MigrationManager {
         /// evaluating, per row, only the expressions SQL cannot); false runs every one row by row.
         /// Both give the same store.
         public var usesSQL = true
+        /// Where the old store is kept; nil for a free `<name>.pre-<version>-<time>` beside it.
+        public var backupPath: String?
+        /// Whether the old store is kept at all.
+        public var makesBackup = true
+        /// After a migration, how many of the store's `pre-` backups to keep (the newest); nil keeps all.
+        public var keepBackups: Int?
         /// Values for the policies (`manager.userInfo`).
         public var userInfo: [String: String] = [:]
         /// Called as instances are processed: entity mapping, instances done, instances in all.
@@ -37,6 +43,8 @@ public struct MigrationManager {
         public var outcome: Migrator.Outcome
         public var backupPath: String?
         public var removedLeftovers: [String] = []
+        /// Older backups removed to keep `keepBackups`.
+        public var removedBackups: [String] = []
         /// What each entity mapping did, in mapping order.
         public var entityMappings: [EntityMappingReport] = []
     }

@@ -11,7 +11,7 @@ extension MigrateCommand {
     /// Runs the step through the first matching mapping model of `--mapping`; returns false when
     /// none matches (or the store is already at the destination), so the caller infers.
     func migrateThroughMappingModel(_ bundle: ModelBundle) throws -> Bool {
-        guard !mappings.isEmpty, stages.isEmpty else { return false }
+        guard !mappings.isEmpty else { return false }
         let metadata: StoreMetadata
         do {
             metadata = try StoreMetadata.read(at: store)
@@ -33,6 +33,9 @@ extension MigrateCommand {
         var options = MigrationManager.Options()
         options.destination = target.name
         options.dryRun = dryRun
+        options.backupPath = backup
+        options.makesBackup = !noBackup
+        options.keepBackups = keepBackups
         let progress = ProgressLine(enabled: !quiet && !json && isatty(STDERR_FILENO) != 0, step: "\(source.name) → \(target.name)")
         options.progress = { mapping, done, total in progress.show(mapping, done: done, total: total) }
         let result: MigrationManager.Result

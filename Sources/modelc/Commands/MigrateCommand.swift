@@ -56,12 +56,14 @@ struct MigrateCommand: ParsableCommand {
             hashes match the store's version and the destination, as Core Data picks one, and is \
             run by the migration manager (create instances, relationships, validation) into a \
             new store beside the store (NAME.EXT.modelc-UUID), verified, then renamed onto the \
-            store; the store is kept as NAME.pre-VERSION-TIME.EXT. Without a matching one the \
-            step is inferred. A mapping that names an entity migration policy (or calls \
+            store; the store is kept (hard-linked, no copy) as NAME.pre-VERSION-TIME.EXT or \
+            --backup PATH, with its external-data folder, unless --no-backup; --keep-backups \
+            applies too. Without a matching one the step is inferred. --mapping does not combine \
+            with --through (a usage error): a mapping model is one direct step. A mapping that names an entity migration policy (or calls \
             FUNCTION($entityPolicy, …)) needs the library with a registered Swift port: the \
             command stops before touching anything, names the class and the mapping, and exits \
             2. JSON form: {"store", "storeVersion", "destination", "outcome", "backup", \
-            "removedLeftovers", "steps": [{"from", "to", "uses": {"mappingModel": {"path", \
+            "removedLeftovers", "removedBackups", "steps": [{"from", "to", "uses": {"mappingModel": {"path", \
             "reason"}}, "candidates", "entityMappings": [{"name", "type", "sourceEntity", \
             "destinationEntity", "instancesCreated", "relationshipsSet", "valuesDropped", \
             "validationFailures"}]}]}; --dry-run reports these counts from a private copy.
@@ -123,6 +125,10 @@ struct MigrateCommand: ParsableCommand {
 
     func validate() throws {
         if let keepBackups, keepBackups < 1 { throw ValidationError("--keep-backups must be at least 1") }
+        if through != nil && !mappings.isEmpty {
+            throw ValidationError(
+                "--through and --mapping cannot be combined: a mapping model is one direct step, as Core Data runs it; migrate once per stage with --to instead")
+        }
     }
 
     func run() throws {

@@ -27,6 +27,7 @@ struct MappingMigrationReport: Encodable {
     var outcome: String
     var backup: String?
     var removedLeftovers: [String]
+    var removedBackups: [String]
     var steps: [Step]
 
     init(_ result: MigrationManager.Result, reason: String, candidates: [String]) {
@@ -36,6 +37,7 @@ struct MappingMigrationReport: Encodable {
         outcome = result.outcome.rawValue
         backup = result.backupPath
         removedLeftovers = result.removedLeftovers
+        removedBackups = result.removedBackups
         steps = [
             Step(
                 from: result.storeVersion, to: result.destination,
@@ -58,6 +60,7 @@ struct MappingMigrationReport: Encodable {
         }
         if let backup { lines.append("backup: \(backup)") }
         for file in removedLeftovers { lines.append("removed a killed run's file: \(file)") }
+        for file in removedBackups { lines.append("removed old backup: \(file)") }
         print(lines.joined(separator: "\n"))
     }
 }
