@@ -30,8 +30,12 @@ struct ManagerSession {
         defer { try? queue.close() }
         var result: MigrationManager.Result?
         do {
-            // Bad input is refused before anything changes, and checked again under the lock.
-            _ = try queue.read { try preflight($0) }
+            // Bad input is refused before anything changes, and checked again under the lock; the
+            // pages are checked again only if another connection wrote in between.
+            let checked = try queue.read { db -> Int in
+                _ = try preflight(db, checkingPages: true)
+                return try Self.dataVersion(db)
+            }
             // The swap needs a store without -wal/-shm: a WAL store is switched to a rollback
             // journal (a checkpoint, then the -wal removed), which Core Data reads as well.
             let wasWAL = try queue.writeWithoutTransaction { db -> Bool in
@@ -47,7 +51,7 @@ struct ManagerSession {
             }
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
-                    result = try perform(db, wasWAL: wasWAL)
+                    result = try perform(db, wasWAL: wasWAL, checkingPages: try Self.dataVersion(db) != checked)
                     return .rollback  // the source is only read
                 }
             }
@@ -62,9 +66,9 @@ struct ManagerSession {
     }
 
     /// Everything done under the source's lock.
-    private func perform(_ db: Database, wasWAL: Bool) throws -> MigrationManager.Result {
+    private func perform(_ db: Database, wasWAL: Bool, checkingPages: Bool) throws -> MigrationManager.Result {
         let removed = commits ? StoreLeftovers.removeDeadRunFiles(beside: path) : []
-        let (metadata, source, destination) = try preflight(db)
+        let (metadata, source, destination) = try preflight(db, checkingPages: checkingPages)
         let model = manager.mappingModel
         var result = MigrationManager.Result(
             path: path, storeVersion: source.name, destination: destination.name, mappingModel: model.path, outcome: .upToDate,
@@ -95,8 +99,8 @@ struct ManagerSession {
 
     /// The checks that come before anything else: the database is intact, a version of the
     /// bundle made it, the mapping model starts at that version and leads to a version of it.
-    private func preflight(_ db: Database) throws -> (StoreMetadata, ModelVersion, ModelVersion) {
-        try StoreIntegrity.check(db, path: path, depth: .quick)
+    private func preflight(_ db: Database, checkingPages: Bool) throws -> (StoreMetadata, ModelVersion, ModelVersion) {
+        if checkingPages { try StoreIntegrity.check(db, path: path, depth: .quick) }
         let metadata = try StoreMetadata.required(from: db, path: path)
         let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: manager.bundle)
         guard let source = match.matched else {
@@ -109,6 +113,12 @@ struct ManagerSession {
                 message: "the mapping model '\(model.name)' was not made for the store's version '\(source.name)' (its source hashes differ)")
         }
         return (metadata, source, try manager.destinationVersion(named: options.destination))
+    }
+
+    /// SQLite's count of the changes other connections committed to the database, as this
+    /// connection sees it (`PRAGMA data_version`).
+    private static func dataVersion(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
     }
 
     /// Runs the passes into the staging store; returns the instances created per destination entity.
