@@ -84,7 +84,8 @@ struct StepBuilder {
             dropPhase.append(MigrationStatement(sql: "DROP TABLE \(quoted(aside))", purpose: "drop the old \(original)"))
         }
         let indexes = indexStatements(plans)
-        step.statements = renamePhase + buildPhase + dropPhase + indexes + bookkeepingStatements()
+        let triggers = triggerStatements()
+        step.statements = triggers.drops + renamePhase + buildPhase + dropPhase + indexes + triggers.creates + bookkeepingStatements()
         step.writtenTables = Self.unique(step.rewrittenTables + step.writtenTables)
     }
 

@@ -126,7 +126,8 @@ struct ManagerSession {
         _ staging: String, from db: Database, source: ModelVersion, destination: ModelVersion, framework: FrameworkVersion,
         result: inout MigrationManager.Result
     ) throws -> [String: Int] {
-        let queue = try DatabaseQueue(path: staging)
+        // Core Data's functions, which the derived attributes' triggers call as rows go in.
+        let queue = try DatabaseQueue(path: staging, configuration: CoreDataFunctions.registering(in: Configuration()))
         defer { try? queue.close() }
         let model = manager.mappingModel
         let policies: [any EntityMigrationPolicy] = model.entityMappings.map { mapping in

@@ -73,7 +73,7 @@ public enum PersistentHistoryLayout {
 
     /// `schema` with the history tables, indexes and entity rows added.
     static func adding(to schema: StoreSchema) -> StoreSchema {
-        StoreSchema(tables: schema.tables + tables, indexes: schema.indexes + indexes, entities: schema.entities + entities)
+        StoreSchema(tables: schema.tables + tables, indexes: schema.indexes + indexes, entities: schema.entities + entities, triggers: schema.triggers)
     }
 
     /// `schema` without them: the part that belongs to the model.
@@ -82,7 +82,7 @@ public enum PersistentHistoryLayout {
         return StoreSchema(
             tables: schema.tables.filter { !names.contains($0.name) },
             indexes: schema.indexes.filter { !names.contains($0.table) },
-            entities: schema.entities.filter { $0.number < firstEntityNumber })
+            entities: schema.entities.filter { $0.number < firstEntityNumber }, triggers: schema.triggers)
     }
 
     /// A table in Core Data's spelling for these tables: `CREATE TABLE T ( C1 TYPE, C2 TYPE )`.

@@ -13,6 +13,11 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     case missingIndex(String)
     case extraIndex(String)
     case indexDiffers(name: String, expected: String, actual: String)
+    /// A derived attribute's trigger Core Data creates is not there: the store opens, but the
+    /// attribute is no longer kept up to date.
+    case missingTrigger(String)
+    case extraTrigger(String)
+    case triggerDiffers(name: String, expected: String, actual: String)
     case entityRowsDiffer(expected: [String], actual: [String])
     /// Same entity numbers and parents under other names: an entity renamed by a migration.
     case entityNamesDiffer(expected: [String], actual: [String])
@@ -31,6 +36,9 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
         case .missingIndex(let name): "missing index \(name)"
         case .extraIndex(let name): "extra index \(name)"
         case .indexDiffers(let name, let expected, let actual): "index \(name) differs: expected '\(expected)'; found '\(actual)'"
+        case .missingTrigger(let name): "missing trigger \(name)"
+        case .extraTrigger(let name): "extra trigger \(name)"
+        case .triggerDiffers(let name, let expected, let actual): "trigger \(name) differs: expected '\(expected)'; found '\(actual)'"
         case .entityRowsDiffer(let expected, let actual):
             "Z_PRIMARYKEY differs: expected \(expected.joined(separator: " ")); found \(actual.joined(separator: " "))"
         case .entityNamesDiffer(let expected, let actual):
@@ -46,7 +54,7 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     public var isCompatible: Bool {
         switch self {
         case .extraTable, .extraColumn, .extraIndex, .indexDiffers, .columnsDiffer, .missingIndex, .entityNamesDiffer,
-            .tableNamedDifferently:
+            .tableNamedDifferently, .missingTrigger, .extraTrigger, .triggerDiffers:
             true
         case .primaryKeyDiffers(_, let expected, let actual): Set(expected) == Set(actual)
         case .missingTable, .missingColumn, .entityRowsDiffer: false
@@ -89,6 +97,20 @@ extension StoreSchema {
         }
         for index in actual.indexes where !expectedIndexNames.contains(index.name) {
             result.append(.extraIndex(index.name))
+        }
+        let actualTriggers = Dictionary(actual.triggers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for trigger in triggers {
+            guard let found = actualTriggers[trigger.name] else {
+                result.append(.missingTrigger(trigger.name))
+                continue
+            }
+            if found.normalizedSQL != trigger.normalizedSQL {
+                result.append(.triggerDiffers(name: trigger.name, expected: trigger.normalizedSQL, actual: found.normalizedSQL))
+            }
+        }
+        let expectedTriggerNames = Set(triggers.map(\.name))
+        for trigger in actual.triggers where !expectedTriggerNames.contains(trigger.name) {
+            result.append(.extraTrigger(trigger.name))
         }
         if entities != actual.entities {
             let describe = { (rows: [StoreEntityRow]) in rows.map { "(\($0.number),\($0.name),\($0.superNumber))" } }

@@ -10,7 +10,7 @@ public struct StoreLayout: Sendable {
     public private(set) var joinTables: [JoinTableLayout] = []
     /// The hidden foreign keys of to-many relationships without an inverse.
     public private(set) var hiddenInverses: [HiddenInverseLayout] = []
-    /// The tables, indexes and `Z_PRIMARYKEY` rows.
+    /// The tables, indexes, `Z_PRIMARYKEY` rows and triggers.
     public private(set) var schema = StoreSchema(tables: [], indexes: [], entities: [])
 
     /// Lays out `version` as the Core Data build `framework` would; with `persistentHistory`,
@@ -38,7 +38,8 @@ public struct StoreLayout: Sendable {
         tables += Self.bookkeepingTables(framework)
         schema = StoreSchema(
             tables: tables, indexes: indexes,
-            entities: entities.map { StoreEntityRow(number: $0.number, name: $0.name, superNumber: $0.superNumber) })
+            entities: entities.map { StoreEntityRow(number: $0.number, name: $0.name, superNumber: $0.superNumber) },
+            triggers: DerivedAttributeTriggers.triggers(numbering, layouts: entities))
         if persistentHistory { schema = PersistentHistoryLayout.adding(to: schema) }
     }
 

@@ -10,11 +10,14 @@ public struct StoreSchema: Sendable, Equatable {
     public var indexes: [StoreIndex]
     /// The rows of `Z_PRIMARYKEY` without their `Z_MAX`.
     public var entities: [StoreEntityRow]
+    /// The triggers that keep derived attributes up to date.
+    public var triggers: [StoreTrigger]
 
-    public init(tables: [StoreTable], indexes: [StoreIndex], entities: [StoreEntityRow]) {
+    public init(tables: [StoreTable], indexes: [StoreIndex], entities: [StoreEntityRow], triggers: [StoreTrigger] = []) {
         self.tables = tables
         self.indexes = indexes
         self.entities = entities
+        self.triggers = triggers
     }
 
     /// The table with this name, if any.
@@ -34,13 +37,14 @@ public struct StoreSchema: Sendable, Equatable {
         indexes.first { $0.name == name }
     }
 
-    /// The statements that create the schema, in the order Core Data runs them.
+    /// The statements that create the schema: tables, indexes, then triggers.
     public var statements: [String] {
-        tables.map(\.sql) + indexes.map(\.sql)
+        tables.map(\.sql) + indexes.map(\.sql) + triggers.map(\.sql)
     }
 
     /// Reads the schema of an open store: column names and declared types in order from
-    /// `PRAGMA table_info`, index definitions from `sqlite_master`, entities from `Z_PRIMARYKEY`.
+    /// `PRAGMA table_info`, index and trigger definitions from `sqlite_master`, entities from
+    /// `Z_PRIMARYKEY`.
     public static func read(from db: Database) throws -> StoreSchema {
         var tables = [StoreTable]()
         let tableRows = try Row.fetchAll(
@@ -62,7 +66,9 @@ public struct StoreSchema: Sendable, Equatable {
                 StoreEntityRow(number: $0["Z_ENT"], name: $0["Z_NAME"] ?? "", superNumber: $0["Z_SUPER"] ?? 0)
             }
         }
-        return StoreSchema(tables: tables, indexes: indexes, entities: entities)
+        let triggers = try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid")
+            .map { StoreTrigger(name: $0["name"], table: $0["tbl_name"], sql: $0["sql"]) }
+        return StoreSchema(tables: tables, indexes: indexes, entities: entities, triggers: triggers)
     }
 }
 
