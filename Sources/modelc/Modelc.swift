@@ -40,8 +40,18 @@ struct Modelc: ParsableCommand {
     /// code (as JSON with `--json`), never as `NSCocoaErrorDomain Code=…`.
     static func main() {
         HeapTuning.apply()
+        var command: ParsableCommand
         do {
-            var command = try parseAsRoot(nil)
+            command = try parseAsRoot(nil)
+        } catch {
+            // A command line that does not parse is a usage error, as JSON too with --json.
+            guard CommandLine.arguments.contains("--json"), exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            report(
+                CommandFailure(
+                    errorClass: "usage", code: "X020", message: message(for: error), path: "",
+                    advice: "See 'modelc help' and the command's --help.", exitCode: ExitCode.validationFailure.rawValue))
+        }
+        do {
             try command.run()
         } catch let error as CommandFailure {
             report(error)

@@ -28,6 +28,25 @@ struct MigrateOptionTests {
         }
     }
 
+    /// A command line that does not parse gives, with `--json`, the same JSON error object as
+    /// any other failure (class `usage`, X020) and exit 64, for every command; `--help` still
+    /// prints help.
+    @Test(arguments: [
+        ["migrate", "Store.sqlite", "--model", "M.xcdatamodeld", "--keep-backups", "0", "--json"],
+        ["migrate", "Store.sqlite", "--model", "M.xcdatamodeld", "--mapping", "A.cdm", "--through", "V2", "--json"],
+        ["hash", "--json"],
+        ["store", "info", "--json", "--no-such-option"],
+        ["validate", "--json"],
+    ])
+    func aCommandLineThatDoesNotParseIsAJSONUsageError(_ arguments: [String]) throws {
+        let run = try Modelc.run(arguments)
+        #expect(run.status == 64, "\(run.standardError)")
+        let error = try #require(try run.json()["error"] as? [String: Any], "\(run.standardOutput)")
+        #expect(error["class"] as? String == "usage" && error["code"] as? String == "X020")
+        #expect((error["message"] as? String)?.isEmpty == false)
+        #expect(try Modelc.run([arguments[0], "--help"]).status == 0)
+    }
+
     /// Without `--backup`, the backup goes beside the store as `NAME.pre-VERSION-TIME.EXT` and
     /// holds the store as it was.
     @Test func theDefaultBackupGoesBesideTheStore() throws {
