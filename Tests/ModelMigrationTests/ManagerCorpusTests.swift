@@ -19,7 +19,7 @@ struct ManagerCorpusTests {
     /// the car's old `maker` string becomes a shared `Maker` object (looked up by name, inserted
     /// once) linked through `createdBy`.
     struct MakerPolicy: EntityMigrationPolicy {
-        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: EntityMapping, manager: MigrationContext) throws {
             try manager.createDefaultDestinationInstances(forSource: source, in: mapping)
             guard case .string(let name) = try source.value(forKey: "maker") else { return }
             guard let car = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first else {
@@ -34,7 +34,7 @@ struct ManagerCorpusTests {
     /// A Swift port of wibosco's `Post2ToPost3MigrationPolicy`: each post gets a new `Color`
     /// with a fresh identifier and the post's old `hexColor`.
     struct PostColorPolicy: EntityMigrationPolicy {
-        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: EntityMapping, manager: MigrationContext) throws {
             try manager.createDefaultDestinationInstances(forSource: source, in: mapping)
             let post = try #require(try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first)
             let color = try manager.insertDestinationInstance(
@@ -46,7 +46,7 @@ struct ManagerCorpusTests {
     /// A Swift port of hwaxxer's `MHWBookToBookPolicy` at `modelVersion` 2 (the mapping's user
     /// info): the book's attributes copied by name, its `authorName` made a shared `Author`.
     struct BookAuthorPolicy: EntityMigrationPolicy {
-        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: EntityMapping, manager: MigrationContext) throws {
             guard mapping.userInfo?.first(where: { $0.key == "modelVersion" })?.value == "2",
                 let entity = mapping.destinationEntityName, let sourceEntity = manager.sourceModel.entity(named: source.entityName),
                 let destinationEntity = manager.destinationModel.entity(named: entity)
@@ -70,7 +70,7 @@ struct ManagerCorpusTests {
     /// a device comes from the manager's user info. `operation` is LoopKit's `Operation`
     /// (create 0, update 1, delete 2).
     struct CachedCarbPolicy: EntityMigrationPolicy {
-        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: EntityMapping, manager: MigrationContext) throws {
             try manager.createDefaultDestinationInstances(forSource: source, in: mapping)
             let carb = try #require(try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first)
             if try carb.value(forKey: "createdByCurrentApp") == .bool(true) {
@@ -88,7 +88,7 @@ struct ManagerCorpusTests {
     }
 
     struct DeletedCarbPolicy: EntityMigrationPolicy {
-        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: EntityMapping, manager: MigrationContext) throws {
             var values: [String: EvaluatedValue] = ["createdByCurrentApp": .bool(false), "operation": .integer(2)]
             for key in ["startDate", "uuid", "syncIdentifier", "syncVersion"] { values[key] = try source.value(forKey: key) }
             values["anchorKey"] = try source.value(forKey: "modificationCounter")

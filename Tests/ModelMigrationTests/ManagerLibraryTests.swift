@@ -23,13 +23,13 @@ import _ModelTestSupport
         func to(_ mapping: String, _ key: String) -> String {
             "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"\(mapping)\", $source.\(key))"
         }
-        func entity(_ name: String, _ attributes: [(String, String?)], _ relationships: [(String, String?)]) -> ModelSchema.EntityMapping {
-            ModelSchema.EntityMapping(
+        func entity(_ name: String, _ attributes: [(String, String?)], _ relationships: [(String, String?)]) -> EntityMapping {
+            EntityMapping(
                 name: "\(name)To\(name)", type: .copy, sourceEntityName: name, destinationEntityName: name,
                 sourceEntityVersionHash: old[name], destinationEntityVersionHash: new[name],
                 sourceExpression: SourceExpression(entityName: name),
-                attributeMappings: attributes.map { ModelSchema.PropertyMapping(name: $0.0, valueExpression: $0.1) },
-                relationshipMappings: relationships.map { ModelSchema.PropertyMapping(name: $0.0, valueExpression: $0.1) })
+                attributeMappings: attributes.map { PropertyMapping(name: $0.0, valueExpression: $0.1) },
+                relationshipMappings: relationships.map { PropertyMapping(name: $0.0, valueExpression: $0.1) })
         }
         return MappingModel(
             name: "LibraryToLibrary2", path: "LibraryToLibrary2.xcmappingmodel",

@@ -17,7 +17,7 @@ struct MappingModelLoadingTests {
 
     /// wibosco's `Post2ToPost3MigrationPolicy`: each post gets a `Color` holding its old `hexColor`.
     struct PostColorPolicy: EntityMigrationPolicy {
-        func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+        func createDestinationInstances(forSource source: MigrationObject, in mapping: EntityMapping, manager: MigrationContext) throws {
             try manager.createDefaultDestinationInstances(forSource: source, in: mapping)
             guard let post = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first else { return }
             let color = try manager.insertDestinationInstance(

@@ -6,7 +6,7 @@ import ModelSchema
 public struct InferredMapping: Sendable {
     public var sourceVersion: String
     public var destinationVersion: String
-    public var entities: [EntityMapping]
+    public var entities: [InferredEntityMapping]
     /// Errors make the migration impossible; warnings (`M210`) suggest renaming identifiers.
     public var diagnostics: [Diagnostic]
     /// Errors that hold only when the store has rows of a kind (``RowCondition``); without a
@@ -42,13 +42,13 @@ public struct InferredMapping: Sendable {
     }
 
     /// The mapping of the destination entity with this name.
-    public func mapping(forDestination name: String) -> EntityMapping? {
+    public func mapping(forDestination name: String) -> InferredEntityMapping? {
         entities.first { $0.destination == name }
     }
 }
 
 /// How one entity's instances move from the source version to the destination version.
-public struct EntityMapping: Sendable, Hashable {
+public struct InferredEntityMapping: Sendable, Hashable {
     /// NSEntityMappingType's inferred kinds: copy (same hash), transform, add, remove.
     public enum Kind: String, Sendable, Codable {
         case copy, transform, add, remove
@@ -59,11 +59,11 @@ public struct EntityMapping: Sendable, Hashable {
     public var destination: String?
     /// Every stored property of the destination entity (inherited ones included) and every
     /// source property that has no destination.
-    public var properties: [PropertyMapping]
+    public var properties: [InferredPropertyMapping]
 }
 
 /// How one stored property's values move.
-public struct PropertyMapping: Sendable, Hashable {
+public struct InferredPropertyMapping: Sendable, Hashable {
     public enum Kind: String, Sendable, Codable {
         /// Same name, same storage: `$source.name`.
         case copy

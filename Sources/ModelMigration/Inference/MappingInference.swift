@@ -34,7 +34,7 @@ public enum MappingInference {
 private struct Inference {
     let source: EntityHierarchy
     let destination: EntityHierarchy
-    var mappings: [EntityMapping] = []
+    var mappings: [InferredEntityMapping] = []
     var diagnostics: [Diagnostic] = []
     var conditions: [RowCondition] = []
     /// Destination entity name → the source entity it comes from.
@@ -58,23 +58,23 @@ private struct Inference {
                 let properties =
                     destination.attributes(of: entity).map { attributeAdded($0, entity, sourceEntity: nil) }
                     + destination.relationships(of: entity).map {
-                        PropertyMapping(kind: .add, source: nil, destination: $0.name, isRelationship: true, change: nil, dropsData: false)
+                        InferredPropertyMapping(kind: .add, source: nil, destination: $0.name, isRelationship: true, change: nil, dropsData: false)
                     }
-                mappings.append(EntityMapping(kind: .add, source: nil, destination: entity.name, properties: properties))
+                mappings.append(InferredEntityMapping(kind: .add, source: nil, destination: entity.name, properties: properties))
                 continue
             }
             let same = sourceName == entity.name && sourceHashes[sourceName] == destinationHashes[entity.name]
             mappings.append(
-                EntityMapping(
+                InferredEntityMapping(
                     kind: same ? .copy : .transform, source: sourceName, destination: entity.name,
                     properties: properties(from: sourceEntity, to: entity)))
         }
         let used = Set(matched.values)
         for entity in source.version.entities.sorted(by: { $0.name < $1.name }) where !used.contains(entity.name) {
             let properties =
-                source.attributes(of: entity).map { PropertyMapping(kind: .remove, source: $0.name, destination: nil, isRelationship: false, change: nil, dropsData: true) }
-                + source.relationships(of: entity).map { PropertyMapping(kind: .remove, source: $0.name, destination: nil, isRelationship: true, change: nil, dropsData: true) }
-            mappings.append(EntityMapping(kind: .remove, source: entity.name, destination: nil, properties: properties))
+                source.attributes(of: entity).map { InferredPropertyMapping(kind: .remove, source: $0.name, destination: nil, isRelationship: false, change: nil, dropsData: true) }
+                + source.relationships(of: entity).map { InferredPropertyMapping(kind: .remove, source: $0.name, destination: nil, isRelationship: true, change: nil, dropsData: true) }
+            mappings.append(InferredEntityMapping(kind: .remove, source: entity.name, destination: nil, properties: properties))
         }
         checkHierarchies()
         suggestEntityRenames(removed: source.version.entities.filter { !used.contains($0.name) })
@@ -82,8 +82,8 @@ private struct Inference {
 
     // MARK: Properties
 
-    private mutating func properties(from sourceEntity: Entity, to entity: Entity) -> [PropertyMapping] {
-        var result = [PropertyMapping]()
+    private mutating func properties(from sourceEntity: Entity, to entity: Entity) -> [InferredPropertyMapping] {
+        var result = [InferredPropertyMapping]()
         let oldAttributes = source.attributes(of: sourceEntity), newAttributes = destination.attributes(of: entity)
         let oldRelationships = source.relationships(of: sourceEntity), newRelationships = destination.relationships(of: entity)
         let attributePairs = IdentityMatch.pairs(
@@ -108,7 +108,7 @@ private struct Inference {
                         MigrationDiagnostics.requiredRelationshipAdded(entity.name, relationship.name, at: relationship.location),
                         RowCondition(sourceEntity: sourceEntity.name, emptyProperty: nil))
                 }
-                result.append(PropertyMapping(kind: .add, source: nil, destination: relationship.name, isRelationship: true, change: nil, dropsData: false))
+                result.append(InferredPropertyMapping(kind: .add, source: nil, destination: relationship.name, isRelationship: true, change: nil, dropsData: false))
                 if relationship.renamingIdentifier == nil { addedRelationships.append(relationship) }
                 continue
             }
@@ -118,10 +118,10 @@ private struct Inference {
         let removedAttributes = oldAttributes.indices.filter { !keptAttributes.contains($0) }.map { oldAttributes[$0] }.sorted { $0.name < $1.name }
         let removedRelationships = oldRelationships.indices.filter { !keptRelationships.contains($0) }.map { oldRelationships[$0] }.sorted { $0.name < $1.name }
         for old in removedAttributes {
-            result.append(PropertyMapping(kind: .remove, source: old.name, destination: nil, isRelationship: false, change: nil, dropsData: true))
+            result.append(InferredPropertyMapping(kind: .remove, source: old.name, destination: nil, isRelationship: false, change: nil, dropsData: true))
         }
         for old in removedRelationships {
-            result.append(PropertyMapping(kind: .remove, source: old.name, destination: nil, isRelationship: true, change: nil, dropsData: true))
+            result.append(InferredPropertyMapping(kind: .remove, source: old.name, destination: nil, isRelationship: true, change: nil, dropsData: true))
         }
         // Rename suggestions once, on the entity that declares the property, not per subentity.
         let declared = Set(sourceEntity.attributes.map(\.name) + sourceEntity.relationships.map(\.name))
@@ -142,17 +142,17 @@ private struct Inference {
     }
 
     /// A new attribute; `sourceEntity` is `nil` when the entity is new too (no rows to fill).
-    private mutating func attributeAdded(_ attribute: Attribute, _ entity: Entity, sourceEntity: String?) -> PropertyMapping {
+    private mutating func attributeAdded(_ attribute: Attribute, _ entity: Entity, sourceEntity: String?) -> InferredPropertyMapping {
         if let sourceEntity, !attribute.isOptional && attribute.defaultValueString == nil && attribute.defaultDateTimeInterval == nil {
             addConditional(
                 MigrationDiagnostics.requiredWithoutDefault(entity.name, attribute.name, added: true, at: attribute.location),
                 RowCondition(sourceEntity: sourceEntity, emptyProperty: nil))
         }
         let change = attribute.defaultValueString.map { "default \($0)" }
-        return PropertyMapping(kind: .add, source: nil, destination: attribute.name, isRelationship: false, change: change, dropsData: false)
+        return InferredPropertyMapping(kind: .add, source: nil, destination: attribute.name, isRelationship: false, change: change, dropsData: false)
     }
 
-    private mutating func attributeMapping(_ old: Attribute, _ new: Attribute, _ entity: Entity, sourceEntity: String) -> PropertyMapping {
+    private mutating func attributeMapping(_ old: Attribute, _ new: Attribute, _ entity: Entity, sourceEntity: String) -> InferredPropertyMapping {
         var changes = [String]()
         if old.type != new.type {
             if MappingInference.isWidening(from: old.type, to: new.type) {
@@ -173,14 +173,14 @@ private struct Inference {
             }
         }
         let renamed = old.name != new.name
-        let kind: PropertyMapping.Kind = renamed ? .rename : (changes.isEmpty ? .copy : .transform)
+        let kind: InferredPropertyMapping.Kind = renamed ? .rename : (changes.isEmpty ? .copy : .transform)
         if renamed { changes.insert("renamed from '\(old.name)'", at: 0) }
-        return PropertyMapping(
+        return InferredPropertyMapping(
             kind: kind, source: old.name, destination: new.name, isRelationship: false,
             change: changes.isEmpty ? nil : changes.joined(separator: "; "), dropsData: false)
     }
 
-    private mutating func relationshipMapping(_ old: Relationship, _ new: Relationship, _ entity: Entity) -> PropertyMapping {
+    private mutating func relationshipMapping(_ old: Relationship, _ new: Relationship, _ entity: Entity) -> InferredPropertyMapping {
         var changes = [String]()
         // A retargeted relationship maps by name like any other (Core Data's inferred mapping
         // carries each link to the destination instance of its source object).
@@ -191,8 +191,8 @@ private struct Inference {
         if old.isToMany && new.isToMany && old.isOrdered != new.isOrdered { changes.append(new.isOrdered ? "unordered → ordered" : "ordered → unordered") }
         let renamed = old.name != new.name
         if renamed { changes.insert("renamed from '\(old.name)'", at: 0) }
-        let kind: PropertyMapping.Kind = renamed ? .rename : (changes.isEmpty ? .copy : .transform)
-        return PropertyMapping(
+        let kind: InferredPropertyMapping.Kind = renamed ? .rename : (changes.isEmpty ? .copy : .transform)
+        return InferredPropertyMapping(
             kind: kind, source: old.name, destination: new.name, isRelationship: true,
             change: changes.isEmpty ? nil : changes.joined(separator: "; "), dropsData: old.isToMany && !new.isToMany)
     }

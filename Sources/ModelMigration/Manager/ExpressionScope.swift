@@ -8,14 +8,14 @@ import ModelStore
 /// set-based path can keep one per property mapping and only change `$source` from row to row.
 final class ExpressionScope: EvaluationContext {
     let context: MigrationContext
-    var mapping: ModelSchema.EntityMapping?
+    var mapping: EntityMapping?
     var source: EvaluatedValue = .null
     var destination: EvaluatedValue = .null
-    var property: ModelSchema.PropertyMapping?
+    var property: PropertyMapping?
     /// Attribute values of `$source` already read (passed by SQL), by key.
     var sourceValues: [String: EvaluatedValue] = [:]
 
-    init(context: MigrationContext, mapping: ModelSchema.EntityMapping? = nil, source: EvaluatedValue = .null) {
+    init(context: MigrationContext, mapping: EntityMapping? = nil, source: EvaluatedValue = .null) {
         self.context = context
         self.mapping = mapping
         self.source = source
@@ -23,7 +23,7 @@ final class ExpressionScope: EvaluationContext {
 
     /// The value of one property mapping's expression; nil when it has none (the destination
     /// keeps its default). A failure names the mapping, the property and the expression.
-    func evaluate(_ property: ModelSchema.PropertyMapping) throws -> EvaluatedValue? {
+    func evaluate(_ property: PropertyMapping) throws -> EvaluatedValue? {
         self.property = property
         let node: ExpressionNode?
         do {
@@ -48,7 +48,7 @@ final class ExpressionScope: EvaluationContext {
     }
 
     /// A failure that names the mapping, the property and the expression.
-    private func failure(_ error: any Error, _ property: ModelSchema.PropertyMapping?) -> MigrationError {
+    private func failure(_ error: any Error, _ property: PropertyMapping?) -> MigrationError {
         MigrationError(
             .policyFailed, path: context.path,
             message: "entity mapping '\(mapping?.name ?? "")', property '\(property?.name ?? "")': cannot evaluate '\(property?.valueExpression ?? "")': \(error)")

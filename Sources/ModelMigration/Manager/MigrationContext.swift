@@ -14,7 +14,7 @@ public final class MigrationContext {
     /// Values the caller passes to its policies (`NSMigrationManager.userInfo`).
     public let userInfo: [String: String]
     /// The entity mapping being run.
-    public internal(set) var currentEntityMapping: ModelSchema.EntityMapping
+    public internal(set) var currentEntityMapping: EntityMapping
     /// How far the migration is, from 0 to 1.
     public internal(set) var migrationProgress: Double = 0
 
@@ -42,12 +42,12 @@ public final class MigrationContext {
         self.registry = registry
         self.userInfo = userInfo
         self.path = path
-        self.currentEntityMapping = mappingModel.entityMappings.first ?? ModelSchema.EntityMapping(name: "", type: .undefined)
+        self.currentEntityMapping = mappingModel.entityMappings.first ?? EntityMapping(name: "", type: .undefined)
         self.reports = mappingModel.entityMappings.map(EntityMappingReport.init)
     }
 
     /// The syntax tree of a property mapping's value expression, parsed once per text.
-    func parsed(_ property: ModelSchema.PropertyMapping) throws -> ExpressionNode? {
+    func parsed(_ property: PropertyMapping) throws -> ExpressionNode? {
         guard let text = property.valueExpression else { return nil }
         if let known = expressions[text] { return known }
         let node = try property.parsedValueExpression()
@@ -73,7 +73,7 @@ public final class MigrationContext {
     // MARK: - Associations
 
     /// Records that `source` became `destination` through `mapping`.
-    public func associate(source: MigrationObject, destination: MigrationObject, mapping: ModelSchema.EntityMapping) throws {
+    public func associate(source: MigrationObject, destination: MigrationObject, mapping: EntityMapping) throws {
         try associations.associate(source.reference, destination.reference, mapping: try index(ofMapping: mapping.name))
     }
 
@@ -122,7 +122,7 @@ public final class MigrationContext {
         }
     }
 
-    private func index(of mapping: ModelSchema.EntityMapping) -> Int {
+    private func index(of mapping: EntityMapping) -> Int {
         mappingModel.entityMappings.firstIndex { $0.name == mapping.name } ?? 0
     }
 
@@ -131,7 +131,7 @@ public final class MigrationContext {
     /// Core Data's default instance creation: inserts one instance of the mapping's destination
     /// entity with each attribute mapping's value (the others keep their default) and associates
     /// it with `source`.
-    public func createDefaultDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping) throws {
+    public func createDefaultDestinationInstances(forSource source: MigrationObject, in mapping: EntityMapping) throws {
         guard let entity = mapping.destinationEntityName else { return }
         let scope = ExpressionScope(context: self, mapping: mapping, source: .object(source.reference))
         var values = [String: EvaluatedValue]()
@@ -151,7 +151,7 @@ public final class MigrationContext {
 
     /// Core Data's default relationship creation: sets each relationship mapping's value on
     /// `destination`, with `$source` the instance it came from.
-    public func createDefaultRelationships(forDestination destination: MigrationObject, in mapping: ModelSchema.EntityMapping) throws {
+    public func createDefaultRelationships(forDestination destination: MigrationObject, in mapping: EntityMapping) throws {
         let mappingIndex = try index(ofMapping: mapping.name)
         let source = try associations.sources(of: destination.reference, mapping: mappingIndex).first
         let scope = ExpressionScope(context: self, mapping: mapping, source: source.map(EvaluatedValue.object) ?? .null)

@@ -17,7 +17,7 @@ public struct EntityMappingReport: Sendable, Hashable, Codable {
     /// Destination values that fail validation (required, bounds).
     public var validationFailures = 0
 
-    init(_ mapping: ModelSchema.EntityMapping) {
+    init(_ mapping: EntityMapping) {
         name = mapping.name
         type = mapping.type.name
         sourceEntity = mapping.sourceEntityName
@@ -100,24 +100,24 @@ struct MigrationRunner {
     }
 
     /// The set-based path of a mapping that can take it.
-    private func setBased(_ mapping: ModelSchema.EntityMapping, _ index: Int) -> SetBasedMapping? {
+    private func setBased(_ mapping: EntityMapping, _ index: Int) -> SetBasedMapping? {
         guard let functions, SetBasedMapping.canCreate(mapping, in: context) else { return nil }
         return SetBasedMapping(context: context, mapping: mapping, index: index, functions: functions)
     }
 
     /// How many source instances the mapping's fetch reads before its filter.
-    private func sourceCount(_ mapping: ModelSchema.EntityMapping) throws -> Int {
+    private func sourceCount(_ mapping: EntityMapping) throws -> Int {
         guard runsOnSources(mapping), let entity = mapping.sourceExpression?.entityName ?? mapping.sourceEntityName else { return 0 }
         return try context.source.count(of: entity)
     }
 
     /// Whether the mapping creates instances from source instances (copy, transform, custom).
-    private func runsOnSources(_ mapping: ModelSchema.EntityMapping) -> Bool {
+    private func runsOnSources(_ mapping: EntityMapping) -> Bool {
         mapping.type != .add && mapping.type != .remove && mapping.sourceEntityName != nil
     }
 
     /// Pass 1 for one mapping: each source instance the fetch and filter select, in key order.
-    private func createInstances(_ mapping: ModelSchema.EntityMapping, index: Int, total: Int, step: () -> Void) throws {
+    private func createInstances(_ mapping: EntityMapping, index: Int, total: Int, step: () -> Void) throws {
         guard runsOnSources(mapping), let entity = mapping.sourceExpression?.entityName ?? mapping.sourceEntityName else { return }
         let filter = try mapping.sourceExpression.map { expression -> PredicateNode in
             do {
@@ -149,7 +149,7 @@ struct MigrationRunner {
 
     /// Runs a hook; a failure that is not already a migration error becomes one naming the mapping.
     @discardableResult
-    private func hook<T>(_ mapping: ModelSchema.EntityMapping, _ body: () throws -> T) throws -> T {
+    private func hook<T>(_ mapping: EntityMapping, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as MigrationError {

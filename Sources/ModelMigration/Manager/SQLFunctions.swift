@@ -33,7 +33,7 @@ final class SQLFunctions: @unchecked Sendable {
 
     private let context: MigrationContext
     private var values: [ValueFunction] = []
-    private var filters: [(predicate: PredicateNode, mapping: ModelSchema.EntityMapping, entity: String)] = []
+    private var filters: [(predicate: PredicateNode, mapping: EntityMapping, entity: String)] = []
     private var failure: (any Error)?
 
     /// Registers both functions on the destination's connection.
@@ -50,7 +50,7 @@ final class SQLFunctions: @unchecked Sendable {
     /// Registers a property mapping with its parsed expression, passed the values of the source
     /// attributes `keys` (in that order); returns its number for `modelc_value`.
     func register(
-        value property: ModelSchema.PropertyMapping, node: ExpressionNode, attribute: Attribute, mapping: ModelSchema.EntityMapping, entity: String,
+        value property: PropertyMapping, node: ExpressionNode, attribute: Attribute, mapping: EntityMapping, entity: String,
         passing keys: [String]
     ) -> Int {
         let scope = ExpressionScope(context: context, mapping: mapping)
@@ -61,7 +61,7 @@ final class SQLFunctions: @unchecked Sendable {
     }
 
     /// Registers an entity mapping's filter; returns its number for `modelc_filter`.
-    func register(filter mapping: ModelSchema.EntityMapping, entity: String) throws -> Int {
+    func register(filter mapping: EntityMapping, entity: String) throws -> Int {
         filters.append((try mapping.sourceExpression?.parsedPredicate() ?? .truePredicate, mapping, entity))
         return filters.count - 1
     }

@@ -23,14 +23,14 @@ struct SetBasedMapping {
     }
 
     let context: MigrationContext
-    let mapping: ModelSchema.EntityMapping
+    let mapping: EntityMapping
     let index: Int
     let functions: SQLFunctions
 
     private var db: Database { context.destination.db }
 
     /// Whether pass 1 can run in SQL: no policy, and a source and a concrete destination entity.
-    static func canCreate(_ mapping: ModelSchema.EntityMapping, in context: MigrationContext) -> Bool {
+    static func canCreate(_ mapping: EntityMapping, in context: MigrationContext) -> Bool {
         guard (mapping.policyClassName ?? "").isEmpty, mapping.type != .add, mapping.type != .remove,
             let source = mapping.sourceExpression?.entityName ?? mapping.sourceEntityName, context.source.layout.entity(named: source) != nil,
             let destination = mapping.destinationEntityName, let entity = context.destination.entities.entity(named: destination), !entity.isAbstract
@@ -105,7 +105,7 @@ struct SetBasedMapping {
     /// The SQL of one destination attribute's value over the source row `s`: a column, a bound
     /// constant, its default, or `modelc_value(…)`; nil to leave the column empty.
     private func value(
-        of attribute: Attribute, _ property: ModelSchema.PropertyMapping?, source: EntityLayout, sourceName: String, arguments: inout [DatabaseValue]
+        of attribute: Attribute, _ property: PropertyMapping?, source: EntityLayout, sourceName: String, arguments: inout [DatabaseValue]
     ) throws -> String? {
         guard let property, let node = try context.parsed(property) else {
             guard let fallback = StoredDefault(of: attribute) else { return nil }
@@ -184,7 +184,7 @@ struct SetBasedMapping {
     /// `books`/`author` inverses on both sides, `books` unordered (an ordered one also writes its
     /// order column) and no policy on `BookToBook` to change its relationship pass. Setting one side sets the other (the foreign key of the to-one), so
     /// the links are set once, from the to-one side, instead of once per instance here.
-    private func isSetFromItsInverse(_ property: ModelSchema.PropertyMapping, node: ExpressionNode, sourceName: String, destinationName: String) throws -> Bool {
+    private func isSetFromItsInverse(_ property: PropertyMapping, node: ExpressionNode, sourceName: String, destinationName: String) throws -> Bool {
         let lookup = "destinationInstancesForEntityMappingNamed:sourceInstances:"
         guard case .function(.variable("manager")?, lookup, let arguments) = node, arguments.count == 2,
             case .constant(.string(let targetName)) = arguments[0], case .keyPath(.variable("source"), let key) = arguments[1],

@@ -6,7 +6,7 @@ import ModelSchema
 /// does, then its old `maker` string becomes a shared `Maker` instance (found by name among
 /// those already migrated, inserted the first time) that the car's `createdBy` points to.
 struct MakerPolicy: EntityMigrationPolicy {
-    func createDestinationInstances(forSource source: MigrationObject, in mapping: ModelSchema.EntityMapping, manager: MigrationContext) throws {
+    func createDestinationInstances(forSource source: MigrationObject, in mapping: EntityMapping, manager: MigrationContext) throws {
         try manager.createDefaultDestinationInstances(forSource: source, in: mapping)
         guard case .string(let name) = try source.value(forKey: "maker") else { return }
         guard let car = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first else {
