@@ -137,9 +137,10 @@ struct ManagerSession {
         try queue.writeWithoutTransaction { target in
             let sourceRows = ObjectRows(db: db, version: source, layout: StoreLayout(source, framework: framework), side: .source)
             let destinationRows = ObjectRows(db: target, version: destination, layout: StoreLayout(destination, framework: framework), side: .destination)
-            // Page caches of a fixed size (32 MB for the store, 64 MB for the associations): memory
-            // stays flat however large the store, and the associations' indexes stay in memory longer.
-            try target.execute(sql: "PRAGMA cache_size = -32768; PRAGMA temp.cache_size = -65536")
+            // Page caches of a fixed size (32 MB for the store, 16 MB for the associations, whose
+            // set-based tables are written and read in key order): memory stays flat however
+            // large the store.
+            try target.execute(sql: "PRAGMA cache_size = -32768; PRAGMA temp.cache_size = -16384")
             if options.usesSQL { try target.execute(sql: "ATTACH DATABASE ? AS modelc_source", arguments: [database]) }
             // Deferred: an immediate transaction would also take the attached source's write lock,
             // which this run's source connection holds.
