@@ -84,33 +84,11 @@ extension StoreSchema {
             result.append(.extraTable(table.name))
         }
         result = Self.pairRenamedTables(result, expected: self, actual: actual)
-        let actualIndexes = Dictionary(actual.indexes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        let expectedIndexNames = Set(indexes.map(\.name))
-        for index in indexes {
-            guard let found = actualIndexes[index.name] else {
-                result.append(.missingIndex(index.name))
-                continue
-            }
-            if found.normalizedSQL != index.normalizedSQL {
-                result.append(.indexDiffers(name: index.name, expected: index.normalizedSQL, actual: found.normalizedSQL))
-            }
+        result += Self.differences(indexes, actual.indexes, missing: SchemaDifference.missingIndex, extra: SchemaDifference.extraIndex) {
+            .indexDiffers(name: $0, expected: $1, actual: $2)
         }
-        for index in actual.indexes where !expectedIndexNames.contains(index.name) {
-            result.append(.extraIndex(index.name))
-        }
-        let actualTriggers = Dictionary(actual.triggers.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        for trigger in triggers {
-            guard let found = actualTriggers[trigger.name] else {
-                result.append(.missingTrigger(trigger.name))
-                continue
-            }
-            if found.normalizedSQL != trigger.normalizedSQL {
-                result.append(.triggerDiffers(name: trigger.name, expected: trigger.normalizedSQL, actual: found.normalizedSQL))
-            }
-        }
-        let expectedTriggerNames = Set(triggers.map(\.name))
-        for trigger in actual.triggers where !expectedTriggerNames.contains(trigger.name) {
-            result.append(.extraTrigger(trigger.name))
+        result += Self.differences(triggers, actual.triggers, missing: SchemaDifference.missingTrigger, extra: SchemaDifference.extraTrigger) {
+            .triggerDiffers(name: $0, expected: $1, actual: $2)
         }
         if entities != actual.entities {
             let describe = { (rows: [StoreEntityRow]) in rows.map { "(\($0.number),\($0.name),\($0.superNumber))" } }
@@ -120,6 +98,25 @@ extension StoreSchema {
                     ? .entityNamesDiffer(expected: describe(entities), actual: describe(actual.entities))
                     : .entityRowsDiffer(expected: describe(entities), actual: describe(actual.entities)))
         }
+        return result
+    }
+
+    /// How the indexes (or triggers) `actual` differ from `expected`, by name and by statement.
+    private static func differences(
+        _ expected: [StoreIndex], _ actual: [StoreIndex], missing: (String) -> SchemaDifference, extra: (String) -> SchemaDifference,
+        differs: (String, String, String) -> SchemaDifference
+    ) -> [SchemaDifference] {
+        var result = [SchemaDifference]()
+        let found = Dictionary(actual.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for object in expected {
+            guard let other = found[object.name] else {
+                result.append(missing(object.name))
+                continue
+            }
+            if other.normalizedSQL != object.normalizedSQL { result.append(differs(object.name, object.normalizedSQL, other.normalizedSQL)) }
+        }
+        let names = Set(expected.map(\.name))
+        for object in actual where !names.contains(object.name) { result.append(extra(object.name)) }
         return result
     }
 

@@ -60,23 +60,7 @@ public struct StoreIndex: Sendable, Equatable {
     }
 }
 
-/// A trigger of a store, with the statement that creates it: Core Data keeps derived
-/// attributes up to date with triggers (FORMATS §6.6).
-public struct StoreTrigger: Sendable, Equatable {
-    public var name: String
-    /// The table whose changes fire it.
-    public var table: String
-    public var sql: String
-
-    public init(name: String, table: String, sql: String) {
-        self.name = name
-        self.table = table
-        self.sql = sql
-    }
-
-    /// The statement without identifier quotes, which SQLite adds when a migration renames a
-    /// table it names.
-    public var normalizedSQL: String {
-        sql.replacingOccurrences(of: "\"", with: "")
-    }
-}
+/// A trigger of a store: like an index, a name, the table it belongs to (whose changes fire
+/// it) and the statement that creates it. Core Data keeps derived attributes up to date with
+/// triggers (FORMATS §6.6).
+public typealias StoreTrigger = StoreIndex
