@@ -46,10 +46,7 @@ struct Modelc: ParsableCommand {
         } catch {
             // A command line that does not parse is a usage error, as JSON too with --json.
             guard CommandLine.arguments.contains("--json"), exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            report(
-                CommandFailure(
-                    errorClass: "usage", code: "X020", message: message(for: error), path: "",
-                    advice: "See 'modelc help' and the command's --help.", exitCode: ExitCode.validationFailure.rawValue))
+            report(CommandFailure.usage(.badCommandLine(message(for: error))))
         }
         do {
             try command.run()

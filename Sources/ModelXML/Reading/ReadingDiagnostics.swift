@@ -73,6 +73,11 @@ extension Diagnostic {
         .error("X015", "no version named '\(name)'; the bundle has \(available.map { "'\($0)'" }.joined(separator: ", "))")
     }
 
+    /// A command line that does not parse, in ArgumentParser's words.
+    public static func badCommandLine(_ message: String) -> Self {
+        .error("X020", message)
+    }
+
     /// A part of an Xcode 3 version (`elements`) that cannot be read, named by class or key.
     public static func unreadableXcode3Version(_ version: String, reason: String) -> Self {
         .error("X016", "cannot read Xcode 3 model '\(version)': \(reason)")
@@ -106,5 +111,6 @@ public enum ReadingDiagnostics {
         .init("X017", .warning, "user-info values of an Xcode 3 version that are dictionaries are dropped"),
         .init("X018", .error, "elements are nested deeper than any model nests them"),
         .init("X019", .error, "a model file is not a regular file (a FIFO, device, socket or folder)"),
+        .init("X020", .error, "the command line does not parse"),
     ]
 }
