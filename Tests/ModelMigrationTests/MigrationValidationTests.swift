@@ -18,14 +18,14 @@ import _ModelTestSupport
 
     /// Item (with its subentity Gadget), Part and Tag; V2 adds the rules (and `extra`, so that
     /// the versions hash apart).
-    static func contents(rules: Bool) -> String {
+    static func contents(rules: Bool, pattern: String) -> String {
         func rule(_ text: String) -> String { rules ? " " + text : "" }
         return """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
             <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
                 <entity name="Gadget" representedClassName="Gadget" parentEntity="Item" syncable="YES"/>
                 <entity name="Item" representedClassName="Item" syncable="YES">
-                    <attribute name="code" optional="YES" attributeType="String"\(rule(#"minValueString="2" maxValueString="4" regularExpressionString="[A-Z]+[0-9]*""#))/>
+                    <attribute name="code" optional="YES" attributeType="String"\(rule(#"minValueString="2" maxValueString="4" regularExpressionString="\#(pattern)""#))/>
                     <attribute name="day" optional="YES" attributeType="Date" usesScalarValueType="NO"\(rule(#"minDateTimeInterval="0" maxDateTimeInterval="86400""#))/>
                     \(rules ? #"<attribute name="extra" optional="YES" attributeType="String"/>"# : "")
                     <attribute name="kind" optional="YES" attributeType="String"\(rule(#"regularExpressionString="A|AB""#))/>
@@ -46,12 +46,12 @@ import _ModelTestSupport
     }
 
     /// Writes the two-version bundle into `folder`; returns it read.
-    static func generatedBundle(in folder: URL) throws -> ModelBundle {
+    static func generatedBundle(in folder: URL, pattern: String = "[A-Z]+[0-9]*") throws -> ModelBundle {
         let bundle = folder.appendingPathComponent("Rules.xcdatamodeld")
         for (name, rules) in [("V1", false), ("V2", true)] {
             let version = bundle.appendingPathComponent("\(name).xcdatamodel")
             try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-            try Data(contents(rules: rules).utf8).write(to: version.appendingPathComponent("contents"))
+            try Data(contents(rules: rules, pattern: pattern).utf8).write(to: version.appendingPathComponent("contents"))
         }
         let current = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -199,6 +199,21 @@ import _ModelTestSupport
             }
             let failures = try Self.failures(bundle, store, message: "does not match its pattern")
             #expect(failures["ItemToItem"] == 4)
+        }
+    }
+
+    /// A pattern ICU cannot compile matches no value (Core Data raises an exception evaluating it).
+    @Test func aPatternICUCannotCompileMatchesNothing() throws {
+        try withTemporaryDirectory { folder in
+            let bundle = try Self.generatedBundle(in: folder, pattern: "[A-Z")
+            let store = try Self.store(bundle, in: folder) { rows in
+                for (index, code) in ["AB", nil, "[A-Z"].enumerated() {
+                    try rows.insert("Item", index + 1, ["code": code])
+                    try rows.tag(index + 1, 1)
+                }
+            }
+            let failures = try Self.failures(bundle, store, message: "pattern ICU cannot compile")
+            #expect(failures["ItemToItem"] == 2)
         }
     }
 

@@ -38,7 +38,9 @@ extension MappingValidation {
             rules.append(
                 ValidationRule(
                     condition: "\(column) IS NOT NULL AND NOT \(ValidationFunctions.matches)(\(column), \(number))",
-                    message: "'\(name)' does not match its pattern '\(pattern)'", code: 1680))
+                    message: functions.compiles(number)
+                        ? "'\(name)' does not match its pattern '\(pattern)'"
+                        : "'\(name)' has a pattern ICU cannot compile, '\(pattern)', which no value matches", code: 1680))
         }
         return rules
     }

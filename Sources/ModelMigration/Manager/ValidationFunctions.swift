@@ -20,7 +20,7 @@ final class ValidationFunctions: @unchecked Sendable {
         db.add(function: DatabaseFunction(Self.utf16Length, argumentCount: 1, pure: true) { arguments in
             String.fromDatabaseValue(arguments[0]).map { $0.utf16.count }
         })
-        db.add(function: DatabaseFunction(Self.matches, argumentCount: 2, pure: true) { [unowned self] arguments in
+        db.add(function: DatabaseFunction(Self.matches, argumentCount: 2, pure: true) { [self] arguments in
             guard let text = String.fromDatabaseValue(arguments[0]), let number = Int.fromDatabaseValue(arguments[1]) else { return nil }
             return self.matches(text, number)
         })
@@ -36,8 +36,13 @@ final class ValidationFunctions: @unchecked Sendable {
         }
     }
 
+    /// Whether the pattern number `number` compiles.
+    func compiles(_ number: Int) -> Bool {
+        lock.withLock { patterns[number].expression != nil }
+    }
+
     /// Whether `text` matches the pattern number `number` in full; a pattern ICU cannot compile
-    /// matches nothing, so every value fails and the message names the pattern.
+    /// matches nothing, so every value fails (where Core Data raises an exception).
     private func matches(_ text: String, _ number: Int) -> Bool {
         guard let expression = lock.withLock({ patterns.indices.contains(number) ? patterns[number].expression : nil }) else { return false }
         let range = NSRange(text.startIndex..., in: text)
