@@ -14,24 +14,29 @@ extension MappingValidation {
         let name = attribute.name
         var rules = [ValidationRule]()
         if !attribute.isOptional { rules.append(ValidationRule(condition: "\(column) IS NULL", message: "'\(name)' is required", code: 1570)) }
-        func bounds(_ value: String, _ minimum: String?, _ maximum: String?, _ unit: String, codes: (Int, Int), parse: (String) -> String?) {
+        func bounds(_ minimum: String?, _ maximum: String?, _ unit: String, codes: (Int, Int), parse: (String) -> String?,
+            below: (String) -> String = { "\(column) < \($0)" }, above: (String) -> String = { "\(column) > \($0)" }) {
             if let minimum = minimum.flatMap(parse) {
-                rules.append(ValidationRule(condition: "\(value) < \(minimum)", message: "'\(name)' is below its minimum \(unit)\(minimum)", code: codes.0))
+                rules.append(ValidationRule(condition: below(minimum), message: "'\(name)' is below its minimum \(unit)\(minimum)", code: codes.0))
             }
             if let maximum = maximum.flatMap(parse) {
-                rules.append(ValidationRule(condition: "\(value) > \(maximum)", message: "'\(name)' is above its maximum \(unit)\(maximum)", code: codes.1))
+                rules.append(ValidationRule(condition: above(maximum), message: "'\(name)' is above its maximum \(unit)\(maximum)", code: codes.1))
             }
         }
         if attribute.type.isNumeric {
-            bounds(column, attribute.minValueString, attribute.maxValueString, "", codes: (1620, 1610)) { Double($0).map { "\($0)" } }
+            bounds(attribute.minValueString, attribute.maxValueString, "", codes: (1620, 1610)) { Double($0).map { "\($0)" } }
         } else if attribute.type == .date {
-            bounds(column, attribute.minDateTimeInterval, attribute.maxDateTimeInterval, "date (seconds since 2001) ", codes: (1640, 1630)) {
+            bounds(attribute.minDateTimeInterval, attribute.maxDateTimeInterval, "date (seconds since 2001) ", codes: (1640, 1630)) {
                 Double($0).map { "\($0)" }
             }
         } else if attribute.type == .string {
-            bounds("\(ValidationFunctions.utf16Length)(\(column))", attribute.minValueString, attribute.maxValueString, "length ", codes: (1670, 1660)) {
-                Int($0).map { "\($0)" }
-            }
+            // A string's UTF-16 length lies between its code points (SQLite's length()) and twice
+            // them: SQL settles most rows, and only the others call the Swift function.
+            let units = "\(ValidationFunctions.utf16Length)(\(column))"
+            bounds(
+                attribute.minValueString, attribute.maxValueString, "length ", codes: (1670, 1660), parse: { Int($0).map { "\($0)" } },
+                below: { "length(\(column)) < \($0) AND \(units) < \($0)" },
+                above: { "(length(\(column)) > \($0) OR (length(\(column)) * 2 > \($0) AND \(units) > \($0)))" })
         }
         if attribute.type == .string, let pattern = attribute.regularExpressionString {
             let number = functions.register(pattern: pattern)
