@@ -12,6 +12,9 @@ cp "$resources/Fixtures/SampleModel_V2.sqlite" "$work/"
 expected=$(sqlite3 "$work/SampleModel_V2.sqlite" "SELECT group_concat(ZNUMBERPLATE || '=' || ZMAKER, ',') FROM (SELECT * FROM ZCAR ORDER BY ZNUMBERPLATE)")
 makers=$(sqlite3 "$work/SampleModel_V2.sqlite" "SELECT COUNT(DISTINCT ZMAKER) FROM ZCAR")
 cd "$here"
+# Issue 14 writes `swift run -c release -- STORE MODEL MAPPINGS`, but SwiftPM (6.3) takes the first
+# argument after `--` as the product's name ("no executable product named '…/SampleModel_V2.sqlite'"),
+# so the one executable is named; its three arguments are the issue's.
 swift run -c release migrate-sample "$work/SampleModel_V2.sqlite" "$resources/SampleModel.xcdatamodeld" "$resources/MappingModels"
 actual=$(sqlite3 "$work/SampleModel_V2.sqlite" "SELECT group_concat(p || '=' || n, ',') FROM (SELECT c.ZNUMBERPLATE p, m.ZNAME n FROM ZCAR c JOIN ZMAKER m ON m.Z_PK = c.ZCREATEDBY ORDER BY c.ZNUMBERPLATE)")
 test "$actual" = "$expected" || { echo "cars and makers differ: $actual"; exit 1; }

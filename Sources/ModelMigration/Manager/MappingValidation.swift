@@ -2,41 +2,46 @@ import GRDB
 import ModelSchema
 import ModelStore
 
-/// The validation Core Data runs on the migrated objects before it saves them, counted in SQL
-/// over the destination's rows: required attributes and to-ones present, numbers within their
-/// minimum and maximum; and the source values a mapping leaves behind.
+/// The validation Core Data runs on the migrated objects before it saves them
+/// (`validateForInsert`), counted in SQL over the destination's rows: required values, numbers,
+/// dates and string lengths within their bounds, strings matching their pattern, to-many counts
+/// within their bounds, uniqueness constraints; and the source values a mapping leaves behind.
 struct MappingValidation {
     let rows: ObjectRows
+    /// The SQL functions the string rules call, installed on the destination on first use.
+    let functions = ValidationFunctions()
 
-    /// One message per failing rule of `entity`'s own instances, with the number of instances.
-    func failures(of entity: String) throws -> [String] {
-        guard let model = rows.entities.entity(named: entity), let layout = rows.layout.entity(named: entity) else { return [] }
-        var failures = [String]()
-        let own = "FROM \(layout.table) WHERE Z_ENT = \(layout.number)"
+    // MARK: - Validation
+
+    /// What fails among `entity`'s own instances: a count per rule, never a row per failure, so
+    /// that memory stays flat however many rows fail.
+    func failures(of entity: String) throws -> ValidationFailures {
+        var failures = ValidationFailures()
+        guard let model = rows.entities.entity(named: entity), let layout = rows.layout.entity(named: entity) else { return failures }
+        functions.install(on: rows.db)
+        var rules = [ValidationRule]()
         for attribute in rows.entities.attributes(of: model) {
             guard let column = layout.columns[attribute.name] else { continue }
-            var conditions = [(String, String)]()
-            if !attribute.isOptional { conditions.append(("\(column) IS NULL", "'\(attribute.name)' is required")) }
-            if attribute.type.isNumeric {
-                if let minimum = attribute.minValueString.flatMap(Double.init) {
-                    conditions.append(("\(column) < \(minimum)", "'\(attribute.name)' is below its minimum \(minimum)"))
-                }
-                if let maximum = attribute.maxValueString.flatMap(Double.init) {
-                    conditions.append(("\(column) > \(maximum)", "'\(attribute.name)' is above its maximum \(maximum)"))
-                }
-            }
-            for (condition, message) in conditions {
-                let count = try Int.fetchOne(rows.db, sql: "SELECT COUNT(*) \(own) AND \(condition)") ?? 0
-                if count > 0 { failures += Array(repeating: message, count: count) }
-            }
+            rules += attributeRules(attribute, column: "o.\(column)")
         }
-        for relationship in rows.entities.relationships(of: model) where !relationship.isToMany && !relationship.isOptional {
-            guard let column = layout.columns[relationship.name] else { continue }
-            let count = try Int.fetchOne(rows.db, sql: "SELECT COUNT(*) \(own) AND \(column) IS NULL") ?? 0
-            if count > 0 { failures += Array(repeating: "'\(relationship.name)' is required", count: count) }
+        for relationship in rows.entities.relationships(of: model) {
+            rules += relationshipRules(relationship, of: entity, layout: layout)
+        }
+        rules += uniquenessRules(of: model, layout: layout)
+        for rule in rules {
+            let count = try Int.fetchOne(
+                rows.db, sql: "SELECT COUNT(*) FROM \(layout.table) o WHERE o.Z_ENT = \(layout.number) AND (\(rule.condition))") ?? 0
+            failures.add(count, rule)
         }
         return failures
     }
+
+    /// The numbers of the entity `name` and of its subentities, for `Z_ENT IN (…)`.
+    func kindNumbers(_ name: String) -> String {
+        rows.layout.entities.filter { rows.entities.isKind($0.name, of: name) }.map { String($0.number) }.joined(separator: ", ")
+    }
+
+    // MARK: - Dropped values
 
     /// The non-empty values of the mapping's source instances in attributes no property mapping
     /// of it names (`$source.<name>` in no value expression): what the migration drops.
@@ -64,5 +69,32 @@ struct MappingValidation {
             rest = rest[range.upperBound...]
         }
         return false
+    }
+}
+
+/// One validation rule as SQL: the condition an own row `o` of the entity meets when it fails,
+/// the message that names the property, and Core Data's error code for the failure.
+struct ValidationRule {
+    var condition: String
+    var message: String
+    var code: Int
+}
+
+/// What validation found for one entity: how many values fail, and the first failing rule.
+struct ValidationFailures {
+    private(set) var count = 0
+    /// The first failing rule's message.
+    private(set) var first: String?
+    private var firstCode: Int?
+
+    /// Core Data's code for the whole: the rule's own code when only one value fails,
+    /// NSValidationMultipleErrorsError (1560) when several do.
+    var code: Int? { count > 1 ? 1560 : firstCode }
+
+    /// Counts `count` failures of `rule`.
+    mutating func add(_ count: Int, _ rule: ValidationRule) {
+        guard count > 0 else { return }
+        if first == nil { (first, firstCode) = (rule.message, rule.code) }
+        self.count += count
     }
 }
