@@ -81,6 +81,7 @@ struct ManagerSession {
                 at: staging, version: destination, framework: metadata.framework, journalMode: wasWAL ? .wal : .delete,
                 uuid: metadata.uuid.flatMap(UUID.init(uuidString:)) ?? UUID())
         }
+        if !commits { try withoutUniqueIndexes(staging, destination: destination, framework: metadata.framework) }
         let counts = try build(staging, from: db, source: source, destination: destination, framework: metadata.framework, result: &result)
         try verify(staging, destination: destination)
         let created = result.entityMappings.reduce(0) { $0 + $1.instancesCreated }
@@ -113,6 +114,18 @@ struct ManagerSession {
                 message: "the mapping model '\(model.name)' was not made for the store's version '\(source.name)' (its source hashes differ)")
         }
         return (metadata, source, try manager.destinationVersion(named: options.destination))
+    }
+
+    /// Drops the uniqueness constraints' indexes of a dry run's new store, so that its
+    /// validation pass counts the duplicates a real run stops at, at the first, with 134111.
+    private func withoutUniqueIndexes(_ staging: String, destination: ModelVersion, framework: FrameworkVersion) throws {
+        let unique = StoreLayout(destination, framework: framework).schema.indexes.filter { $0.sql.hasPrefix("CREATE UNIQUE INDEX") }
+        guard !unique.isEmpty else { return }
+        let queue = try DatabaseQueue(path: staging)
+        defer { try? queue.close() }
+        try queue.write { db in
+            for index in unique { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name.quotedDatabaseIdentifier)") }
+        }
     }
 
     /// SQLite's count of the changes other connections committed to the database, as this

@@ -45,7 +45,7 @@ struct MappingValidation {
 
     /// The non-empty values of the mapping's source instances in attributes no property mapping
     /// of it names (`$source.<name>` in no value expression): what the migration drops.
-    static func droppedValues(of mapping: ModelSchema.EntityMapping, in source: ObjectRows) throws -> Int {
+    static func droppedValues(of mapping: EntityMapping, in source: ObjectRows) throws -> Int {
         guard mapping.type != .add, let name = mapping.sourceEntityName, let entity = source.entities.entity(named: name),
             let layout = source.layout.entity(named: name)
         else { return 0 }

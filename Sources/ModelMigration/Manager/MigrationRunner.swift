@@ -89,7 +89,7 @@ struct MigrationRunner {
                 context.reports[index].validationFailures = failures.count
                 if !countingOnly, let first = failures.first {
                     throw MigrationError(
-                        .validationFailed, path: context.path,
+                        .validationFailed, code: failures.code, path: context.path,
                         message: "entity mapping '\(mapping.name)': \(failures.count) migrated '\(entity)' values are not valid (\(first))")
                 }
             }

@@ -144,8 +144,10 @@ public final class ObjectRows {
                 db.cachedStatement(sql: "SELECT \(column), \(entityColumn ?? "NULL") FROM \(owner.table) WHERE Z_PK = ?"),
                 arguments: [object.primaryKey]), let key = row[0] as Int64?
             else { return [] }
-            var number: Int? = entityColumn == nil ? targetLayout.number : row[1]
-            if entityColumn == nil, hasSubentities(target) {
+            var number: Int? = entityColumn == nil ? targetLayout.number : (row[1] as Int?)
+            // Without an entity column, or with an empty one (a writer that left it NULL), the
+            // target's own row says which entity it is.
+            if (entityColumn == nil && hasSubentities(target)) || number == nil {
                 number = try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(targetLayout.table) WHERE Z_PK = ?"), arguments: [key])
             }
             return [reference(key, number: number, fallback: target)]
