@@ -42,7 +42,10 @@ let package = Package(
         .target(name: "ModelCompiler", dependencies: ["ModelSchema", "ModelXML", "ModelExpression", "ModelArchive"]),
         .target(
             name: "ModelStore",
-            dependencies: ["ModelSchema", "ModelArchive", "ModelExpression", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ModelSchema", "ModelArchive", "ModelExpression", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "ModelMigration",

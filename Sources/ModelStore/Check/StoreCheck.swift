@@ -98,12 +98,15 @@ public struct StoreCheck: Sendable {
                 throw StoreError(.notRegularFile, path: path, message: "\(file) is a \(kind), not a regular file")
             }
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        // Through SQLite, not a descriptor of ours: closing that would drop the locks of a
+        // connection of this process that has the store open (``StoreFileReader``).
+        let header: [UInt8]
+        do {
+            header = try StoreFileReader.prefix(of: path, count: 16)
+        } catch {
             throw StoreError.permissionDenied(path: path, writing: false)
         }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        guard header == Data("SQLite format 3\0".utf8) else {
+        guard header == StoreFiles.headerMagic else {
             let what = header.isEmpty ? "the file is empty" : "the file is not a SQLite database"
             throw StoreError(.corrupt, path: path, message: what, sqliteCode: 26)
         }

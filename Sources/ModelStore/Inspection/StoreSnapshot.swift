@@ -8,9 +8,12 @@ import GRDB
 /// SQLite writes nothing (``withReadOnlyDatabase(at:_:)``), else from a private copy of its
 /// files in a temporary folder, removed afterwards.
 public enum StoreSnapshot {
-    /// Runs `body` with the path of a private copy of the store's files (main, `-wal`, `-shm`,
+    /// Runs `body` with the path of a private copy of the store's files (main, `-wal`,
     /// `-journal`), removed afterwards;
     /// `body` may change the copy as it likes (a dry run does).
+    /// The main file is read through SQLite (``StoreFileReader``) and the `-shm` is not read at
+    /// all (SQLite rebuilds it from the `-wal` when it opens the copy): those two files carry a
+    /// connection's locks, which closing any descriptor of ours would drop.
     /// The copy is readable and writable by us whatever the store's own mode (a store of mode
     /// 444 in a read-only folder can be planned on). Failures to copy or open are
     /// ``StoreError``s of their class.
@@ -26,11 +29,12 @@ public enum StoreSnapshot {
             // With a hot -journal, opening the copy rolls the interrupted write back, as the
             // store's next writer will: reading the main file without it would see half a
             // transaction.
-            for suffix in [""] + StoreFiles.sidecarSuffixes where suffix.isEmpty || manager.fileExists(atPath: path + suffix) {
+            for suffix in ["-wal", "-journal"] where manager.fileExists(atPath: path + suffix) {
                 try manager.copyItem(atPath: path + suffix, toPath: copy + suffix)
                 try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy + suffix)
             }
         }
+        try StoreFileReader.copy(path, to: copy)
         return try StoreError.mapping(path: path) { try body(copy) }
     }
 

@@ -37,7 +37,8 @@ struct StoreFiles {
     /// Whether a hot rollback journal is beside the database: a `-journal` whose header is
     /// still valid, which a writer interrupted mid-transaction leaves and which SQLite plays back
     /// on the next open by a writer. (A committed or idle journal is deleted, truncated or has its
-    /// header zeroed.) Call it only when no process holds the store's lock.
+    /// header zeroed.) Call it only when no process holds the store's lock. (SQLite locks no
+    /// byte of a `-journal`, so opening and closing it costs no connection its locks.)
     var hasHotJournal: Bool {
         guard let handle = FileHandle(forReadingAtPath: path + "-journal") else { return false }
         defer { try? handle.close() }
@@ -47,14 +48,17 @@ struct StoreFiles {
 
     /// Whether the database file's header says WAL (its read and write versions are 2), read
     /// from the file: an `immutable` open reports `delete` for a WAL store. `nil` when the file
-    /// has no SQLite header.
+    /// has no SQLite header. Read through SQLite (``StoreFileReader``), so that a connection of
+    /// this process that has the store open keeps its locks.
     var headerSaysWAL: Bool? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 20)).map { [UInt8]($0) } ?? []
-        guard header.count == 20, header.starts(with: Array("SQLite format 3\0".utf8)) else { return nil }
+        guard let header = try? StoreFileReader.prefix(of: path, count: 20), header.count == 20,
+            header.starts(with: Self.headerMagic)
+        else { return nil }
         return header[18] == 2
     }
+
+    /// The 16 bytes every SQLite database file starts with.
+    static let headerMagic = Array("SQLite format 3\0".utf8)
 
     var hasSupportFolder: Bool {
         var isDirectory: ObjCBool = false

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import ModelStore
+import ModelXML
+import Testing
+import _ModelTestSupport
+
+/// Reading a store's files while a connection of this process has the store open must not cost
+/// that connection its locks: closing any descriptor of a file drops every POSIX lock the process
+/// holds on it, so a check, an info or a private copy that opened and closed the store (or its
+/// `-shm`) would let another process write or checkpoint under a library's open store.
+struct StoreFileLockTests {
+    /// Runs `script` with Python's `sqlite3` in another process on the store at `path` (as
+    /// `c`, with no busy timeout) and returns what it prints.
+    func otherProcess(_ path: String, _ script: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], timeout=0, isolation_level=None)\n" + script, path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `busy` when another process cannot take the exclusive lock a commit needs, else `free`.
+    func exclusiveAttempt(_ path: String) throws -> String {
+        try otherProcess(path, """
+            try:
+                c.execute('BEGIN EXCLUSIVE'); c.execute('ROLLBACK'); print('free')
+            except sqlite3.OperationalError:
+                print('busy')
+            """)
+    }
+
+    /// The journal mode another process leaves after asking for `delete` (which needs every
+    /// other connection's shared lock gone), or `busy`.
+    func journalModeChange(_ path: String) throws -> String {
+        try otherProcess(path, """
+            try:
+                print(c.execute('PRAGMA journal_mode = DELETE').fetchone()[0])
+            except sqlite3.OperationalError:
+                print('busy')
+            """)
+    }
+
+    /// `1` when another process's truncating checkpoint is held up by a reader, `0` when it ran.
+    func truncatingCheckpoint(_ path: String) throws -> String {
+        try otherProcess(path, "print(c.execute('PRAGMA wal_checkpoint(TRUNCATE)').fetchone()[0])")
+    }
+
+    /// Everything a loader or a command reads of a store before it opens it.
+    func readEverything(_ path: String) throws {
+        let bundle = try #require(ModelReader().read(at: Corpus.packagePath("Models/Library.xcdatamodeld")).bundle)
+        try StoreCheck.checkFile(path)
+        _ = StoreCheck.run(storeAt: path, bundle: bundle, busyTimeout: 0)
+        _ = try StoreInfo.read(at: path)
+        _ = try StoreMetadata.read(at: path)
+    }
+
+    func copyFixture(into folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("Store.sqlite").path
+        try FileManager.default.copyItem(atPath: Corpus.packagePath("Fixtures/Library-v1.sqlite"), toPath: path)
+        return path
+    }
+
+    // MARK: - Rollback journal
+
+    @Test func readingAStoreThisProcessReadsKeepsItsSharedLock() throws {
+        try withTemporaryDirectory { folder in
+            let path = try copyFixture(into: folder)
+            let queue = try DatabaseQueue(path: path)
+            try queue.inDatabase { db in
+                try db.execute(sql: "BEGIN")
+                _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_METADATA")
+                #expect(try exclusiveAttempt(path) == "busy")
+                try readEverything(path)
+                #expect(try exclusiveAttempt(path) == "busy", "reading the store dropped this process's shared lock")
+                try db.execute(sql: "ROLLBACK")
+            }
+            #expect(try exclusiveAttempt(path) == "free")
+        }
+    }
+
+    // MARK: - WAL
+
+    @Test func copyingAWALStoreThisProcessReadsKeepsItsLocks() throws {
+        try withTemporaryDirectory { folder in
+            let path = try copyFixture(into: folder)
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "UPDATE Z_METADATA SET Z_VERSION = Z_VERSION")
+            }
+            let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+            #expect((log ?? 0) > 0, "the -wal must hold frames, so that the store is read from a private copy")
+            try queue.inDatabase { db in
+                try db.execute(sql: "BEGIN")
+                _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_METADATA")
+                #expect(try truncatingCheckpoint(path) == "1")
+                try readEverything(path)
+                // The reader's lock in the -shm, and the shared lock a WAL connection keeps on
+                // the main file (a change of journal mode needs it gone).
+                #expect(try truncatingCheckpoint(path) == "1", "copying the store dropped this process's -shm read lock")
+                #expect(try journalModeChange(path) != "delete", "copying the store dropped this process's shared lock")
+                try db.execute(sql: "ROLLBACK")
+            }
+            #expect(try truncatingCheckpoint(path) == "0")
+        }
+    }
+
+    /// A WAL store whose log is empty is read in place with `immutable=1`: that connection's
+    /// handle is SQLite's too, and closing it keeps the other connection's shared lock.
+    @Test func readingACheckpointedWALStoreThisProcessReadsKeepsItsLock() throws {
+        try withTemporaryDirectory { folder in
+            let path = try copyFixture(into: folder)
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "UPDATE Z_METADATA SET Z_VERSION = Z_VERSION")
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+            #expect(log == 0, "the -wal must be empty, so that the store is read in place")
+            try queue.inDatabase { db in
+                try db.execute(sql: "BEGIN")
+                _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_METADATA")
+                #expect(try journalModeChange(path) == "busy")
+                try readEverything(path)
+                #expect(try journalModeChange(path) == "busy", "reading the store dropped this process's shared lock")
+                try db.execute(sql: "ROLLBACK")
+            }
+        }
+    }
+}
