@@ -63,6 +63,12 @@ step "second build, no change"
 # SwiftPM 6.3 keeps two build databases, one for plugin tools and one for the build, and each
 # redoes the tool's link (and its C objects) once after the other has built them; a command
 # whose tool was relinked runs again. So this build may compile the model, but only then.
+# Seen in session 6 (Swift 6.3.1, a clean build then three no-change builds): the second build
+# recompiles the C and assembly files of the tool's closure, swift-crypto's CCryptoBoringSSL and
+# CCryptoBoringSSLShims (359 + 1 files, in each database), re-wraps CryptoBoringWrapper's module,
+# relinks modelc-tool in each database and so compiles the model; no Swift object of modelc is
+# rewritten, and the third and fourth builds run nothing. modelc's only C sources are
+# swift-crypto's (SHA-256 and SHA-512 of the version hashes).
 build
 [ "$status" -eq 0 ] || { cat "$work/build.log"; fail "second build failed"; }
 if grep -qF "$compile_step" "$work/build.log"; then
