@@ -43,15 +43,13 @@ mkdir -p "$work"
 model="$root/Fixtures/Shelf.xcdatamodeld"
 mapping="$root/Fixtures/ShelfToShelf2.xcmappingmodel"
 
+. "$root/Benchmarks/tools.sh"
 missing=()
 command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
 [ -x /usr/bin/time ] || missing+=(time)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "==> Installing ${missing[*]}"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    install_packages "${missing[@]}"
 fi
 if [ "$build" -eq 1 ]; then
     echo "==> swift build -c release --product modelc"

@@ -49,21 +49,7 @@ work="Benchmarks/output"
 mkdir -p "$work"
 
 # --- Tools ----------------------------------------------------------------------------------
-updated=0
-install_packages() {
-    local sudo=""
-    if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null 2>&1 || return 1
-        sudo="sudo"
-    fi
-    command -v apt-get >/dev/null 2>&1 || return 1
-    if [ "$updated" -eq 0 ]; then
-        $sudo apt-get update -qq || return 1
-        updated=1
-    fi
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@"
-}
-
+. "$root/Benchmarks/tools.sh"
 missing=()
 command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
 [ "$timer_choice" = python ] || command -v hyperfine >/dev/null 2>&1 || missing+=(hyperfine)

@@ -76,14 +76,16 @@ struct ManagerSession {
         if source.name == destination.name { return result }
         let staging = database + ".modelc-\(UUID().uuidString)"
         defer { if !commits || result.outcome != .migrated { removeStaging(staging) } }
-        _ = try StoreError.mapping(path: path) {
+        let destinationLayout = try StoreError.mapping(path: path) {
             try StoreCreator.create(
                 at: staging, version: destination, framework: metadata.framework, journalMode: wasWAL ? .wal : .delete,
                 uuid: metadata.uuid.flatMap(UUID.init(uuidString:)) ?? UUID())
         }
-        if !commits { try withoutUniqueIndexes(staging, destination: destination, framework: metadata.framework) }
-        let counts = try build(staging, from: db, source: source, destination: destination, framework: metadata.framework, result: &result)
-        try verify(staging, destination: destination)
+        let hashes = VersionHasher(destination).entityHashes()
+        let counts = try build(
+            staging, from: db, versions: (source, destination), layouts: (StoreLayout(source, framework: metadata.framework), destinationLayout),
+            hashes: hashes, result: &result)
+        try verify(staging, hashes: hashes, destination: destination.name)
         let created = result.entityMappings.reduce(0) { $0 + $1.instancesCreated }
         guard counts.values.reduce(0, +) == created else {
             throw MigrationError(
@@ -116,18 +118,6 @@ struct ManagerSession {
         return (metadata, source, try manager.destinationVersion(named: options.destination))
     }
 
-    /// Drops the uniqueness constraints' indexes of a dry run's new store, so that its
-    /// validation pass counts the duplicates a real run stops at, at the first, with 134111.
-    private func withoutUniqueIndexes(_ staging: String, destination: ModelVersion, framework: FrameworkVersion) throws {
-        let unique = StoreLayout(destination, framework: framework).schema.indexes.filter { $0.sql.hasPrefix("CREATE UNIQUE INDEX") }
-        guard !unique.isEmpty else { return }
-        let queue = try DatabaseQueue(path: staging)
-        defer { try? queue.close() }
-        try queue.write { db in
-            for index in unique { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name.quotedDatabaseIdentifier)") }
-        }
-    }
-
     /// SQLite's count of the changes other connections committed to the database, as this
     /// connection sees it (`PRAGMA data_version`).
     private static func dataVersion(_ db: Database) throws -> Int {
@@ -136,9 +126,10 @@ struct ManagerSession {
 
     /// Runs the passes into the staging store; returns the instances created per destination entity.
     private func build(
-        _ staging: String, from db: Database, source: ModelVersion, destination: ModelVersion, framework: FrameworkVersion,
-        result: inout MigrationManager.Result
+        _ staging: String, from db: Database, versions: (source: ModelVersion, destination: ModelVersion),
+        layouts: (source: StoreLayout, destination: StoreLayout), hashes: [String: VersionHash], result: inout MigrationManager.Result
     ) throws -> [String: Int] {
+        let (source, destination) = versions
         // Core Data's functions, which the derived attributes' triggers call as rows go in.
         let queue = try DatabaseQueue(path: staging, configuration: CoreDataFunctions.registering(in: Configuration()))
         defer { try? queue.close() }
@@ -148,8 +139,15 @@ struct ManagerSession {
         }
         var reports = [EntityMappingReport]()
         try queue.writeWithoutTransaction { target in
-            let sourceRows = ObjectRows(db: db, version: source, layout: StoreLayout(source, framework: framework), side: .source)
-            let destinationRows = ObjectRows(db: target, version: destination, layout: StoreLayout(destination, framework: framework), side: .destination)
+            // A dry run's new store has no uniqueness indexes, so that its validation pass counts
+            // the duplicates a real run stops at, at the first, with 134111.
+            if !commits {
+                for index in layouts.destination.schema.indexes where index.sql.hasPrefix("CREATE UNIQUE INDEX") {
+                    try target.execute(sql: "DROP INDEX IF EXISTS \(index.name.quotedDatabaseIdentifier)")
+                }
+            }
+            let sourceRows = ObjectRows(db: db, version: source, layout: layouts.source, side: .source)
+            let destinationRows = ObjectRows(db: target, version: destination, layout: layouts.destination, side: .destination)
             // Page caches of a fixed size (32 MB for the store, 16 MB for the associations, whose
             // set-based tables are written and read in key order): memory stays flat however
             // large the store.
@@ -168,7 +166,7 @@ struct ManagerSession {
                 // The app's own metadata keys are kept, the version's keys are the destination's.
                 if let plist = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA") {
                     try target.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [plist])
-                    try StoreMetadataUpdate.apply(destination, hashes: VersionHasher(destination).entityHashes(), to: target, at: path)
+                    try StoreMetadataUpdate.apply(destination, hashes: hashes, to: target, at: path)
                 }
                 return .commit
             }
@@ -177,8 +175,8 @@ struct ManagerSession {
         result.entityMappings = reports
         var counts = [String: Int]()
         try queue.read { target in
+            let rows = ObjectRows(db: target, version: destination, layout: layouts.destination, side: .destination)
             for entity in destination.entities where !entity.isAbstract {
-                let rows = ObjectRows(db: target, version: destination, layout: StoreLayout(destination, framework: framework), side: .destination)
                 counts[entity.name] = try rows.count(of: entity.name)
             }
         }
@@ -187,7 +185,7 @@ struct ManagerSession {
 
     /// Checks the new store before it replaces the old: SQLite's integrity check, the metadata
     /// hashes and the model cache (the caller compares the rows with the instances created).
-    private func verify(_ staging: String, destination: ModelVersion) throws {
+    private func verify(_ staging: String, hashes: [String: VersionHash], destination: String) throws {
         let queue = try DatabaseQueue(path: staging)
         defer { try? queue.close() }
         try queue.read { db in
@@ -197,8 +195,8 @@ struct ManagerSession {
                 throw MigrationError(.failed, path: path, message: "the migrated store fails SQLite's integrity check: \(error.message)", sqliteCode: 11)
             }
             let metadata = try StoreMetadata.required(from: db, path: staging)
-            guard metadata.versionHashes == VersionHasher(destination).entityHashes() else {
-                throw MigrationError(.failed, path: path, message: "the migrated store's metadata does not name '\(destination.name)'")
+            guard metadata.versionHashes == hashes else {
+                throw MigrationError(.failed, path: path, message: "the migrated store's metadata does not name '\(destination)'")
             }
             if try db.tableExists("Z_MODELCACHE"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_MODELCACHE") != 1 {
                 throw MigrationError(.failed, path: path, message: "the migrated store has no model cache")

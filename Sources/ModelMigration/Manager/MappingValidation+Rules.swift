@@ -80,7 +80,7 @@ extension MappingValidation {
     private func linkCount(_ relationship: Relationship, of entity: String) -> String? {
         switch RelationshipStorage(relationship, of: entity, entities: rows.entities, layout: rows.layout) {
         case .inverseForeignKey(let table, let column, _, _):
-            "(SELECT COUNT(*) FROM \(table) d WHERE d.\(column) = o.Z_PK AND d.Z_ENT IN (\(kindNumbers(relationship.destinationEntityName))))"
+            "(SELECT COUNT(*) FROM \(table) d WHERE d.\(column) = o.Z_PK AND d.Z_ENT IN (\(rows.kindNumbers(relationship.destinationEntityName))))"
         case .joinTable(let table, let own, _):
             "(SELECT COUNT(*) FROM \(table) j WHERE j.\(own) = o.Z_PK)"
         case .hiddenInverse(let table, let column):
@@ -105,7 +105,7 @@ extension MappingValidation {
                 let equal = columns.map { "d.\($0) = o.\($0)" }.joined(separator: " AND ")
                 rules.append(
                     ValidationRule(
-                        condition: "EXISTS (SELECT 1 FROM \(layout.table) d WHERE d.Z_ENT IN (\(kindNumbers(declaring.name))) AND d.Z_PK <> o.Z_PK AND \(equal))",
+                        condition: "EXISTS (SELECT 1 FROM \(layout.table) d WHERE d.Z_ENT IN (\(rows.kindNumbers(declaring.name))) AND d.Z_PK <> o.Z_PK AND \(equal))",
                         message: "(\(constraint.joined(separator: ", "))) is not unique among '\(declaring.name)' instances", code: 133021))
             }
         }

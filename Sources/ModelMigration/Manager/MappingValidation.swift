@@ -28,17 +28,14 @@ struct MappingValidation {
             rules += relationshipRules(relationship, of: entity, layout: layout)
         }
         rules += uniquenessRules(of: model, layout: layout)
-        for rule in rules {
-            let count = try Int.fetchOne(
-                rows.db, sql: "SELECT COUNT(*) FROM \(layout.table) o WHERE o.Z_ENT = \(layout.number) AND (\(rule.condition))") ?? 0
-            failures.add(count, rule)
+        guard !rules.isEmpty else { return failures }
+        // One pass over the rows for all the rules, a count per rule.
+        let counts = rules.map { "SUM(CASE WHEN \($0.condition) THEN 1 ELSE 0 END)" }.joined(separator: ", ")
+        guard let row = try Row.fetchOne(rows.db, sql: "SELECT \(counts) FROM \(layout.table) o WHERE o.Z_ENT = \(layout.number)") else {
+            return failures
         }
+        for (index, rule) in rules.enumerated() { failures.add((row[index] as Int?) ?? 0, rule) }
         return failures
-    }
-
-    /// The numbers of the entity `name` and of its subentities, for `Z_ENT IN (…)`.
-    func kindNumbers(_ name: String) -> String {
-        rows.layout.entities.filter { rows.entities.isKind($0.name, of: name) }.map { String($0.number) }.joined(separator: ", ")
     }
 
     // MARK: - Dropped values

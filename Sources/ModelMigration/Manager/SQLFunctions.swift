@@ -33,7 +33,9 @@ final class SQLFunctions: @unchecked Sendable {
 
     private let context: MigrationContext
     private var values: [ValueFunction] = []
-    private var filters: [(predicate: PredicateNode, mapping: EntityMapping, entity: String)] = []
+    /// Per registered filter: its parsed predicate, the source entity, and an evaluator over a
+    /// scope of its mapping, made once rather than for every row.
+    private var filters: [(predicate: PredicateNode, entity: String, evaluator: ExpressionEvaluator)] = []
     private var failure: (any Error)?
 
     /// Registers both functions on the destination's connection.
@@ -62,7 +64,8 @@ final class SQLFunctions: @unchecked Sendable {
 
     /// Registers an entity mapping's filter; returns its number for `modelc_filter`.
     func register(filter mapping: EntityMapping, entity: String) throws -> Int {
-        filters.append((try mapping.sourceExpression?.parsedPredicate() ?? .truePredicate, mapping, entity))
+        let evaluator = ExpressionEvaluator(context: ExpressionScope(context: context, mapping: mapping))
+        filters.append((try mapping.sourceExpression?.parsedPredicate() ?? .truePredicate, entity, evaluator))
         return filters.count - 1
     }
 
@@ -100,8 +103,7 @@ final class SQLFunctions: @unchecked Sendable {
         try recording {
             let (number, key) = try Self.arguments(arguments, count: filters.count)
             let entry = filters[number]
-            let evaluator = ExpressionEvaluator(context: ExpressionScope(context: context, mapping: entry.mapping))
-            return try evaluator.evaluate(entry.predicate, on: .object(ObjectReference(side: .source, entity: entry.entity, primaryKey: key)))
+            return try entry.evaluator.evaluate(entry.predicate, on: .object(ObjectReference(side: .source, entity: entry.entity, primaryKey: key)))
         }
     }
 

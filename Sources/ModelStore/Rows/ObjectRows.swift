@@ -44,7 +44,7 @@ public final class ObjectRows {
     }
 
     /// The numbers of `entity` and of its subentities, for `Z_ENT IN (…)`.
-    func kindNumbers(_ entity: String) -> String {
+    public func kindNumbers(_ entity: String) -> String {
         if let known = kinds[entity] { return known }
         let numbers = layout.entities.filter { entities.isKind($0.name, of: entity) }.map { String($0.number) }.joined(separator: ", ")
         kinds[entity] = numbers
