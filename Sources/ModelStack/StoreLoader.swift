@@ -142,6 +142,7 @@ struct StoreLoader {
         if let mappingModel {
             var options = MigrationManager.Options()
             options.destination = current.name
+            options.makesBackup = description.backsUpBeforeMigration
             options.progress = progress.map { progress in { mapping, done, total in if done == total { progress("\(mapping): \(done) of \(total)") } } }
             let result = try MigrationManager(bundle: bundle, mappingModel: mappingModel, registry: policies).migrate(storeAt: path, options: options)
             report.migratedFrom = from

@@ -66,6 +66,21 @@ struct MappingModelLoadingTests {
         #expect(posts > 0 && colors == posts)
     }
 
+    /// `backsUpBeforeMigration` applies to a migration through a mapping model as to an inferred one.
+    @Test(Corpus.required, arguments: [true, false])
+    func theDescriptionSaysWhetherAMappedMigrationKeepsABackup(_ backsUp: Bool) async throws {
+        let folder = try Support.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (container, _) = try Self.container(
+            folder, inference: false, locations: [URL(fileURLWithPath: "\(Self.root)/CoreData/Migration/Mappings")])
+        container.persistentStoreDescriptions[0].backsUpBeforeMigration = backsUp
+        let reports = try await container.loadPersistentStores()
+        #expect(reports[0].mappingModel != nil)
+        #expect((reports[0].backupPath != nil) == backsUp)
+        let backups = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".pre-") }
+        #expect(backups.count == (backsUp ? 1 : 0), "\(backups)")
+    }
+
     @Test(Corpus.required)
     func withInferenceOffAndNoFittingMappingModelTheStoreIsUntouched134140() async throws {
         let folder = try Support.temporaryFolder()
