@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ModelStore", targets: ["ModelStore"]),
         .library(name: "ModelMigration", targets: ["ModelMigration"]),
         .library(name: "ModelStack", targets: ["ModelStack"]),
+        .library(name: "ModelContext", targets: ["ModelContext"]),
         .plugin(name: "ModelCompilerPlugin", targets: ["ModelCompilerPlugin"]),
     ],
     dependencies: [
@@ -55,6 +56,12 @@ let package = Package(
             name: "ModelStack",
             dependencies: ["ModelSchema", "ModelCompiler", "ModelStore", "ModelMigration", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "ModelContext",
+            dependencies: [
+                "ModelSchema", "ModelArchive", "ModelExpression", "ModelStore", "ModelStack", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "modelc",
             dependencies: [
@@ -90,6 +97,10 @@ let package = Package(
         .testTarget(
             name: "ModelStackTests",
             dependencies: ["ModelStack", "ModelStore", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "ModelContextTests",
+            dependencies: ["ModelContext", "ModelStack", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "_ModelTestSupport"]),
     ]

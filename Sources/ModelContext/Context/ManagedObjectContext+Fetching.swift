@@ -1,0 +1,133 @@
+import Foundation
+import ModelExpression
+import ModelStore
+
+/// Fetching: the store answers in SQL, then the context's unsaved changes are merged in with the
+/// evaluator (new and changed objects that match, minus deleted ones and changed ones that no
+/// longer do), as Core Data's `executeFetchRequest:` does.
+extension ManagedObjectContext {
+    /// The request's results: objects, object IDs, dictionaries or a count, as its result type says.
+    public func fetch<T>(_ request: FetchRequest<T>) throws -> [T] {
+        switch request.resultType {
+        case .countResultType:
+            return [NSNumber(value: try count(for: request))].compactMap { $0 as? T }
+        case .managedObjectIDResultType:
+            return try objects(request).map(\.objectID).compactMap { $0 as? T }
+        case .dictionaryResultType:
+            return try dictionaries(request).compactMap { ($0 as Any) as? T ?? NSDictionary(dictionary: $0) as? T }
+        case .managedObjectResultType:
+            return try objects(request).compactMap { $0 as? T }
+        }
+    }
+
+    /// How many objects the request matches (pending changes included when it says so).
+    public func count<T>(for request: FetchRequest<T>) throws -> Int {
+        let model = try coordinator().managedObjectModel
+        if request.includesPendingChanges, hasPendingChanges(for: request.entityName) {
+            return try objects(request).count
+        }
+        var fetch = try storeFetch(request)
+        fetch.sortKeys = []
+        let statement = try fetch.count(layout: model.rows.layout, entities: model.rows.entities)
+        var total = try read { try ObjectRowReader(db: $0, rows: model.rows).integer(statement) }
+        total = max(0, total - request.fetchOffset)
+        return request.fetchLimit > 0 ? min(total, request.fetchLimit) : total
+    }
+
+    // MARK: - Objects
+
+    private func objects<T>(_ request: FetchRequest<T>) throws -> [ManagedObject] {
+        let model = try coordinator().managedObjectModel
+        let merging = request.includesPendingChanges && hasPendingChanges(for: request.entityName)
+        var fetch = try storeFetch(request)
+        if !merging {
+            fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
+            fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
+        }
+        let statement = try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
+        let stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
+        var result = try stored.map(materialize)
+        guard merging else { return result }
+        let evaluation = ObjectEvaluation(self)
+        let predicate = request.predicate?.node
+        var seen = Set(result.map(ObjectIdentifier.init))
+        result = try result.filter { object in
+            if object.deleted { return false }
+            return try !object.isUpdated || evaluation.matches(object, predicate)
+        }
+        for object in insertedList.objects + updatedList.objects where !seen.contains(ObjectIdentifier(object)) {
+            guard isKind(object, of: request), try evaluation.matches(object, predicate) else { continue }
+            seen.insert(ObjectIdentifier(object))
+            result.append(object)
+        }
+        if !request.sortDescriptors.isEmpty {
+            let keys = request.sortDescriptors.map(Self.sortKey)
+            let values = try result.map { object in try keys.map { try evaluation.value(atPath: $0.keyPath, of: object) } }
+            let order = result.indices.sorted { a, b in
+                for (index, key) in keys.enumerated() {
+                    let comparison = SortKey.compare(values[a][index], values[b][index], by: key)
+                    if comparison != .orderedSame { return comparison == .orderedAscending }
+                }
+                return a < b
+            }
+            result = order.map { result[$0] }
+        }
+        let start = min(request.fetchOffset, result.count)
+        let end = request.fetchLimit > 0 ? min(result.count, start + request.fetchLimit) : result.count
+        return Array(result[start..<end])
+    }
+
+    /// Dictionaries of the matching rows' attributes (those of `propertiesToFetch`, or all), as
+    /// the store holds them: unsaved changes are not included, as in Core Data.
+    private func dictionaries<T>(_ request: FetchRequest<T>) throws -> [[String: Any]] {
+        let model = try coordinator().managedObjectModel
+        var fetch = try storeFetch(request)
+        fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
+        fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
+        let statement = try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
+        let stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
+        return stored.compactMap { row -> [String: Any]? in
+            guard let shape = model.rows.shape(number: row.number) else { return nil }
+            var dictionary = [String: Any]()
+            for (slot, value) in zip(shape.attributes, row.attributes) where request.propertiesToFetch?.contains(slot.name) ?? true {
+                if let value { dictionary[slot.name] = value }
+            }
+            return dictionary
+        }
+    }
+
+    // MARK: - Requests
+
+    private func storeFetch<T>(_ request: FetchRequest<T>) throws -> StoreFetch {
+        guard try coordinator().managedObjectModel.entitiesByName[request.entityName] != nil else {
+            throw ContextError.make(134060, "the model has no entity named '\(request.entityName)'")
+        }
+        var fetch = StoreFetch(entity: request.entityName)
+        fetch.includesSubentities = request.includesSubentities
+        fetch.predicate = request.predicate?.node
+        fetch.sortKeys = request.sortDescriptors.map(Self.sortKey)
+        return fetch
+    }
+
+    static func sortKey(_ descriptor: FetchSortDescriptor) -> SortKey {
+        let comparison: SortKey.Comparison = switch descriptor.comparison {
+        case .default: .default
+        case .caseInsensitive: .caseInsensitive
+        case .localized: .localized
+        case .localizedCaseInsensitive: .localizedCaseInsensitive
+        case .localizedStandard: .localizedStandard
+        }
+        return SortKey(descriptor.key, ascending: descriptor.ascending, comparison: comparison)
+    }
+
+    /// Whether unsaved changes touch objects a fetch of `entityName` may return.
+    private func hasPendingChanges(for entityName: String) -> Bool {
+        guard let entities = try? rows().entities else { return hasChanges }
+        return (insertedList.objects + updatedList.objects + deletedList.objects).contains { entities.isKind($0.entity.name, of: entityName) }
+    }
+
+    private func isKind<T>(_ object: ManagedObject, of request: FetchRequest<T>) -> Bool {
+        if !request.includesSubentities { return object.entity.name == request.entityName }
+        return (try? rows().entities.isKind(object.entity.name, of: request.entityName)) ?? false
+    }
+}

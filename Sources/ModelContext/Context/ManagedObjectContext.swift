@@ -1,0 +1,207 @@
+import Dispatch
+import Foundation
+import ModelStore
+
+/// A scratch pad of managed objects on one queue (`NSManagedObjectContext`): it reads objects
+/// from its coordinator's store, keeps their changes in memory and writes them in one
+/// transaction on ``save()``. A context and its objects are used on its queue only (inside
+/// ``perform(_:)`` or ``performAndWait(_:)``, or on the main thread for a main-queue context);
+/// object IDs cross queues.
+public final class ManagedObjectContext: @unchecked Sendable {
+    /// The queue a context runs on (`NSManagedObjectContextConcurrencyType`).
+    public enum ConcurrencyType: Int, Sendable {
+        case privateQueueConcurrencyType = 1
+        case mainQueueConcurrencyType = 2
+    }
+
+    public let concurrencyType: ConcurrencyType
+    /// Where the context reads and saves.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator?
+    /// A name for debugging, recorded in persistent history as the context name.
+    public var name: String?
+    /// The author recorded in persistent history for this context's saves.
+    public var transactionAuthor: String?
+    /// How conflicts with the store are resolved when saving; see ``MergePolicy``.
+    public var mergePolicy: MergePolicy = .error
+    /// Whether saves of other contexts on the same store are merged into this one.
+    public var automaticallyMergesChangesFromParent = false
+
+    let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Every object of the context by ID; inserted, updated and deleted ones in the order they changed.
+    var registered: [ManagedObjectID: ManagedObject] = [:]
+    var insertedList = ChangeList()
+    var updatedList = ChangeList()
+    var deletedList = ChangeList()
+
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        queue = concurrencyType == .mainQueueConcurrencyType ? .main : DispatchQueue(label: "modelc.ManagedObjectContext")
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+    }
+
+    // MARK: - Queues
+
+    /// Whether the caller runs on the context's queue.
+    var isOnQueue: Bool {
+        concurrencyType == .mainQueueConcurrencyType ? Thread.isMainThread : DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
+
+    /// Runs `block` on the context's queue, later.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async(execute: block)
+    }
+
+    /// Runs `block` on the context's queue and returns its result.
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result(catching: block)) }
+        }
+    }
+
+    /// Runs `block` on the context's queue and waits for it; called on the queue, it runs at once
+    /// (reentrant, as Core Data's).
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue { return try block() }
+        return try queue.sync(execute: block)
+    }
+
+    // MARK: - Objects
+
+    /// The objects changed since the last save.
+    public var insertedObjects: Set<ManagedObject> { Set(insertedList.objects) }
+    public var updatedObjects: Set<ManagedObject> { Set(updatedList.objects) }
+    public var deletedObjects: Set<ManagedObject> { Set(deletedList.objects) }
+    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+
+    /// Whether anything was inserted, changed or deleted since the last save.
+    public var hasChanges: Bool { !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty }
+
+    /// Inserts a new object: it gets a temporary ID and its attributes' default values.
+    public func insert(_ object: ManagedObject) {
+        guard object.managedObjectContext == nil || object.managedObjectContext === self, !object.inserted else { return }
+        object.attach(to: self, id: object.objectID)
+        object.inserted = true
+        object.committed = nil
+        for attribute in object.entity.attributes where object.changes[attribute.name] == nil {
+            object.changes[attribute.name] = .some(DefaultValue.of(attribute))
+        }
+        registered[object.objectID] = object
+        insertedList.add(object)
+    }
+
+    /// Marks `object` deleted; its relationships' delete rules apply when changes are processed
+    /// (on save). Deleting a new object just forgets it.
+    public func delete(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, !object.deleted else { return }
+        if object.inserted {
+            unlinkEverything(object)
+            insertedList.remove(object)
+            registered[object.objectID] = nil
+            object.inserted = false
+            object.detach()
+            return
+        }
+        object.deleted = true
+        updatedList.remove(object)
+        deletedList.add(object)
+    }
+
+    func markUpdated(_ object: ManagedObject) {
+        guard !object.inserted, !object.deleted else { return }
+        updatedList.add(object)
+    }
+
+    /// The object registered for `id`, without reading anything; nil when there is none.
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registered[id] }
+
+    /// The object for `id`: the registered one, else a fault that reads its row when first touched.
+    public func object(with id: ManagedObjectID) -> ManagedObject {
+        if let known = registered[id] { return known }
+        guard let entity = persistentStoreCoordinator?.managedObjectModel.entitiesByName[id.entityName] else {
+            preconditionFailure("object(with:) needs an ID of this context's model; \(id) is not one")
+        }
+        return makeObject(entity, id: id)
+    }
+
+    /// The object for `id`, read from the store when needed; throws 133000 when its row is gone.
+    public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        if let known = registered[id], !known.isFault { return known }
+        guard let key = try objectKey(of: id) else {
+            throw ContextError.make(133000, "no object with ID \(id) in the store")
+        }
+        let stored = try read { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }
+        guard let stored else { throw ContextError.make(133000, "no object with ID \(id) in the store") }
+        return try materialize(stored)
+    }
+
+    // MARK: - Discarding changes
+
+    /// Discards every unsaved change: new objects are forgotten, deleted and changed ones get their saved values back.
+    public func rollback() {
+        for object in insertedList.objects {
+            registered[object.objectID] = nil
+            object.inserted = false
+            object.detach()
+        }
+        for object in updatedList.objects + deletedList.objects { discardChanges(of: object) }
+        insertedList = ChangeList()
+        updatedList = ChangeList()
+        deletedList = ChangeList()
+    }
+
+    /// Forgets every object; objects held elsewhere are no longer usable with this context.
+    public func reset() {
+        for object in registered.values { object.detach() }
+        registered = [:]
+        insertedList = ChangeList()
+        updatedList = ChangeList()
+        deletedList = ChangeList()
+    }
+
+    /// Rereads `object` from the store when next touched; with `mergeChanges`, its unsaved
+    /// changes are kept on top of the new values, else discarded.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.managedObjectContext === self, !object.inserted else { return }
+        if !mergeChanges {
+            discardChanges(of: object)
+            updatedList.remove(object)
+            deletedList.remove(object)
+        }
+        object.committed = nil
+        object.committedToManys = [:]
+        for name in Array(object.toManys.keys) where !object.changedToManys.contains(name) { object.toManys[name] = nil }
+    }
+
+    /// Refreshes every registered object, keeping unsaved changes.
+    public func refreshAllObjects() {
+        for object in registered.values { refresh(object, mergeChanges: true) }
+    }
+
+    private func discardChanges(of object: ManagedObject) {
+        object.deleted = false
+        object.changes = [:]
+        object.changedToManys = []
+        object.toManys = [:]
+        object.committedToManys = [:]
+    }
+}
+
+/// Objects in the order they were added, each once.
+struct ChangeList {
+    private(set) var objects: [ManagedObject] = []
+    private var members: Set<ObjectIdentifier> = []
+
+    var isEmpty: Bool { objects.isEmpty }
+
+    func contains(_ object: ManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
+
+    mutating func add(_ object: ManagedObject) {
+        if members.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+    }
+
+    mutating func remove(_ object: ManagedObject) {
+        if members.remove(ObjectIdentifier(object)) != nil { objects.removeAll { $0 === object } }
+    }
+}

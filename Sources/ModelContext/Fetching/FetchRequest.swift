@@ -1,0 +1,81 @@
+import Foundation
+
+/// What a fetch returns (`NSFetchRequestResultType`).
+public enum FetchRequestResultType: Int, Sendable {
+    case managedObjectResultType = 0
+    case managedObjectIDResultType = 1
+    case dictionaryResultType = 2
+    case countResultType = 4
+}
+
+/// A search of one entity's objects (`NSFetchRequest`): which ones (a predicate), in which
+/// order, how many, and as what (objects, IDs, dictionaries or a count).
+public final class FetchRequest<ResultType>: @unchecked Sendable, CustomStringConvertible {
+    public let entityName: String
+    public var predicate: FetchPredicate?
+    public var sortDescriptors: [FetchSortDescriptor] = []
+    /// At most this many results; 0 for all.
+    public var fetchLimit = 0
+    public var fetchOffset = 0
+    /// Read rows this many at a time (0 for all at once).
+    public var fetchBatchSize = 0
+    public var resultType: FetchRequestResultType
+    public var includesSubentities = true
+    /// Whether unsaved objects of the context are matched too (ignored for dictionary results, as in Core Data).
+    public var includesPendingChanges = true
+    public var returnsObjectsAsFaults = true
+    /// For dictionary results: the attributes (by name) each dictionary holds; all when nil.
+    public var propertiesToFetch: [String]?
+    public var relationshipKeyPathsForPrefetching: [String]?
+
+    public init(entityName: String) {
+        self.entityName = entityName
+        resultType = switch ResultType.self {
+        case is ManagedObjectID.Type: .managedObjectIDResultType
+        case is [String: Any].Type, is NSDictionary.Type: .dictionaryResultType
+        case is NSNumber.Type: .countResultType
+        default: .managedObjectResultType
+        }
+    }
+
+    public var description: String {
+        "FetchRequest(\(entityName)\(predicate.map { ", \($0)" } ?? ""))"
+    }
+}
+
+/// A sort order of a fetch (`NSSortDescriptor` with a key): a key path, its direction and how
+/// strings compare. (Foundation on Linux has a `SortDescriptor` of its own and refuses keyed
+/// `NSSortDescriptor`s, hence the name.)
+public struct FetchSortDescriptor: Sendable, Hashable {
+    /// How values compare: Core Data's selectors, by name.
+    public enum Comparison: Sendable, Hashable {
+        case `default`
+        case caseInsensitive
+        case localized
+        case localizedCaseInsensitive
+        case localizedStandard
+    }
+
+    public var key: String
+    public var ascending: Bool
+    public var comparison: Comparison
+
+    public init(key: String, ascending: Bool = true, comparison: Comparison = .default) {
+        self.key = key
+        self.ascending = ascending
+        self.comparison = comparison
+    }
+
+    /// A descriptor with the selector Core Data names (`caseInsensitiveCompare:`, `localizedCompare:`,
+    /// `localizedCaseInsensitiveCompare:`, `localizedStandardCompare:`, `compare:`).
+    public init(key: String, ascending: Bool, selector: String) {
+        let comparison: Comparison = switch selector {
+        case "caseInsensitiveCompare:": .caseInsensitive
+        case "localizedCompare:": .localized
+        case "localizedCaseInsensitiveCompare:": .localizedCaseInsensitive
+        case "localizedStandardCompare:": .localizedStandard
+        default: .default
+        }
+        self.init(key: key, ascending: ascending, comparison: comparison)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import ModelExpression
+import ModelStore
+
+/// The predicate evaluator's view of a context's objects, for matching unsaved objects the way
+/// the store's SQL matches rows: an object's key is its row (or, new, a number no row has), its
+/// values as the context holds them now.
+struct ObjectEvaluation: EvaluationContext {
+    let context: ManagedObjectContext
+    /// The new objects by their stand-in numbers.
+    let newObjects: [Int64: ManagedObject]
+
+    init(_ context: ManagedObjectContext) {
+        self.context = context
+        newObjects = Dictionary(context.insertedList.objects.map { ($0.temporaryNumber, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Whether `object` matches `predicate`.
+    func matches(_ object: ManagedObject, _ predicate: PredicateNode?) throws -> Bool {
+        guard let predicate else { return true }
+        return try ExpressionEvaluator(context: self).evaluate(predicate, on: .object(object.reference))
+    }
+
+    /// The value of a key path on `object`, as sorting compares it.
+    func value(atPath path: String, of object: ManagedObject) throws -> EvaluatedValue {
+        try ExpressionEvaluator(context: self).value(atPath: path, of: .object(object.reference))
+    }
+
+    func object(_ reference: ObjectReference) -> ManagedObject? {
+        if reference.primaryKey < 0 { return newObjects[-reference.primaryKey] }
+        guard let shape = try? context.rows().shape(named: reference.entity) else { return nil }
+        return context.registeredOrFault(ObjectKey(number: shape.number, key: reference.primaryKey))
+    }
+
+    func variable(_ name: String) throws -> EvaluatedValue {
+        throw EvaluationError("the variable $\(name) has no value in a fetch")
+    }
+
+    func value(forKey key: String, of target: EvaluatedValue) throws -> EvaluatedValue {
+        guard case .object(let reference) = target, let object = object(reference) else {
+            throw EvaluationError("\(target) has no key '\(key)'")
+        }
+        guard object.entity.properties[key] != nil else { throw EvaluationError("entity \(object.entity.name) has no key '\(key)'") }
+        return Self.evaluated(object.value(forKey: key))
+    }
+
+    func call(_ selector: String, on receiver: EvaluatedValue, arguments: [EvaluatedValue]) throws -> EvaluatedValue {
+        throw EvaluationError("\(selector) cannot be called in a fetch's predicate")
+    }
+
+    /// A property's value as the evaluator's value.
+    static func evaluated(_ value: Any?) -> EvaluatedValue {
+        switch value {
+        case nil: return .null
+        case let object as ManagedObject: return .object(object.reference)
+        case let set as NSSet: return .collection(set.allObjects.map(evaluated))
+        case let set as NSOrderedSet: return .collection(set.array.map(evaluated))
+        case let some?: return (try? PredicateArgument.value(some)) ?? .null
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import ModelSchema
+import ModelStore
+
+/// One version of a model as the object layer uses it (`NSManagedObjectModel`): its entities by
+/// name, each with the place of its properties in the store's rows.
+public final class ManagedObjectModel: Sendable {
+    public let version: ModelVersion
+    /// Where each entity's rows and links are in a store of this version.
+    public let rows: ObjectRowLayout
+    public let entitiesByName: [String: EntityDescription]
+
+    public init(_ version: ModelVersion) {
+        self.version = version
+        rows = ObjectRowLayout(version, layout: StoreLayout(version))
+        var byName = [String: EntityDescription]()
+        for entity in version.entities {
+            guard let shape = rows.shape(named: entity.name) else { continue }
+            byName[entity.name] = EntityDescription(entity, shape: shape, entities: rows.entities)
+        }
+        entitiesByName = byName
+    }
+
+    /// The entities in the model's order.
+    public var entities: [EntityDescription] { version.entities.compactMap { entitiesByName[$0.name] } }
+
+    /// The entity whose class is named `className` (without its module), or whose name it is.
+    func entity(forClassNamed className: String) -> EntityDescription? {
+        entities.first { $0.managedObjectClassName.map(Self.unqualified) == className } ?? entitiesByName[className]
+    }
+
+    /// `Module.Item` or `$(PRODUCT_MODULE_NAME).Item` without the module.
+    static func unqualified(_ name: String) -> String {
+        name.split(separator: ".").last.map(String.init) ?? name
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import ModelSchema
+import ModelStore
+
+/// An object of the model (`NSManagedObject`), living in one context and confined to its queue:
+/// its values are read from its row when first touched (a fault until then), changed in memory,
+/// and written by the context's save. Generated classes subclass it with typed properties.
+open class ManagedObject: NSObject {
+    public let entity: EntityDescription
+    public internal(set) var objectID: ManagedObjectID
+    public private(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// The row's `Z_OPT` when read; 0 for a new object.
+    var version: Int64 = 0
+    /// The saved attribute values in the order of the entity's row slots; nil while a fault.
+    var committed: [Any?]?
+    /// The saved to-ones' targets, in the order of the entity's to-one slots.
+    var committedToOnes: [ObjectKey?] = []
+    /// Attributes and to-ones changed since the last save (a to-one as its `ManagedObject?`).
+    var changes: [String: Any?] = [:]
+    /// Transient attributes' values, kept in memory only.
+    var transients: [String: Any] = [:]
+    /// The to-manys read or changed so far, as they are now, and as they were saved.
+    var toManys: [String: RelatedObjects] = [:]
+    var committedToManys: [String: [ManagedObject]] = [:]
+    /// The to-manys changed since the last save.
+    var changedToManys: Set<String> = []
+    var inserted = false
+    var deleted = false
+    /// A number of this object alone, which stands for its key in predicates until it is saved.
+    let temporaryNumber: Int64
+
+    /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
+    /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        self.entity = entity
+        temporaryNumber = TemporaryNumbers.next()
+        objectID = ManagedObjectID(temporaryFor: entity.name, reference: temporaryNumber)
+        super.init()
+        context?.insert(self)
+    }
+
+    /// Makes an object of the entity whose class this is, in `context`.
+    public convenience init(context: ManagedObjectContext) {
+        self.init(entity: context.entity(for: Self.self), insertInto: context)
+    }
+
+    func attach(to context: ManagedObjectContext, id: ManagedObjectID) {
+        managedObjectContext = context
+        objectID = id
+    }
+
+    func detach() {
+        managedObjectContext = nil
+    }
+
+    // MARK: - State
+
+    /// Whether the object's values have not been read yet.
+    public var isFault: Bool { committed == nil && !inserted }
+    public var isInserted: Bool { inserted }
+    public var isDeleted: Bool { deleted }
+    /// Whether the object has unsaved changes to its properties (an inserted or deleted object counts as changed).
+    public var isUpdated: Bool { !inserted && !deleted && (!changes.isEmpty || !changedToManys.isEmpty) }
+    public var hasChanges: Bool { inserted || deleted || !changes.isEmpty || !changedToManys.isEmpty }
+
+    /// The properties changed since the last save and their new values (to-manys as sets).
+    public func changedValues() -> [String: Any] {
+        var result = [String: Any]()
+        for (key, value) in changes { result[key] = value ?? NSNull() }
+        for key in changedToManys { result[key] = value(forKey: key) ?? NSNull() }
+        return result
+    }
+
+    /// The saved values of `keys` (every attribute and to-one when nil), as the store has them.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        guard !inserted else { return [:] }
+        managedObjectContext?.fulfill(self)
+        var result = [String: Any]()
+        for key in keys ?? Array(entity.properties.keys) {
+            switch entity.properties[key] {
+            case .attribute(let attribute, let slot)?:
+                result[key] = committed?[slot].flatMap { ValueTransformer.object(from: $0, for: attribute) } ?? NSNull()
+            case .toOne(_, let slot?)?:
+                result[key] = committedToOnes[slot].flatMap { managedObjectContext?.registeredOrFault($0) } ?? NSNull()
+            case .toMany(let relationship)?:
+                result[key] = NSSet(array: committedToManys[relationship.name] ?? managedObjectContext?.contents(of: relationship, in: self).objects ?? [])
+            default:
+                continue
+            }
+        }
+        return result
+    }
+
+    // MARK: - Key-value coding
+
+    /// The value of the property `key`: an attribute's value, a to-one's object, a to-many's
+    /// `NSSet` (`NSOrderedSet` when ordered); nil for an unknown key.
+    open func value(forKey key: String) -> Any? {
+        if let changed = changes[key] { return changed }
+        switch entity.properties[key] {
+        case .attribute(let attribute, let slot)?:
+            managedObjectContext?.fulfill(self)
+            return committed?[slot].flatMap { ValueTransformer.object(from: $0, for: attribute) }
+        case .toOne(_, let slot?)?:
+            managedObjectContext?.fulfill(self)
+            guard slot < committedToOnes.count, let key = committedToOnes[slot] else { return nil }
+            return managedObjectContext?.registeredOrFault(key)
+        case .toMany(let relationship)?:
+            let objects = managedObjectContext?.contents(of: relationship, in: self).objects ?? toManys[key]?.objects ?? []
+            return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+        case .transient?:
+            return transients[key]
+        case .toOne(_, nil)?, nil:
+            return nil
+        }
+    }
+
+    /// Sets the property `key`: an attribute's value, a to-one's object (its inverse follows), or
+    /// a to-many's objects (`NSSet`, `NSOrderedSet`, `Set` or array). Derived attributes are
+    /// read-only and keep their value; an unknown key is ignored.
+    open func setValue(_ value: Any?, forKey key: String) {
+        guard let context = managedObjectContext, !deleted else { return }
+        switch entity.properties[key] {
+        case .attribute(let attribute, _)?, .transient(let attribute)?:
+            guard !attribute.isDerived else { return }
+            let normalized = Self.normalized(value, for: attribute)
+            changes[key] = .some(normalized)
+            if case .transient? = entity.properties[key] { transients[key] = normalized }
+            context.markUpdated(self)
+        case .toOne(let relationship, _)?:
+            context.setToOne(relationship, of: self, to: value as? ManagedObject)
+        case .toMany(let relationship)?:
+            context.replaceToMany(relationship, of: self, with: Self.objects(in: value))
+        case nil:
+            return
+        }
+    }
+
+    /// A number given as another Swift or Foundation type, in the type the attribute holds.
+    static func normalized(_ value: Any?, for attribute: Attribute) -> Any? {
+        guard let value, !(value is NSNull) else { return nil }
+        let number: NSNumber? = switch value {
+        case let number as NSNumber where !(value is Bool) || attribute.type == .boolean: number
+        case let integer as Int: NSNumber(value: integer)
+        default: nil
+        }
+        guard let number else { return value }
+        switch attribute.type {
+        case .integer16: return Int16(truncatingIfNeeded: number.int64Value)
+        case .integer32: return Int32(truncatingIfNeeded: number.int64Value)
+        case .integer64: return number.int64Value
+        case .double: return number.doubleValue
+        case .float: return number.floatValue
+        case .boolean: return number.boolValue
+        case .decimal: return number.decimalValue
+        default: return value
+        }
+    }
+
+    /// The objects of a to-many value in order.
+    static func objects(in value: Any?) -> [ManagedObject] {
+        switch value {
+        case let set as NSOrderedSet: return set.array.compactMap { $0 as? ManagedObject }
+        case let set as NSSet: return set.allObjects.compactMap { $0 as? ManagedObject }
+        case let array as [ManagedObject]: return array
+        case let set as Set<ManagedObject>: return Array(set)
+        default: return []
+        }
+    }
+
+    // MARK: - Relationship mutators (the generated accessors call these)
+
+    public func addObject(_ object: ManagedObject, toRelationship key: String) {
+        guard case .toMany(let relationship)? = entity.properties[key] else { return }
+        managedObjectContext?.link(object, into: relationship, of: self, at: nil)
+    }
+
+    public func removeObject(_ object: ManagedObject, fromRelationship key: String) {
+        guard case .toMany(let relationship)? = entity.properties[key] else { return }
+        managedObjectContext?.unlink(object, from: relationship, of: self)
+    }
+
+    public func addObjects(_ objects: NSSet, toRelationship key: String) {
+        for case let object as ManagedObject in objects.allObjects { addObject(object, toRelationship: key) }
+    }
+
+    public func removeObjects(_ objects: NSSet, fromRelationship key: String) {
+        for case let object as ManagedObject in objects.allObjects { removeObject(object, fromRelationship: key) }
+    }
+
+    public func addObjects(_ objects: NSOrderedSet, toRelationship key: String) {
+        for case let object as ManagedObject in objects.array { addObject(object, toRelationship: key) }
+    }
+
+    public func removeObjects(_ objects: NSOrderedSet, fromRelationship key: String) {
+        for case let object as ManagedObject in objects.array { removeObject(object, fromRelationship: key) }
+    }
+
+    public func insertObject(_ object: ManagedObject, inRelationship key: String, at index: Int) {
+        guard case .toMany(let relationship)? = entity.properties[key] else { return }
+        managedObjectContext?.link(object, into: relationship, of: self, at: index)
+    }
+
+    public func removeObject(inRelationship key: String, at index: Int) {
+        guard case .toMany(let relationship)? = entity.properties[key], let context = managedObjectContext else { return }
+        let objects = context.contents(of: relationship, in: self).objects
+        guard objects.indices.contains(index) else { return }
+        context.unlink(objects[index], from: relationship, of: self)
+    }
+
+    public func replaceObject(inRelationship key: String, at index: Int, with object: ManagedObject) {
+        removeObject(inRelationship: key, at: index)
+        insertObject(object, inRelationship: key, at: index)
+    }
+
+    open override var description: String {
+        "<\(type(of: self)): \(objectID)>\(isFault ? " (fault)" : "")"
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The identity of a managed object (`NSManagedObjectID`), which crosses queues where objects do
+/// not: a permanent ID names the row (`x-coredata://<NSStoreUUID>/<Entity>/p<Z_PK>`); a new
+/// object's temporary ID (`x-coredata:///<Entity>/t<UUID><n>`) lasts until it is saved or
+/// given a permanent ID.
+public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
+    /// The object's own entity.
+    public let entityName: String
+    /// The store's `NSStoreUUID`; empty for a temporary ID.
+    public let storeIdentifier: String
+    let reference: Reference
+
+    enum Reference: Sendable, Hashable {
+        case permanent(Int64)
+        /// A new object's number in this process.
+        case temporary(Int64)
+    }
+
+    init(entityName: String, storeIdentifier: String, primaryKey: Int64) {
+        self.entityName = entityName
+        self.storeIdentifier = storeIdentifier
+        reference = .permanent(primaryKey)
+    }
+
+    init(temporaryFor entityName: String, reference: Int64) {
+        self.entityName = entityName
+        storeIdentifier = ""
+        self.reference = .temporary(reference)
+    }
+
+    /// Whether the object has not been saved or given a permanent ID yet.
+    public var isTemporaryID: Bool {
+        if case .temporary = reference { return true }
+        return false
+    }
+
+    /// The row's primary key (`Z_PK`); nil for a temporary ID.
+    public var primaryKey: Int64? {
+        if case .permanent(let key) = reference { return key }
+        return nil
+    }
+
+    /// The ID as Core Data writes it in a URI.
+    public func uriRepresentation() -> URL {
+        URL(string: description) ?? URL(fileURLWithPath: "/")
+    }
+
+    public var description: String {
+        let entity = entityName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entityName
+        switch reference {
+        case .permanent(let key): return "x-coredata://\(storeIdentifier)/\(entity)/p\(key)"
+        case .temporary(let number): return "x-coredata:///\(entity)/t\(TemporaryNumbers.processIdentifier)\(number)"
+        }
+    }
+
+    /// The ID a URI names, whatever its entity; the coordinator checks the entity and store.
+    init?(uriRepresentation uri: URL) {
+        let text = uri.absoluteString
+        guard text.hasPrefix("x-coredata://") else { return nil }
+        let parts = text.dropFirst("x-coredata://".count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, let entity = parts[1].removingPercentEncoding, let last = parts[2].first else { return nil }
+        let rest = String(parts[2].dropFirst())
+        if last == "p", !parts[0].isEmpty, let key = Int64(rest) {
+            self.init(entityName: entity, storeIdentifier: String(parts[0]), primaryKey: key)
+        } else if last == "t", parts[0].isEmpty, rest.hasPrefix(TemporaryNumbers.processIdentifier),
+            let number = Int64(rest.dropFirst(TemporaryNumbers.processIdentifier.count))
+        {
+            self.init(temporaryFor: entity, reference: number)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Numbers handed to new objects, unique in the process.
+enum TemporaryNumbers {
+    private static let counter = Mutex<Int64>(0)
+    /// The UUID temporary IDs of this process start with, as Core Data's do.
+    static let processIdentifier = UUID().uuidString
+
+    static func next() -> Int64 {
+        counter.withLock { value in
+            value += 1
+            return value
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import ModelSchema
+
+/// The names of value transformers (`NSValueTransformerName`).
+public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// The default of transformable attributes: keyed archives of Foundation's common classes.
+    public static let secureUnarchiveFromDataTransformerName = NSValueTransformerName("NSSecureUnarchiveFromData")
+}
+
+/// Converts a transformable attribute's value to the data its column holds and back
+/// (`ValueTransformer`, which Foundation on Linux lacks). Register one by the name the model's
+/// attribute gives (`valueTransformerName`).
+open class ValueTransformer: @unchecked Sendable {
+    private static let registry = Mutex<[String: ValueTransformer]>([:])
+
+    public init() {}
+
+    /// The object for stored `value` (data), or nil when it cannot be read.
+    open func transformedValue(_ value: Any?) -> Any? { value }
+
+    /// The data to store for `value`.
+    open func reverseTransformedValue(_ value: Any?) -> Any? { value }
+
+    open class func allowsReverseTransformation() -> Bool { true }
+
+    /// Registers `transformer` under `name`; nil removes it.
+    public class func setValueTransformer(_ transformer: ValueTransformer?, forName name: NSValueTransformerName) {
+        registry.withLock { $0[name.rawValue] = transformer }
+    }
+
+    /// The transformer registered under `name`.
+    public convenience init?(forName name: NSValueTransformerName) {
+        guard Self.registry.withLock({ $0[name.rawValue] }) != nil else { return nil }
+        self.init()
+    }
+
+    static func registered(_ name: String) -> ValueTransformer? { registry.withLock { $0[name] } }
+
+    /// The value an object shows for a column's value of `attribute`: transformable data through
+    /// the attribute's transformer (or the secure unarchiver), everything else as it is.
+    static func object(from stored: Any, for attribute: Attribute) -> Any? {
+        guard attribute.type == .transformable, let data = stored as? Data else { return stored }
+        if let name = attribute.valueTransformerName, name != NSValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue {
+            return registered(name)?.transformedValue(data) ?? data
+        }
+        return SecureUnarchiveFromData.object(from: data) ?? data
+    }
+
+    /// The data to store for a transformable attribute's object.
+    static func data(for object: Any, of attribute: Attribute) -> Any {
+        guard attribute.type == .transformable, !(object is Data) else { return object }
+        if let name = attribute.valueTransformerName, let transformer = registered(name) {
+            return transformer.reverseTransformedValue(object) ?? object
+        }
+        return SecureUnarchiveFromData.data(for: object) ?? object
+    }
+}
+
+/// `NSSecureUnarchiveFromDataTransformer`: keyed archives of Foundation's property-list classes.
+enum SecureUnarchiveFromData {
+    static func object(from data: Data) -> Any? {
+        guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
+        unarchiver.requiresSecureCoding = false
+        defer { unarchiver.finishDecoding() }
+        return unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)
+    }
+
+    static func data(for object: Any) -> Data? {
+        try? NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Core Data's user-info keys of validation and save errors (CoreDataErrors.h), with their values.
+public let NSDetailedErrorsKey = "NSDetailedErrors"
+public let NSValidationObjectErrorKey = "NSValidationErrorObject"
+public let NSValidationKeyErrorKey = "NSValidationErrorKey"
+public let NSValidationPredicateErrorKey = "NSValidationErrorPredicate"
+public let NSValidationValueErrorKey = "NSValidationErrorValue"
+public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
+public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"
+
+/// The errors of the object layer: `NSError`s in `NSCocoaErrorDomain` with Core Data's codes and
+/// user info, so that code which switches on `(error as NSError).code` ports as it is.
+enum ContextError {
+    /// An error with `code` and a description.
+    static func make(_ code: Int, _ message: String, _ userInfo: [String: Any] = [:]) -> NSError {
+        var info = userInfo
+        info[NSLocalizedDescriptionKey] = message
+        return NSError(domain: NSCocoaErrorDomain, code: code, userInfo: info)
+    }
+
+    /// A validation error for `key` of `object` holding `value`.
+    static func validation(_ code: Int, _ message: String, object: ManagedObject, key: String, value: Any?) -> NSError {
+        var info: [String: Any] = [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: key]
+        if let value { info[NSValidationValueErrorKey] = value }
+        return make(code, message, info)
+    }
+
+    /// The one error a save reports for `errors`: itself when alone, else 1560
+    /// (`NSValidationMultipleErrorsError`) listing each under `NSDetailedErrorsKey`.
+    static func combined(_ errors: [NSError]) -> NSError? {
+        guard errors.count > 1 else { return errors.first }
+        return make(1560, "\(errors.count) validation errors", [NSDetailedErrorsKey: errors])
+    }
+}

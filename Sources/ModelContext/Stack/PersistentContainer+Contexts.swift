@@ -1,0 +1,60 @@
+import Foundation
+import ModelSchema
+import ModelStack
+
+/// The contexts of a container, as `NSPersistentContainer` gives them: one view context on the
+/// main queue, and background contexts on private queues, all on the container's store.
+extension PersistentContainer {
+    /// The coordinator of the container's current model version and its first store.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator { ContainerContexts.shared.entry(for: self).coordinator }
+
+    /// The main-queue context apps read from (and that the UI observes).
+    public var viewContext: ManagedObjectContext { ContainerContexts.shared.entry(for: self).viewContext }
+
+    /// A new private-queue context on the container's store.
+    public func newBackgroundContext() -> ManagedObjectContext {
+        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = persistentStoreCoordinator
+        return context
+    }
+
+    /// Runs `block` on a new background context's queue.
+    public func performBackgroundTask(_ block: @escaping @Sendable (ManagedObjectContext) -> Void) {
+        let context = newBackgroundContext()
+        context.perform { block(context) }
+    }
+
+    /// Runs `block` on a new background context's queue and returns its result.
+    public func performBackgroundTask<T: Sendable>(_ block: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+        let context = newBackgroundContext()
+        return try await context.perform { try block(context) }
+    }
+}
+
+/// The coordinator and view context of each container, made on first use (a container of
+/// ModelStack cannot hold them: the object layer sits above it).
+final class ContainerContexts: Sendable {
+    static let shared = ContainerContexts()
+
+    struct Entry: Sendable {
+        weak var container: PersistentContainer?
+        let coordinator: PersistentStoreCoordinator
+        let viewContext: ManagedObjectContext
+    }
+
+    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    func entry(for container: PersistentContainer) -> Entry {
+        entries.withLock { entries in
+            entries = entries.filter { $0.value.container != nil }
+            if let known = entries[ObjectIdentifier(container)], known.container === container { return known }
+            let version = container.model.currentVersion ?? ModelVersion(name: container.name, path: container.model.path)
+            let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version)) { [weak container] in container?.database }
+            let viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+            viewContext.persistentStoreCoordinator = coordinator
+            let entry = Entry(container: container, coordinator: coordinator, viewContext: viewContext)
+            entries[ObjectIdentifier(container)] = entry
+            return entry
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import ModelSchema
+import ModelStore
+
+/// What contexts read and write through (`NSPersistentStoreCoordinator`): a model and the store
+/// holding its objects, found when first used so that a container's contexts can be made before
+/// its store is loaded, as Core Data's can.
+public final class PersistentStoreCoordinator: Sendable {
+    public let managedObjectModel: ManagedObjectModel
+    private let provider: @Sendable () -> (any DatabaseWriter)?
+    private let opened = Mutex<OpenedStore?>(nil)
+    /// The managed object class of each entity.
+    let classes = ManagedObjectClasses()
+
+    /// A loaded store: its database and its `NSStoreUUID`.
+    struct OpenedStore: Sendable {
+        var database: any DatabaseWriter
+        var identifier: String
+    }
+
+    /// A coordinator for `model` over the store `database` opened (read-only or for writing).
+    public convenience init(model: ManagedObjectModel, database: any DatabaseWriter) {
+        self.init(model: model) { database }
+    }
+
+    init(model: ManagedObjectModel, provider: @escaping @Sendable () -> (any DatabaseWriter)?) {
+        managedObjectModel = model
+        self.provider = provider
+    }
+
+    /// The store, opened on first use; throws Core Data's "no persistent stores" error before any
+    /// is loaded.
+    func store() throws -> OpenedStore {
+        if let known = opened.withLock({ $0 }) { return known }
+        guard let database = provider() else {
+            throw ContextError.make(134060, "this coordinator has no persistent stores: load them first")
+        }
+        let identifier = try database.read { try StoreMetadata.read(from: $0)?.uuid } ?? ""
+        let store = OpenedStore(database: database, identifier: identifier)
+        opened.withLock { $0 = store }
+        return store
+    }
+
+    /// The loaded store's `NSStoreUUID`, which permanent object IDs carry.
+    public func storeIdentifier() throws -> String { try store().identifier }
+}
+
+/// A value guarded by a lock.
+final class Mutex<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+extension PersistentStoreCoordinator {
+    /// The ID a URI names (`x-coredata://<NSStoreUUID>/<Entity>/p<key>`) when its entity is in the
+    /// model and its store is this one; nil otherwise, as Core Data answers.
+    public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
+        guard let id = ManagedObjectID(uriRepresentation: uri), managedObjectModel.entitiesByName[id.entityName] != nil else { return nil }
+        guard id.isTemporaryID || (try? storeIdentifier()) == id.storeIdentifier else { return nil }
+        return id
+    }
+}

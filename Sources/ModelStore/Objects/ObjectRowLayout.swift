@@ -1,0 +1,107 @@
+import ModelSchema
+
+/// A model version's entities as the object layer reads and writes their rows: for each entity
+/// its table, number, root number and the columns of its stored attributes and to-ones; for each
+/// table the select list its rows are read with (FORMATS §6).
+public struct ObjectRowLayout: Sendable {
+    public let layout: StoreLayout
+    public let entities: EntityHierarchy
+    private let shapesByName: [String: EntityRowShape]
+    private let shapesByNumber: [Int: EntityRowShape]
+    /// Each table's columns after `Z_PK, Z_ENT, Z_OPT`, in the order they are selected.
+    let tableColumns: [String: [String]]
+
+    public init(_ version: ModelVersion, layout: StoreLayout) {
+        self.layout = layout
+        entities = EntityHierarchy(version)
+        var columnsByTable = [String: [String]]()
+        for entity in layout.entities {
+            var columns = columnsByTable[entity.table] ?? []
+            let own = entity.columns.values.sorted() + entity.entityColumns.values.sorted() + entity.orderColumns.values.sorted()
+            for column in own where !columns.contains(column) { columns.append(column) }
+            columnsByTable[entity.table] = columns
+        }
+        tableColumns = columnsByTable
+        var byName = [String: EntityRowShape]()
+        for entity in layout.entities {
+            guard let model = entities.entity(named: entity.name) else { continue }
+            let rootNumber = layout.entity(named: entities.root(of: model).name)?.number ?? entity.number
+            byName[entity.name] = EntityRowShape(
+                entity: model, layout: entity, rootNumber: rootNumber, entities: entities, selected: columnsByTable[entity.table] ?? [])
+        }
+        shapesByName = byName
+        shapesByNumber = Dictionary(byName.values.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The shape of the entity `name`.
+    public func shape(named name: String) -> EntityRowShape? { shapesByName[name] }
+
+    /// The shape of the entity whose `Z_ENT` is `number`.
+    public func shape(number: Int) -> EntityRowShape? { shapesByNumber[number] }
+
+    /// The columns a fetch of `entity` selects, on alias `t0`: `Z_PK`, `Z_ENT`, `Z_OPT`, then every
+    /// column of its table, so that rows of any subentity decode from one statement.
+    public func selectList(forTableOf entity: String) -> [String] {
+        guard let table = shapesByName[entity]?.table else { return ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] }
+        return ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + (tableColumns[table] ?? []).map { "t0." + $0 }
+    }
+
+    /// Where `relationship` of `entity` keeps its links.
+    public func storage(of relationship: Relationship, in entity: String) -> RelationshipStorage? {
+        RelationshipStorage(relationship, of: entity, entities: entities, layout: layout)
+    }
+}
+
+/// One entity's row: its table and numbers, and the place of each stored attribute and to-one in
+/// the table's select list.
+public struct EntityRowShape: Sendable {
+    /// A stored attribute and its column.
+    public struct AttributeSlot: Sendable {
+        public let name: String
+        public let type: AttributeType
+        /// Derived attributes are computed by the store's triggers and never written.
+        public let isDerived: Bool
+        let column: String
+        /// The column's index in a selected row.
+        let index: Int
+    }
+
+    /// A stored to-one relationship and its foreign key (with the destination's entity column when
+    /// the destination has subentities, and the order column when the inverse is ordered).
+    public struct ToOneSlot: Sendable {
+        public let name: String
+        public let destination: String
+        let column: String
+        let entityColumn: String?
+        let orderColumn: String?
+        let index: Int
+        let entityIndex: Int?
+    }
+
+    public let name: String
+    public let number: Int
+    /// The number of the hierarchy's root, whose `Z_PRIMARYKEY.Z_MAX` hands out this table's keys.
+    public let rootNumber: Int
+    let table: String
+    public let attributes: [AttributeSlot]
+    public let toOnes: [ToOneSlot]
+
+    init(entity: Entity, layout: EntityLayout, rootNumber: Int, entities: EntityHierarchy, selected: [String]) {
+        name = entity.name
+        number = layout.number
+        self.rootNumber = rootNumber
+        table = layout.table
+        let position = Dictionary(selected.enumerated().map { ($1, $0 + 3) }, uniquingKeysWith: { first, _ in first })
+        attributes = entities.attributes(of: entity).compactMap { attribute in
+            guard let column = layout.columns[attribute.name], let index = position[column] else { return nil }
+            return AttributeSlot(name: attribute.name, type: attribute.type, isDerived: attribute.isDerived, column: column, index: index)
+        }
+        toOnes = entities.relationships(of: entity).compactMap { relationship in
+            guard !relationship.isToMany, let column = layout.columns[relationship.name], let index = position[column] else { return nil }
+            let entityColumn = layout.entityColumns[relationship.name]
+            return ToOneSlot(
+                name: relationship.name, destination: relationship.destinationEntityName, column: column, entityColumn: entityColumn,
+                orderColumn: layout.orderColumns[relationship.name], index: index, entityIndex: entityColumn.flatMap { position[$0] })
+        }
+    }
+}

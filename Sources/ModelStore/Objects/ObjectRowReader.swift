@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import ModelSchema
+
+/// A row of one object as read from its table: key, entity number, version (`Z_OPT`), attribute
+/// values in the order of its shape's attribute slots and to-one targets in the order of its
+/// to-one slots.
+public struct StoredObject {
+    public var key: Int64
+    public var number: Int
+    public var version: Int64
+    public var attributes: [Any?]
+    public var toOnes: [ObjectKey?]
+}
+
+/// An object's place in a store: its entity number and primary key.
+public struct ObjectKey: Sendable, Hashable {
+    public var number: Int
+    public var key: Int64
+
+    public init(number: Int, key: Int64) {
+        self.number = number
+        self.key = key
+    }
+}
+
+/// Reads objects' rows and relationships' links for the object layer, inside one database access.
+public struct ObjectRowReader {
+    public let db: Database
+    public let rows: ObjectRowLayout
+
+    public init(db: Database, rows: ObjectRowLayout) {
+        self.db = db
+        self.rows = rows
+    }
+
+    /// The objects a statement selecting ``ObjectRowLayout/selectList(forTableOf:)`` returns, in its order.
+    public func objects(_ statement: StoreStatement) throws -> [StoredObject] {
+        var result = [StoredObject]()
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
+        while let row = try cursor.next() {
+            if let object = decode(row) { result.append(object) }
+        }
+        return result
+    }
+
+    /// The keys a statement selecting `t0.Z_PK, t0.Z_ENT` returns, in its order.
+    public func keys(_ statement: StoreStatement) throws -> [ObjectKey] {
+        try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: statement.arguments).map {
+            ObjectKey(number: $0[1] ?? 0, key: $0[0])
+        }
+    }
+
+    /// The first column of the statement's first row as an integer (a count).
+    public func integer(_ statement: StoreStatement) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: statement.sql), arguments: statement.arguments) ?? 0
+    }
+
+    /// The row of one object, or nil when the store has none (deleted elsewhere).
+    public func object(_ key: ObjectKey) throws -> StoredObject? {
+        guard let shape = rows.shape(number: key.number) else { return nil }
+        let select = rows.selectList(forTableOf: shape.name).joined(separator: ", ")
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE t0.Z_PK = ?"), arguments: [key.key])
+        else { return nil }
+        return decode(row)
+    }
+
+    /// One row as an object of the entity its `Z_ENT` names; nil for a number the model lacks.
+    func decode(_ row: Row) -> StoredObject? {
+        let number: Int = row[1] ?? 0
+        guard let shape = rows.shape(number: number) else { return nil }
+        var attributes = [Any?]()
+        attributes.reserveCapacity(shape.attributes.count)
+        for slot in shape.attributes {
+            attributes.append(StoredValue.object(row[slot.index] as DatabaseValue, as: slot.type))
+        }
+        var toOnes = [ObjectKey?]()
+        toOnes.reserveCapacity(shape.toOnes.count)
+        for slot in shape.toOnes {
+            guard let key = row[slot.index] as Int64? else {
+                toOnes.append(nil)
+                continue
+            }
+            let target = slot.entityIndex.flatMap { row[$0] as Int? } ?? rows.shape(named: slot.destination)?.number ?? 0
+            toOnes.append(ObjectKey(number: target, key: key))
+        }
+        return StoredObject(key: row[0], number: number, version: row[2] ?? 0, attributes: attributes, toOnes: toOnes)
+    }
+
+    /// The objects `relationship` of the object `owner` links to, in the relationship's order
+    /// (ordered relationships by their order column, others by primary key).
+    public func related(_ relationship: Relationship, of owner: ObjectKey) throws -> [ObjectKey] {
+        guard let shape = rows.shape(number: owner.number),
+            let storage = rows.storage(of: relationship, in: shape.name),
+            let target = rows.shape(named: relationship.destinationEntityName)
+        else { return [] }
+        let kinds = rows.layout.entities.filter { rows.entities.isKind($0.name, of: target.name) }.map { String($0.number) }
+            .joined(separator: ", ")
+        let sql: String
+        switch storage {
+        case .foreignKey(let column, let entityColumn):
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(column), \(entityColumn ?? "NULL") FROM \(shape.table) WHERE Z_PK = ?"), arguments: [owner.key])
+            guard let row, let key = row[0] as Int64? else { return [] }
+            return [ObjectKey(number: (row[1] as Int?) ?? target.number, key: key)]
+        case .inverseForeignKey(let table, let column, _, let order):
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? AND Z_ENT IN (\(kinds)) ORDER BY \(order.map { "\($0), " } ?? "")Z_PK"
+        case .joinTable(let table, let own, let other):
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(table) j JOIN \(target.table) d ON d.Z_PK = j.\(other) WHERE j.\(own) = ? ORDER BY d.Z_PK"
+        case .hiddenInverse(let table, let column):
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY Z_PK"
+        }
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [owner.key]).map { ObjectKey(number: $0[1] ?? target.number, key: $0[0]) }
+    }
+}

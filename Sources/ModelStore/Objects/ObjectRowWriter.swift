@@ -1,0 +1,110 @@
+import GRDB
+import ModelSchema
+
+/// Writes objects' rows and links as Core Data saves them (OBJECT-LAYER §A6): keys handed out
+/// from `Z_PRIMARYKEY.Z_MAX` of the hierarchy's root, `Z_OPT` 1 on insert and one more on each
+/// update or delete, which match the version read (optimistic locking), to-ones with their
+/// entity and order columns, many-to-many links in join tables, inverse-less to-manys in their
+/// hidden column. Use it inside one write transaction.
+public struct ObjectRowWriter {
+    public let db: Database
+    public let rows: ObjectRowLayout
+
+    public init(db: Database, rows: ObjectRowLayout) {
+        self.db = db
+        self.rows = rows
+    }
+
+    /// Reserves `count` keys of the hierarchy whose root is `rootNumber` and returns the first.
+    public func reserveKeys(rootNumber: Int, count: Int) throws -> Int64 {
+        let recorded = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [rootNumber]) ?? 0
+        try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?").execute(arguments: [recorded + Int64(count), rootNumber])
+        return recorded + 1
+    }
+
+    /// Inserts the row of a new object with `Z_OPT` 1; `attributes` and `toOnes` follow the shape's
+    /// slots (derived attributes are skipped: the store's triggers set them).
+    public func insert(_ shape: EntityRowShape, key: Int64, attributes: [DatabaseValue], toOnes: [ObjectKey?], orders: [Int64?]) throws {
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var values: [DatabaseValue] = [key.databaseValue, shape.number.databaseValue, 1.databaseValue]
+        for (slot, value) in zip(shape.attributes, attributes) where !slot.isDerived {
+            columns.append(slot.column)
+            values.append(value)
+        }
+        for (index, slot) in shape.toOnes.enumerated() {
+            append(slot, toOnes[index], orders[index], &columns, &values)
+        }
+        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        try db.cachedStatement(sql: "INSERT INTO \(shape.table)(\(columns.joined(separator: ", "))) VALUES(\(marks))")
+            .execute(arguments: StatementArguments(values))
+    }
+
+    /// Updates the changed attributes and to-ones of an object whose row is at `version`, and sets
+    /// `Z_OPT` to `version + 1`; false when the row is gone or at another version (a conflict).
+    public func update(
+        _ shape: EntityRowShape, key: Int64, version: Int64, attributes: [(slot: Int, value: DatabaseValue)],
+        toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]
+    ) throws -> Bool {
+        var columns = [String]()
+        var values = [DatabaseValue]()
+        for (slot, value) in attributes where !shape.attributes[slot].isDerived {
+            columns.append(shape.attributes[slot].column)
+            values.append(value)
+        }
+        for change in toOnes {
+            append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
+        }
+        let sets = (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
+        let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
+        try db.cachedStatement(sql: "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)")
+            .execute(arguments: StatementArguments(values + [(version + 1).databaseValue, key.databaseValue, version.databaseValue]))
+        return db.changesCount == 1
+    }
+
+    /// Deletes an object's row at `version`; false when it is gone or at another version.
+    public func delete(_ shape: EntityRowShape, key: Int64, version: Int64) throws -> Bool {
+        let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
+        try db.cachedStatement(sql: "DELETE FROM \(shape.table) WHERE Z_PK = ? AND \(versionTest)").execute(arguments: [key, version])
+        return db.changesCount == 1
+    }
+
+    /// Adds or removes the link between `owner` and `member` of a to-many stored in a join table
+    /// or a hidden column (the other kinds are the member's to-one, written with its row).
+    public func setLinked(_ linked: Bool, _ relationship: Relationship, owner: ObjectKey, member: ObjectKey) throws {
+        guard let shape = rows.shape(number: owner.number), let storage = rows.storage(of: relationship, in: shape.name) else { return }
+        switch storage {
+        case .joinTable(let table, let own, let other):
+            let sql = linked
+                ? "INSERT OR IGNORE INTO \(table)(\(own), \(other)) VALUES(?, ?)" : "DELETE FROM \(table) WHERE \(own) = ? AND \(other) = ?"
+            try db.cachedStatement(sql: sql).execute(arguments: [owner.key, member.key])
+        case .hiddenInverse(let table, let column):
+            let sql = linked ? "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?" : "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ? AND Z_PK = ?"
+            try db.cachedStatement(sql: sql).execute(arguments: [owner.key, member.key])
+        case .foreignKey, .inverseForeignKey:
+            return
+        }
+    }
+
+    /// Removes every join-table row that names `object` in a many-to-many of its entity, as a
+    /// delete leaves none behind.
+    public func unlinkAll(_ object: ObjectKey) throws {
+        guard let shape = rows.shape(number: object.number), let model = rows.entities.entity(named: shape.name) else { return }
+        for relationship in rows.entities.relationships(of: model) where relationship.isToMany {
+            guard case .joinTable(let table, let own, _) = rows.storage(of: relationship, in: shape.name) else { continue }
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(own) = ?").execute(arguments: [object.key])
+        }
+    }
+
+    private func append(_ slot: EntityRowShape.ToOneSlot, _ target: ObjectKey?, _ order: Int64?, _ columns: inout [String], _ values: inout [DatabaseValue]) {
+        columns.append(slot.column)
+        values.append(target?.key.databaseValue ?? .null)
+        if let entityColumn = slot.entityColumn {
+            columns.append(entityColumn)
+            values.append(target?.number.databaseValue ?? .null)
+        }
+        if let orderColumn = slot.orderColumn {
+            columns.append(orderColumn)
+            values.append(target == nil ? .null : (order ?? 0).databaseValue)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import ModelSchema
+
+/// Column values as managed objects hold them, both ways: `String`, `Int16`, `Int32`, `Int64`,
+/// `Double`, `Float`, `Decimal`, `Bool`, `Date`, `Data` (binary and transformable), `UUID`, `URL`.
+extension StoredValue {
+    /// The value a managed object holds for a column of an attribute of `type`.
+    public static func object(_ value: DatabaseValue, as type: AttributeType) -> Any? {
+        switch value.storage {
+        case .null:
+            return nil
+        case .int64(let number):
+            switch type {
+            case .integer16: return Int16(truncatingIfNeeded: number)
+            case .integer32: return Int32(truncatingIfNeeded: number)
+            case .integer64: return number
+            case .boolean: return number != 0
+            case .double: return Double(number)
+            case .float: return Float(number)
+            case .decimal: return Decimal(number)
+            case .date: return Date(timeIntervalSinceReferenceDate: Double(number))
+            case .string: return String(number)
+            default: return number
+            }
+        case .double(let number):
+            switch type {
+            case .double: return number
+            case .float: return Float(number)
+            case .date: return Date(timeIntervalSinceReferenceDate: number)
+            // Through the double's shortest text, as `decode` does, so 0.07 reads as 0.07.
+            case .decimal: return Decimal(string: String(number)) ?? Decimal(number)
+            case .integer16: return Int16(clamping: Int64(exactly: number.rounded(.towardZero)) ?? 0)
+            case .integer32: return Int32(clamping: Int64(exactly: number.rounded(.towardZero)) ?? 0)
+            case .integer64: return Int64(exactly: number.rounded(.towardZero)) ?? 0
+            case .boolean: return number != 0
+            case .string: return String(number)
+            default: return number
+            }
+        case .string(let text):
+            switch type {
+            case .uri: return URL(string: text) ?? text
+            case .uuid: return UUID(uuidString: text) ?? text
+            case .decimal: return Decimal(string: text) ?? text
+            default: return text
+            }
+        case .blob(let data):
+            if type == .uuid, data.count == 16 {
+                return data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+            }
+            return data
+        }
+    }
+
+    /// The column value for `value` in an attribute of `type`; throws for a value the type cannot
+    /// hold (a string in an integer attribute), as Core Data's save refuses it.
+    public static func databaseValue(object value: Any?, as type: AttributeType) throws -> DatabaseValue {
+        guard let value else { return .null }
+        switch value {
+        case let text as String: return try encode(.string(text), as: type)
+        case let flag as Bool: return try encode(.bool(flag), as: type)
+        case let number as Int64: return try encode(.integer(number), as: type)
+        case let number as Int: return try encode(.integer(Int64(number)), as: type)
+        case let number as Int32: return try encode(.integer(Int64(number)), as: type)
+        case let number as Int16: return try encode(.integer(Int64(number)), as: type)
+        case let number as Double: return try encode(.double(number), as: type)
+        case let number as Float: return try encode(.double(Double(number)), as: type)
+        case let number as Decimal: return try encode(.decimal(number), as: type)
+        case let date as Date: return try encode(.date(date), as: type)
+        case let data as Data: return try encode(.data(data), as: type)
+        case let id as UUID: return try encode(.uuid(id), as: type)
+        case let url as URL: return try encode(.uri(url), as: type)
+        case let number as NSNumber:
+            let isInteger = [.integer16, .integer32, .integer64, .boolean].contains(type)
+            return try encode(isInteger ? .integer(number.int64Value) : .double(number.doubleValue), as: type)
+        default:
+            throw StoredValueError(message: "a \(Swift.type(of: value)) cannot be stored in a \(type.xmlName ?? "stored") attribute")
+        }
+    }
+}
+
+/// A value that cannot be stored in its attribute's column.
+public struct StoredValueError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
