@@ -71,6 +71,7 @@ let package = Package(
                 "ModelCompiler",
                 "ModelStack",
                 "ModelStore",
+                "ModelContext",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -218,3 +218,16 @@ open class ManagedObject: NSObject {
         "<\(type(of: self)): \(objectID)>\(isFault ? " (fault)" : "")"
     }
 }
+
+extension ManagedObject {
+    /// The value of attribute `key` as its column holds it: a transformable's data untransformed,
+    /// everything else as ``value(forKey:)`` gives it. For tools that show stores as they are.
+    public func storedValue(forKey key: String) -> Any? {
+        guard case .attribute(let attribute, let slot)? = entity.properties[key], attribute.type == .transformable else {
+            return value(forKey: key)
+        }
+        if let changed = changes[key] { return changed.map { ValueTransformer.data(for: $0, of: attribute) } }
+        managedObjectContext?.fulfill(self)
+        return committed?[slot] ?? nil
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import ModelArchive
+import ModelContext
+import ModelSchema
+import ModelStore
+
+/// `modelc fetch`: a store's objects, read-only, with Core Data's predicate language.
+struct FetchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Print the objects of an entity in a store, filtered and sorted, without changing the store.",
+        discussion: """
+            The store is opened read-only with the version of --model whose entity hashes match it \
+            (any version of the bundle, so an old store is read without migrating), or, without \
+            --model, with the model the store carries in Z_MODELCACHE (stores written by SwiftData \
+            or by an app whose model is not at hand). NAME's objects and its subentities' are \
+            fetched, filtered by --predicate (Core Data's format strings), in primary-key order \
+            unless --sort says otherwise.
+
+            JSON form: {"entity", "count", "objects": [{"id": "x-coredata://<NSStoreUUID>/<Entity>/p<Z_PK>", \
+            "entity": the object's own entity, "attributes": {...}, "relationships": {"toOne": id or null, \
+            "toMany": [ids]}}]}; with --count only {"entity", "count"}. Values: strings; numbers for \
+            integers, doubles and floats; decimals as strings; booleans; dates as ISO 8601 UTC with \
+            fractional seconds; binary and transformable data as base64 of the stored bytes; UUIDs \
+            and URIs as strings; null. To-many IDs are in the relationship's order where it is \
+            ordered, else by primary key.
+            """
+    )
+
+    @Argument(help: "The store file.", completion: .file())
+    var store: String
+
+    @Option(help: "The model whose matching version reads the store (default: the store's own model cache).", completion: .file())
+    var model: String?
+
+    @Option(help: "The entity whose objects are printed (with its subentities').")
+    var entity: String
+
+    @Option(help: "A predicate in Core Data's format-string language, e.g. 'title BEGINSWITH[c] \"a\"'.")
+    var predicate: String?
+
+    @Option(help: "A key to sort by, KEY or KEY:desc; repeat for more keys.")
+    var sort: [String] = []
+
+    @Option(help: "Print at most this many objects.")
+    var limit: Int?
+
+    @Option(help: "Skip this many objects first.")
+    var offset: Int?
+
+    @Flag(help: "Print only how many objects match.")
+    var count = false
+
+    @Flag(help: "Print JSON on standard output.")
+    var json = false
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if let offset, offset < 0 { throw ValidationError("--offset must not be negative") }
+    }
+
+    func run() throws {
+        try CommandFailure.reporting(json: json, path: store) {
+            let report = try fetch()
+            if json { try JSONOutput.print(report) } else { report.printText() }
+        }
+    }
+
+    private func fetch() throws -> FetchReport {
+        try StoreCheck.checkFile(store)
+        let version = try storeVersion()
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database = try StoreError.mapping(path: store) { try DatabaseQueue(path: store, configuration: configuration) }
+        let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version), database: database)
+        guard coordinator.managedObjectModel.entitiesByName[entity] != nil else {
+            throw CommandFailure(
+                errorClass: "usage", code: "X020", message: "the model version '\(version.name)' has no entity '\(entity)'", path: store,
+                exitCode: ExitCode.validationFailure.rawValue)
+        }
+        let request = FetchRequest<ManagedObject>(entityName: entity)
+        request.fetchLimit = limit ?? 0
+        request.fetchOffset = offset ?? 0
+        request.sortDescriptors = sort.map { key in
+            key.hasSuffix(":desc") ? FetchSortDescriptor(key: String(key.dropLast(5)), ascending: false)
+                : FetchSortDescriptor(key: key.hasSuffix(":asc") ? String(key.dropLast(4)) : key)
+        }
+        if let predicate {
+            do {
+                request.predicate = try FetchPredicate(format: predicate)
+            } catch {
+                throw CommandFailure(
+                    errorClass: "usage", code: "S127", message: "the predicate does not parse: \(error)", path: store,
+                    exitCode: ExitCode.validationFailure.rawValue)
+            }
+        }
+        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return try context.performAndWait {
+            do {
+                if count { return FetchReport(entity: entity, count: try context.count(for: request), objects: nil) }
+                let objects = try context.fetch(request)
+                return FetchReport(entity: entity, count: objects.count, objects: objects.map(FetchReport.Object.init))
+            } catch let error as NSError where error.domain == NSCocoaErrorDomain {
+                throw CommandFailure(errorClass: "fetchFailed", code: String(error.code), message: error.localizedDescription, path: store)
+            }
+        }
+    }
+
+    /// The version that made the store: the matching version of --model, or the store's model cache.
+    private func storeVersion() throws -> ModelVersion {
+        let metadata = try StoreInfo.read(at: store).metadata
+        guard let model else {
+            guard let archive = try StoreModelCache.archive(at: store) else {
+                throw StoreError(.missingSourceModel, path: store, message: "the store has no model cache (Z_MODELCACHE); name its model with --model")
+            }
+            return try ModelUnarchiver.version(from: archive, name: "Store", path: store)
+        }
+        let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: try ModelLoading.read(model))
+        guard let version = match.matched else {
+            throw StoreError(.incompatibleVersionHash, path: store, message: "no version of \(model) made this store (its entity hashes match none)")
+        }
+        return version
+    }
+}
