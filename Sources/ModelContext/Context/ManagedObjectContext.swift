@@ -43,9 +43,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     // MARK: - Queues
 
-    /// Whether the caller runs on the context's queue.
+    /// Whether the caller runs on the context's queue (for a main-queue context, also code on the
+    /// main thread itself, whichever thread drains the main queue: on Linux `dispatchMain()` hands
+    /// it to a worker thread).
     var isOnQueue: Bool {
-        concurrencyType == .mainQueueConcurrencyType ? Thread.isMainThread : DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+        DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) || (concurrencyType == .mainQueueConcurrencyType && Thread.isMainThread)
     }
 
     /// Runs `block` on the context's queue, later.
