@@ -103,6 +103,6 @@ let package = Package(
             name: "ModelContextTests",
             dependencies: ["ModelContext", "ModelStack", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "_ModelTestSupport"]),
+        .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )
