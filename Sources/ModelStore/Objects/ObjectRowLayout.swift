@@ -61,6 +61,8 @@ public struct EntityRowShape: Sendable {
         public let type: AttributeType
         /// Derived attributes are computed by the store's triggers and never written.
         public let isDerived: Bool
+        /// Values of attributes that allow external storage carry a marker (``ExternalBinaryData``).
+        public let isExternal: Bool
         let column: String
         /// The column's index in a selected row.
         let index: Int
@@ -82,9 +84,11 @@ public struct EntityRowShape: Sendable {
     public let number: Int
     /// The number of the hierarchy's root, whose `Z_PRIMARYKEY.Z_MAX` hands out this table's keys.
     public let rootNumber: Int
-    let table: String
+    public let table: String
     public let attributes: [AttributeSlot]
     public let toOnes: [ToOneSlot]
+    /// Whether any attribute's values carry the external-storage marker.
+    public var hasExternalAttributes: Bool { attributes.contains { $0.isExternal } }
 
     init(entity: Entity, layout: EntityLayout, rootNumber: Int, entities: EntityHierarchy, selected: [String]) {
         name = entity.name
@@ -94,7 +98,9 @@ public struct EntityRowShape: Sendable {
         let position = Dictionary(selected.enumerated().map { ($1, $0 + 3) }, uniquingKeysWith: { first, _ in first })
         attributes = entities.attributes(of: entity).compactMap { attribute in
             guard let column = layout.columns[attribute.name], let index = position[column] else { return nil }
-            return AttributeSlot(name: attribute.name, type: attribute.type, isDerived: attribute.isDerived, column: column, index: index)
+            let isExternal = attribute.allowsExternalBinaryDataStorage && [.binary, .transformable].contains(attribute.type)
+            return AttributeSlot(
+                name: attribute.name, type: attribute.type, isDerived: attribute.isDerived, isExternal: isExternal, column: column, index: index)
         }
         toOnes = entities.relationships(of: entity).compactMap { relationship in
             guard !relationship.isToMany, let column = layout.columns[relationship.name], let index = position[column] else { return nil }

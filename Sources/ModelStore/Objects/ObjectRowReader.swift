@@ -28,10 +28,13 @@ public struct ObjectKey: Sendable, Hashable {
 public struct ObjectRowReader {
     public let db: Database
     public let rows: ObjectRowLayout
+    /// Where the values of attributes that allow external storage are found.
+    let external: ExternalBinaryData
 
     public init(db: Database, rows: ObjectRowLayout) {
         self.db = db
         self.rows = rows
+        external = ExternalBinaryData(db)
     }
 
     /// The objects a statement selecting ``ObjectRowLayout/selectList(forTableOf:)`` returns, in its order.
@@ -72,7 +75,12 @@ public struct ObjectRowReader {
         var attributes = [Any?]()
         attributes.reserveCapacity(shape.attributes.count)
         for slot in shape.attributes {
-            attributes.append(StoredValue.object(row[slot.index] as DatabaseValue, as: slot.type))
+            let column = row[slot.index] as DatabaseValue
+            if slot.isExternal, case .blob(let data) = column.storage {
+                attributes.append(external.value(data))
+            } else {
+                attributes.append(StoredValue.object(column, as: slot.type))
+            }
         }
         var toOnes = [ObjectKey?]()
         toOnes.reserveCapacity(shape.toOnes.count)

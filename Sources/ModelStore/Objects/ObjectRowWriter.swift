@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import ModelSchema
 
@@ -5,14 +6,18 @@ import ModelSchema
 /// from `Z_PRIMARYKEY.Z_MAX` of the hierarchy's root, `Z_OPT` 1 on insert and one more on each
 /// update or delete, which match the version read (optimistic locking), to-ones with their
 /// entity and order columns, many-to-many links in join tables, inverse-less to-manys in their
-/// hidden column. Use it inside one write transaction.
+/// hidden column, large values of attributes that allow external storage in files of their own.
+/// Use it inside one write transaction: files it writes are removed if the transaction rolls back,
+/// files of values it replaces or deletes once it commits.
 public struct ObjectRowWriter {
     public let db: Database
     public let rows: ObjectRowLayout
+    private let files: ExternalFileChanges
 
     public init(db: Database, rows: ObjectRowLayout) {
         self.db = db
         self.rows = rows
+        files = ExternalFileChanges(ExternalBinaryData(db))
     }
 
     /// Reserves `count` keys of the hierarchy whose root is `rootNumber` and returns the first.
@@ -29,7 +34,7 @@ public struct ObjectRowWriter {
         var values: [DatabaseValue] = [key.databaseValue, shape.number.databaseValue, 1.databaseValue]
         for (slot, value) in zip(shape.attributes, attributes) where !slot.isDerived {
             columns.append(slot.column)
-            values.append(value)
+            values.append(slot.isExternal ? try files.column(for: value, db) : value)
         }
         for (index, slot) in shape.toOnes.enumerated() {
             append(slot, toOnes[index], orders[index], &columns, &values)
@@ -47,9 +52,11 @@ public struct ObjectRowWriter {
     ) throws -> Bool {
         var columns = [String]()
         var values = [DatabaseValue]()
+        let external = attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column }
+        try files.replacing(external, of: shape, key: key, db)
         for (slot, value) in attributes where !shape.attributes[slot].isDerived {
             columns.append(shape.attributes[slot].column)
-            values.append(value)
+            values.append(shape.attributes[slot].isExternal ? try files.column(for: value, db) : value)
         }
         for change in toOnes {
             append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
@@ -63,6 +70,7 @@ public struct ObjectRowWriter {
 
     /// Deletes an object's row at `version`; false when it is gone or at another version.
     public func delete(_ shape: EntityRowShape, key: Int64, version: Int64) throws -> Bool {
+        try files.replacing(shape.attributes.filter(\.isExternal).map(\.column), of: shape, key: key, db)
         let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
         try db.cachedStatement(sql: "DELETE FROM \(shape.table) WHERE Z_PK = ? AND \(versionTest)").execute(arguments: [key, version])
         return db.changesCount == 1
@@ -106,5 +114,50 @@ public struct ObjectRowWriter {
             columns.append(orderColumn)
             values.append(target == nil ? .null : (order ?? 0).databaseValue)
         }
+    }
+}
+
+/// The external-data files one transaction writes and replaces: the new ones are removed if it
+/// rolls back, the replaced ones once it commits, so that a failed save leaves no stray file and
+/// a saved one leaves no orphan.
+private final class ExternalFileChanges: @unchecked Sendable {
+    let external: ExternalBinaryData
+    private var written: [URL] = []
+    private var replaced: [URL] = []
+    private var observing = false
+
+    init(_ external: ExternalBinaryData) { self.external = external }
+
+    /// The column form of a value of an attribute that allows external storage.
+    func column(for value: DatabaseValue, _ db: Database) throws -> DatabaseValue {
+        guard case .blob(let data) = value.storage else { return value }
+        observe(db)
+        return try external.column(for: data, written: &written).databaseValue
+    }
+
+    /// Notes the files the row's `columns` refer to now, before they are overwritten or deleted.
+    func replacing(_ columns: [String], of shape: EntityRowShape, key: Int64, _ db: Database) throws {
+        guard !columns.isEmpty, external.folder != nil,
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(shape.table) WHERE Z_PK = ?"), arguments: [key])
+        else { return }
+        let files = (0..<columns.count).compactMap { external.file(of: row[$0]) }
+        guard !files.isEmpty else { return }
+        observe(db)
+        replaced += files
+    }
+
+    private func observe(_ db: Database) {
+        guard !observing else { return }
+        observing = true
+        db.afterNextTransaction(
+            onCommit: { [self] _ in remove(replaced) },
+            onRollback: { [self] _ in remove(written) })
+    }
+
+    private func remove(_ files: [URL]) {
+        for file in files { try? FileManager.default.removeItem(at: file) }
+        written = []
+        replaced = []
+        observing = false
     }
 }
