@@ -36,7 +36,7 @@ extension ManagedObjectContext {
 
     // MARK: - Objects
 
-    private func objects<T>(_ request: FetchRequest<T>) throws -> [ManagedObject] {
+    func objects<T>(_ request: FetchRequest<T>) throws -> [ManagedObject] {
         let model = try coordinator().managedObjectModel
         let merging = request.includesPendingChanges && hasPendingChanges(for: request.entityName)
         var fetch = try storeFetch(request)
@@ -98,7 +98,7 @@ extension ManagedObjectContext {
 
     // MARK: - Requests
 
-    private func storeFetch<T>(_ request: FetchRequest<T>) throws -> StoreFetch {
+    func storeFetch<T>(_ request: FetchRequest<T>) throws -> StoreFetch {
         guard try coordinator().managedObjectModel.entitiesByName[request.entityName] != nil else {
             throw ContextError.make(134060, "the model has no entity named '\(request.entityName)'")
         }
@@ -121,7 +121,7 @@ extension ManagedObjectContext {
     }
 
     /// Whether unsaved changes touch objects a fetch of `entityName` may return.
-    private func hasPendingChanges(for entityName: String) -> Bool {
+    func hasPendingChanges(for entityName: String) -> Bool {
         guard let entities = try? rows().entities else { return hasChanges }
         return (insertedList.objects + updatedList.objects + deletedList.objects).contains { entities.isKind($0.entity.name, of: entityName) }
     }

@@ -25,12 +25,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var mergePolicy: MergePolicy = .error
     /// Whether saves of other contexts on the same store are merged into this one.
     public var automaticallyMergesChangesFromParent = false
+    /// Whether the context keeps every registered object alive; by default it keeps only those
+    /// with unsaved changes, and the others live as long as the app holds them, as in Core Data.
+    public var retainsRegisteredObjects: Bool {
+        get { registered.retainsObjects }
+        set { registered.retainsObjects = newValue }
+    }
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     /// Every object of the context by ID; inserted, updated and deleted ones in the order they changed.
-    var registered: [ManagedObjectID: ManagedObject] = [:]
+    var registered = ObjectRegistry()
     var insertedList = ChangeList()
     var updatedList = ChangeList()
     var deletedList = ChangeList()
@@ -75,7 +81,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var insertedObjects: Set<ManagedObject> { Set(insertedList.objects) }
     public var updatedObjects: Set<ManagedObject> { Set(updatedList.objects) }
     public var deletedObjects: Set<ManagedObject> { Set(deletedList.objects) }
-    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+    public var registeredObjects: Set<ManagedObject> { Set(registered.objects) }
 
     /// Whether anything was inserted, changed or deleted since the last save.
     public var hasChanges: Bool { !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty }
@@ -155,8 +161,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Forgets every object; objects held elsewhere are no longer usable with this context.
     public func reset() {
-        for object in registered.values { object.detach() }
-        registered = [:]
+        for object in registered.objects { object.detach() }
+        registered.removeAll()
         insertedList = ChangeList()
         updatedList = ChangeList()
         deletedList = ChangeList()
@@ -178,7 +184,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Refreshes every registered object, keeping unsaved changes.
     public func refreshAllObjects() {
-        for object in registered.values { refresh(object, mergeChanges: true) }
+        for object in registered.objects { refresh(object, mergeChanges: true) }
     }
 
     private func discardChanges(of object: ManagedObject) {

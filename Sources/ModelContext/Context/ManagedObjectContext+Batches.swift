@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+import ModelStore
+
+/// Fetching in batches: the keys of the matching rows are read at once, the rows themselves a
+/// batch at a time as the results are reached (`fetchBatchSize`), as Core Data's SQL shows it:
+/// `SELECT t0.Z_PK … ORDER BY …`, then `… WHERE t0.Z_PK IN (?, …)` per batch (OBJECT-LAYER §A7).
+extension ManagedObjectContext {
+    /// The objects `request` matches as a ``BatchFaultingArray``, whose memory follows the batch
+    /// size (all rows in one batch when it is 0); with unsaved changes to merge, they are read at once.
+    public func batchFaultingFetch<T>(_ request: FetchRequest<T>) throws -> BatchFaultingArray<T> {
+        guard request.resultType == .managedObjectResultType else {
+            throw ContextError.make(134060, "only a fetch of objects can be read in batches; this one returns \(request.resultType)")
+        }
+        if request.includesPendingChanges, hasPendingChanges(for: request.entityName) {
+            return BatchFaultingArray(context: self, storage: .objects(try objects(request)))
+        }
+        let rows = try self.rows()
+        guard let shape = rows.shape(named: request.entityName) else {
+            throw ContextError.make(134060, "the model has no entity named '\(request.entityName)'")
+        }
+        var fetch = try storeFetch(request)
+        fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
+        fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
+        let statement = try fetch.select(["t0.Z_PK"], layout: rows.layout, entities: rows.entities)
+        let keys = try read { db -> (narrow: [UInt32], wide: [Int64]?) in
+            var narrow = [UInt32]()
+            var wide: [Int64]?
+            let cursor = try Int64.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
+            while let key = try cursor.next() {
+                if wide == nil, let small = UInt32(exactly: key) {
+                    narrow.append(small)
+                } else {
+                    if wide == nil { wide = narrow.map(Int64.init) }
+                    wide?.append(key)
+                }
+            }
+            return (narrow, wide)
+        }
+        let count = keys.wide?.count ?? keys.narrow.count
+        let table = BatchFaultingArray<T>.TableRead(
+            select: rows.selectList(forTableOf: request.entityName).joined(separator: ", "), table: shape.table,
+            entityNumber: shape.number, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : max(count, 1))
+        if let wide = keys.wide { return BatchFaultingArray(context: self, storage: .wideKeys(wide, table: table)) }
+        return BatchFaultingArray(context: self, storage: .narrowKeys(keys.narrow, table: table))
+    }
+}
