@@ -224,6 +224,23 @@ struct TableComparison {
             let old = Set(try original.read { try Row.fetchAll($0, sql: sql) }.map { "\(keys[source]?[$0[0] as Int64] ?? -1)-\(keys[target]?[$0[1] as Int64] ?? -1)" })
             let new = Set(try copy.read { try Row.fetchAll($0, sql: sql) }.map { "\($0[0] as Int64)-\($0[1] as Int64)" })
             if old != new { unexplained.append("\(join.table.name): \(old.subtracting(new).count) links missing, \(new.subtracting(old).count) extra") }
+            // An ordered side lists the same members in the same order (its values may be renumbered).
+            for (members, ownerColumn, ownerTable, memberTable) in [
+                (join.destinationColumn, join.sourceColumn, source, target), (join.sourceColumn, join.destinationColumn, target, source),
+            ] {
+                let order = "Z_FOK_" + members.dropFirst(2)
+                guard join.table.columns.contains(where: { $0.name == order }) else { continue }
+                let sql = "SELECT \(ownerColumn), \(members) FROM \(join.table.name) ORDER BY \(ownerColumn), \(order), \(members)"
+                let before = try original.read { try Row.fetchAll($0, sql: sql) }
+                    .map { "\(keys[ownerTable]?[$0[0] as Int64] ?? -1)-\(keys[memberTable]?[$0[1] as Int64] ?? -1)" }
+                let byOwner = Dictionary(grouping: before, by: { $0.split(separator: "-")[0] })
+                let after = Dictionary(grouping: try copy.read { try Row.fetchAll($0, sql: sql) }.map { "\($0[0] as Int64)-\($0[1] as Int64)" }, by: { $0.split(separator: "-")[0] })
+                if byOwner != after { unexplained.append("\(join.table.name).\(order): the ordered lists differ") }
+                let values = "SELECT \(order) FROM \(join.table.name) ORDER BY \(ownerColumn), \(members)"
+                if try original.read({ try Int64?.fetchAll($0, sql: values) }) != copy.read({ try Int64?.fetchAll($0, sql: values) }) {
+                    explained.insert("\(join.table.name).\(order): order values renumbered 2048, 3072, …")
+                }
+            }
         }
     }
 }

@@ -167,6 +167,7 @@ extension ManagedObjectContext {
             for member in now.objects where !before.contains(member) {
                 if let other = key(member) { try writer.setLinked(true, relationship, owner: own, member: other) }
             }
+            if relationship.isOrdered { try writer.setOrder(relationship, owner: own, members: now.objects.compactMap(key)) }
         }
     }
 

@@ -10,6 +10,8 @@ public struct ObjectRowLayout: Sendable {
     private let shapesByNumber: [Int: EntityRowShape]
     /// Each table's columns after `Z_PK, Z_ENT, Z_OPT`, in the order they are selected.
     let tableColumns: [String: [String]]
+    /// The order columns of join tables, as `table.column`.
+    private let joinOrderColumns: Set<String>
 
     public init(_ version: ModelVersion, layout: StoreLayout) {
         self.layout = layout
@@ -22,6 +24,9 @@ public struct ObjectRowLayout: Sendable {
             columnsByTable[entity.table] = columns
         }
         tableColumns = columnsByTable
+        joinOrderColumns = Set(layout.joinTables.flatMap { join in
+            join.table.columns.map(\.name).filter { $0.hasPrefix("Z_FOK_") }.map { "\(join.table.name).\($0)" }
+        })
         var byName = [String: EntityRowShape]()
         for entity in layout.entities {
             guard let model = entities.entity(named: entity.name) else { continue }
@@ -44,6 +49,14 @@ public struct ObjectRowLayout: Sendable {
     public func selectList(forTableOf entity: String) -> [String] {
         guard let table = shapesByName[entity]?.table else { return ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] }
         return ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + (tableColumns[table] ?? []).map { "t0." + $0 }
+    }
+
+    /// The column of a join table that orders the objects of `otherColumn` in the list of the
+    /// other column's object (`Z_FOK_` and its name: wire's ordered many-to-manys), when that
+    /// side is ordered.
+    public func orderColumn(ofJoinTable table: String, otherColumn: String) -> String? {
+        let name = "Z_FOK_" + otherColumn.dropFirst(2)
+        return joinOrderColumns.contains("\(table).\(name)") ? name : nil
     }
 
     /// Where `relationship` of `entity` keeps its links.

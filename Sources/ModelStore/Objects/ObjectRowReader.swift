@@ -114,7 +114,8 @@ public struct ObjectRowReader {
         case .inverseForeignKey(let table, let column, _, let order):
             sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? AND Z_ENT IN (\(kinds)) ORDER BY \(order.map { "\($0), " } ?? "")Z_PK"
         case .joinTable(let table, let own, let other):
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(table) j JOIN \(target.table) d ON d.Z_PK = j.\(other) WHERE j.\(own) = ? ORDER BY d.Z_PK"
+            let order = rows.orderColumn(ofJoinTable: table, otherColumn: other).map { "j.\($0), " } ?? ""
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(table) j JOIN \(target.table) d ON d.Z_PK = j.\(other) WHERE j.\(own) = ? ORDER BY \(order)d.Z_PK"
         case .hiddenInverse(let table, let column):
             sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY Z_PK"
         }

@@ -93,6 +93,18 @@ public struct ObjectRowWriter {
         }
     }
 
+    /// Numbers the members of an ordered many-to-many of `owner` in the join table's order
+    /// column as Core Data numbers a list it writes: 2048, 3072, … (wire's stores).
+    public func setOrder(_ relationship: Relationship, owner: ObjectKey, members: [ObjectKey]) throws {
+        guard let shape = rows.shape(number: owner.number), case .joinTable(let table, let own, let other)? = rows.storage(of: relationship, in: shape.name),
+            let order = rows.orderColumn(ofJoinTable: table, otherColumn: other)
+        else { return }
+        let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(order) = ? WHERE \(own) = ? AND \(other) = ?")
+        for (index, member) in members.enumerated() {
+            try statement.execute(arguments: [Int64(index + 2) * 1024, owner.key, member.key])
+        }
+    }
+
     /// Removes every join-table row that names `object` in a many-to-many of its entity, as a
     /// delete leaves none behind.
     public func unlinkAll(_ object: ObjectKey) throws {
