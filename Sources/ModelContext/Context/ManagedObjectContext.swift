@@ -92,8 +92,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.attach(to: self, id: object.objectID)
         object.inserted = true
         object.committed = nil
-        for attribute in object.entity.attributes where object.changes[attribute.name] == nil {
-            object.changes[attribute.name] = .some(DefaultValue.of(attribute))
+        for (name, type, value) in object.entity.defaultValues where object.changes[name] == nil {
+            object.changes[name] = .some(value.isNull ? nil : StoredValue.object(value, as: type))
         }
         registered[object.objectID] = object
         insertedList.add(object)

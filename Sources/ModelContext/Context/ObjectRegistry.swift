@@ -36,6 +36,11 @@ struct ObjectRegistry {
         }
     }
 
+    /// Makes room for `count` more objects at once, as a fetch knows how many it registers.
+    mutating func reserve(_ count: Int) {
+        entries.reserveCapacity(entries.count + count)
+    }
+
     /// The registered objects still alive.
     var objects: [ManagedObject] { entries.values.compactMap(\.object) }
 
@@ -45,8 +50,11 @@ struct ObjectRegistry {
         sweepAt = 1024
     }
 
+    /// Removes the entries of released objects in place (a fetch whose objects are all alive
+    /// costs one pass, no copy of the table).
     private mutating func sweep() {
-        entries = entries.filter { $0.value.object != nil }
+        let released = entries.compactMap { $0.value.object == nil ? $0.key : nil }
+        for id in released { entries[id] = nil }
         sweepAt = max(1024, entries.count * 2)
     }
 }

@@ -1,3 +1,4 @@
+import GRDB
 import ModelSchema
 import ModelStore
 
@@ -5,7 +6,7 @@ import ModelStore
 /// where each stored one is in the entity's row.
 public final class EntityDescription: Sendable, CustomStringConvertible {
     /// What a property is, and where the object keeps its value.
-    enum Property: Sendable {
+    indirect enum Property: Sendable {
         /// A stored attribute: its index in the row's attribute values.
         case attribute(Attribute, slot: Int)
         /// A transient attribute, kept in memory only.
@@ -26,6 +27,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let relationships: [Relationship]
     let shape: EntityRowShape
     let properties: [String: Property]
+    /// Each attribute's starting value in a new object, as its column would hold it (null when none).
+    let defaultValues: [(name: String, type: AttributeType, value: DatabaseValue)]
 
     init(_ entity: Entity, shape: EntityRowShape, entities: EntityHierarchy) {
         name = entity.name
@@ -51,6 +54,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             properties[relationship.name] = relationship.isToMany ? .toMany(relationship) : .toOne(relationship, slot: toOneSlots[relationship.name])
         }
         self.properties = properties
+        defaultValues = attributes.map { attribute in
+            (attribute.name, attribute.type, DefaultValue.column(attribute))
+        }
     }
 
     /// The attributes by name, inherited ones included.

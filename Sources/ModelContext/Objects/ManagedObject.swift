@@ -97,7 +97,7 @@ open class ManagedObject: NSObject {
     /// The value of the property `key`: an attribute's value, a to-one's object, a to-many's
     /// `NSSet` (`NSOrderedSet` when ordered); nil for an unknown key.
     open func value(forKey key: String) -> Any? {
-        if let changed = changes[key] { return changed }
+        if !changes.isEmpty, let changed = changes[key] { return changed }
         switch entity.properties[key] {
         case .attribute(let attribute, let slot)?:
             managedObjectContext?.fulfill(self)

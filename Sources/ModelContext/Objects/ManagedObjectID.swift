@@ -29,6 +29,12 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         self.reference = .temporary(reference)
     }
 
+    /// Hashes the key alone: IDs of one context rarely share a key across entities and stores,
+    /// and a registry of a million objects hashes it a million times on each fetch.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(reference)
+    }
+
     /// Whether the object has not been saved or given a permanent ID yet.
     public var isTemporaryID: Bool {
         if case .temporary = reference { return true }

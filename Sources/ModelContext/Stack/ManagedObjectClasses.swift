@@ -12,7 +12,10 @@ final class ManagedObjectClasses: @unchecked Sendable {
         lock.withLock {
             byEntity[entity.name] = type
             let qualified = String(reflecting: type)
-            if let dot = qualified.lastIndex(of: ".") { modules.insert(String(qualified[..<dot])) }
+            if let dot = qualified.lastIndex(of: "."), modules.insert(String(qualified[..<dot])).inserted {
+                // A new module may hold the classes of entities that had none so far.
+                byEntity = byEntity.filter { $0.value != ManagedObject.self }
+            }
         }
     }
 
@@ -26,6 +29,7 @@ final class ManagedObjectClasses: @unchecked Sendable {
                     return found
                 }
             }
+            byEntity[entity.name] = ManagedObject.self
             return ManagedObject.self
         }
     }

@@ -13,6 +13,8 @@ public struct ObjectRowWriter {
     public let db: Database
     public let rows: ObjectRowLayout
     private let files: ExternalFileChanges
+    /// Each entity's insert statement, made once per writer (a save inserts many rows of few entities).
+    private let inserts = InsertStatements()
 
     public init(db: Database, rows: ObjectRowLayout) {
         self.db = db
@@ -32,6 +34,7 @@ public struct ObjectRowWriter {
     public func insert(_ shape: EntityRowShape, key: Int64, attributes: [DatabaseValue], toOnes: [ObjectKey?], orders: [Int64?]) throws {
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
         var values: [DatabaseValue] = [key.databaseValue, shape.number.databaseValue, 1.databaseValue]
+        values.reserveCapacity(3 + attributes.count + shape.toOnes.count * 3)
         for (slot, value) in zip(shape.attributes, attributes) where !slot.isDerived {
             columns.append(slot.column)
             values.append(slot.isExternal ? try files.column(for: value, db) : value)
@@ -39,9 +42,12 @@ public struct ObjectRowWriter {
         for (index, slot) in shape.toOnes.enumerated() {
             append(slot, toOnes[index], orders[index], &columns, &values)
         }
-        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        try db.cachedStatement(sql: "INSERT INTO \(shape.table)(\(columns.joined(separator: ", "))) VALUES(\(marks))")
-            .execute(arguments: StatementArguments(values))
+        let statement = try inserts.statement(for: shape.number) {
+            let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+            return try db.makeStatement(sql: "INSERT INTO \(shape.table)(\(columns.joined(separator: ", "))) VALUES(\(marks))")
+        }
+        statement.setUncheckedArguments(StatementArguments(values))
+        try statement.execute()
     }
 
     /// Updates the changed attributes and to-ones of an object whose row is at `version`, and sets
@@ -171,5 +177,17 @@ private final class ExternalFileChanges: @unchecked Sendable {
         written = []
         replaced = []
         observing = false
+    }
+}
+
+/// Prepared insert statements by entity number: every row of an entity inserts the same columns.
+private final class InsertStatements {
+    private var byNumber: [Int: Statement] = [:]
+
+    func statement(for number: Int, make: () throws -> Statement) rethrows -> Statement {
+        if let known = byNumber[number] { return known }
+        let made = try make()
+        byNumber[number] = made
+        return made
     }
 }
