@@ -71,7 +71,7 @@ struct FetchCommand: ParsableCommand {
     private func fetch() throws -> FetchReport {
         try StoreCheck.checkFile(store)
         let version = try storeVersion()
-        var configuration = Configuration()
+        var configuration = CoreDataFunctions.registering(in: Configuration())
         configuration.readonly = true
         let database = try StoreError.mapping(path: store) { try DatabaseQueue(path: store, configuration: configuration) }
         let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version), database: database)
