@@ -6,6 +6,7 @@ import ModelSchema
 /// Comparisons of two operands as SQL conditions that are true, false or NULL exactly when the
 /// store rule of ``ExpressionEvaluator`` says true, false or unknown.
 extension PredicateTranslator {
+    /// The condition `lhs op rhs`; throws for operands SQL cannot compare as the evaluator does.
     mutating func compare(_ lhs: SQLOperand, _ op: ComparisonOperator, _ rhs: SQLOperand, _ options: ComparisonOptions) throws -> String {
         switch (lhs, rhs) {
         case (.toMany(let owner, let relationship, []), .value(let value, _)) where op == .contains:
