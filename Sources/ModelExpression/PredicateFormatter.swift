@@ -1,3 +1,5 @@
+import Foundation
+
 /// Prints syntax trees back as `predicateFormat` text, the way NSPredicate and NSExpression do,
 /// except that boolean constants print as `YES`/`NO` (NSPredicate prints 1/0) so text round-trips.
 public enum PredicateFormatter {
@@ -61,6 +63,27 @@ public enum PredicateFormatter {
             }
             return selector.hasSuffix(":") ? "\(selector)(\(list))" : "\(selector)(\(list))"
         case .aggregate(let items): return "{" + items.map(format).joined(separator: ", ") + "}"
+        case .value(let value): return format(value)
+        case .subquery(let collection, let variable, let predicate):
+            return "SUBQUERY(\(format(collection)), $\(variable), \(format(predicate)))"
+        }
+    }
+
+    /// An argument value as `predicateFormat` prints it: dates as `CAST(seconds, "NSDate")`,
+    /// collections as `{…}`, other values by their description.
+    private static func format(_ value: EvaluatedValue) -> String {
+        switch value {
+        case .null: "nil"
+        case .bool(let flag): flag ? "YES" : "NO"
+        case .integer(let number): String(number)
+        case .double(let number): format(.constant(.real(number)))
+        case .decimal(let number): "\(number)"
+        case .string(let text): quoted(text)
+        case .date(let date): "CAST(\(format(.constant(.real(date.timeIntervalSinceReferenceDate)))), \"NSDate\")"
+        case .uuid(let id): quoted(id.uuidString)
+        case .uri(let url): quoted(url.absoluteString)
+        case .collection(let items): "{" + items.map(format).joined(separator: ", ") + "}"
+        case .data, .object, .receiver: value.description
         }
     }
 

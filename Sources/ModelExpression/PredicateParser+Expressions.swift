@@ -45,13 +45,21 @@ extension PredicateParser {
         return result
     }
 
-    /// A primary expression followed by `.key` steps.
+    /// A primary expression followed by `.key` (or `.%K`) steps.
     mutating func postfix() throws(SyntaxError) -> ExpressionNode {
         var base = try primary()
         while accept(symbol: ".") {
-            guard case .word(let key)? = peek else { throw error("expected a key after '.'") }
-            position += 1
-            base = Self.appending(key, to: base)
+            switch peek {
+            case .word(let key)?:
+                position += 1
+                base = Self.appending(key, to: base)
+            case .format("K")?:
+                position += 1
+                guard case .keyPath(.evaluatedObject, let path) = try argument(for: "K") else { throw error("expected a key after '.'") }
+                base = Self.appending(path, to: base)
+            default:
+                throw error("expected a key after '.'")
+            }
         }
         return base
     }
@@ -74,6 +82,7 @@ extension PredicateParser {
             if let real = Double(text) { return .constant(.real(real)) }
             throw error("bad number '\(text)'")
         case .variable(let name): return .variable(name)
+        case .format(let specifier): return try argument(for: specifier)
         case .symbol("("):
             let inner = try expression()
             try expect(symbol: ")")
@@ -101,6 +110,9 @@ extension PredicateParser {
                 while accept(symbol: ",") { arguments.append(try expression()) }
                 try expect(symbol: ")")
                 return .function(operand: operand, selector: selector, arguments: arguments)
+            case "SUBQUERY" where peek == .symbol("("):
+                position += 1
+                return try subquery()
             case "CAST" where peek == .symbol("("):
                 position += 1
                 return .function(operand: nil, selector: "castObject:toType:", arguments: try argumentList())

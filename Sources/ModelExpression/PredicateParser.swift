@@ -1,6 +1,6 @@
-/// Parses NSPredicate and NSExpression format strings (the subset Core Data models use:
-/// comparisons, `AND`/`OR`/`NOT`, key paths with collection operators, variables, constants,
-/// `SELF`, functions) into syntax trees.
+/// Parses NSPredicate and NSExpression format strings (comparisons, `AND`/`OR`/`NOT`,
+/// `ANY`/`ALL`/`NONE`, key paths with collection operators, variables, constants, `SELF`,
+/// functions; for fetch predicates also format arguments and `SUBQUERY`) into syntax trees.
 public struct PredicateParser {
     public struct SyntaxError: Error, Sendable, CustomStringConvertible {
         public var message: String
@@ -17,23 +17,47 @@ public struct PredicateParser {
     var position = 0
     /// How many ``unaryPredicate()`` and ``primary()`` calls are under way.
     var depth = 0
+    /// The values of the format's `%@`, `%K`, `%d`… in order, and how many were used so far.
+    var arguments: [EvaluatedValue]
+    var usedArguments = 0
+    /// Whether fetch-only forms (`SUBQUERY`, argument values) are accepted: models archive their
+    /// predicates, and the archived form of these is not known.
+    let isFetchPredicate: Bool
 
+    /// A predicate of a model (fetch request template, fetched property, validation): no format
+    /// arguments, no `SUBQUERY`.
     public static func predicate(_ text: String) throws(SyntaxError) -> PredicateNode {
-        var parser = try PredicateParser(text)
-        let result = try parser.orPredicate()
-        try parser.expectEnd()
-        return result
+        var parser = try PredicateParser(text, arguments: [], isFetchPredicate: false)
+        return try parser.wholePredicate()
+    }
+
+    /// A fetch request's predicate, `NSPredicate(format:argumentArray:)`: each format specifier
+    /// takes the next argument; throws when their numbers or kinds disagree.
+    public static func predicate(_ text: String, arguments: [EvaluatedValue]) throws(SyntaxError) -> PredicateNode {
+        var parser = try PredicateParser(text, arguments: arguments, isFetchPredicate: true)
+        return try parser.wholePredicate()
     }
 
     public static func expression(_ text: String) throws(SyntaxError) -> ExpressionNode {
-        var parser = try PredicateParser(text)
+        var parser = try PredicateParser(text, arguments: [], isFetchPredicate: false)
         let result = try parser.expression()
         try parser.expectEnd()
         return result
     }
 
-    private init(_ text: String) throws(SyntaxError) {
+    private init(_ text: String, arguments: [EvaluatedValue], isFetchPredicate: Bool) throws(SyntaxError) {
         tokens = try Tokenizer.tokens(of: text)
+        self.arguments = arguments
+        self.isFetchPredicate = isFetchPredicate
+    }
+
+    private mutating func wholePredicate() throws(SyntaxError) -> PredicateNode {
+        let result = try orPredicate()
+        try expectEnd()
+        guard usedArguments == arguments.count else {
+            throw SyntaxError(message: "\(arguments.count) arguments given, but the format uses \(usedArguments)", offset: tokens.count)
+        }
+        return result
     }
 
     // MARK: - Predicates
@@ -104,10 +128,15 @@ public struct PredicateParser {
 
     private mutating func comparison() throws(SyntaxError) -> PredicateNode {
         var modifier = ComparisonModifier.direct
+        var isNone = false
         if accept(keyword: "ANY") || accept(keyword: "SOME") {
             modifier = .any
         } else if accept(keyword: "ALL") {
             modifier = .all
+        } else if !startsOperator(at: position + 1), accept(keyword: "NONE") {
+            // NSPredicate has no NONE modifier: it parses `NONE x op y` as `NOT (ANY x op y)`.
+            // A `none` followed by an operator is a key, as models written before NONE used it.
+            (modifier, isNone) = (.any, true)
         }
         let left = try expression()
         let op: ComparisonOperator
@@ -135,7 +164,17 @@ public struct PredicateParser {
             try expect(symbol: "]")
         }
         let right = try expression()
-        return .comparison(left, op, right, options: options, modifier: modifier)
+        let comparison = PredicateNode.comparison(left, op, right, options: options, modifier: modifier)
+        return isNone ? .not(comparison) : comparison
+    }
+
+    /// Whether the token at `index` is a comparison operator.
+    private func startsOperator(at index: Int) -> Bool {
+        switch token(at: index) {
+        case .symbol(let symbol)?: Self.comparisonSymbols[symbol] != nil
+        case .word(let word)?: Self.comparisonWords[word.uppercased()] != nil
+        default: false
+        }
     }
 
     /// Counts one more level of nesting; throws past ``maximumDepth``.

@@ -1,4 +1,4 @@
-/// An NSExpression, in the subset models and mapping models use.
+/// An NSExpression, in the subset models, mapping models and fetch requests use.
 public indirect enum ExpressionNode: Sendable, Hashable {
     /// `SELF`, the evaluated object.
     case evaluatedObject
@@ -12,6 +12,12 @@ public indirect enum ExpressionNode: Sendable, Hashable {
     case function(operand: ExpressionNode?, selector: String, arguments: [ExpressionNode])
     /// `{a, b}`.
     case aggregate([ExpressionNode])
+    /// A format argument (`%@`) that no literal can spell: a date, data, a UUID, a URI, an
+    /// object, a collection. Only fetch predicates hold them; models never do.
+    case value(EvaluatedValue)
+    /// `SUBQUERY(collection, $variable, predicate)`: the elements of the collection for which the
+    /// predicate holds, each bound to the variable (and evaluated as `SELF`). Fetch predicates only.
+    case subquery(collection: ExpressionNode, variable: String, predicate: PredicateNode)
 }
 
 /// A constant of an expression.

@@ -5,10 +5,14 @@ enum Token: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case number(String)
     case symbol(String)
+    /// A format specifier without its `%` (`@`, `K`, `d`, `ld`, `f`, …), to be replaced by the
+    /// next argument.
+    case format(String)
 
     var description: String {
         switch self {
         case .word(let text), .number(let text), .symbol(let text): text
+        case .format(let specifier): "%\(specifier)"
         case .variable(let name): "$\(name)"
         case .string(let text): "\"\(text)\""
         }
@@ -60,6 +64,8 @@ enum Tokenizer {
                     index += 1
                 }
                 tokens.append(.number(number))
+            } else if character == "%" {
+                tokens.append(try format(characters, &index, tokens.count))
             } else if character == "$" {
                 index += 1
                 let name = word(characters, &index)
@@ -79,6 +85,31 @@ enum Tokenizer {
         return tokens
     }
 
+    /// The conversions a format specifier may end in, and the length modifiers before them.
+    private static let conversions: Set<Character> = ["@", "K", "d", "i", "u", "x", "X", "o", "f", "F", "g", "G", "e", "E"]
+    private static let lengthModifiers: Set<Character> = ["h", "l", "q", "z", "t", "j"]
+
+    /// The format specifier at `index` (a `%`); `%%` is a literal `%` symbol, as in `printf`.
+    private static func format(_ characters: [Character], _ index: inout Int, _ offset: Int) throws(PredicateParser.SyntaxError) -> Token {
+        var specifier = ""
+        index += 1
+        if index < characters.count, characters[index] == "%" {
+            index += 1
+            return .symbol("%")
+        }
+        while index < characters.count, lengthModifiers.contains(characters[index]), specifier.count < 2 {
+            specifier.append(characters[index])
+            index += 1
+        }
+        guard index < characters.count, conversions.contains(characters[index]), specifier.isEmpty || characters[index] != "@" && characters[index] != "K"
+        else {
+            throw PredicateParser.SyntaxError(message: "unknown format specifier '%\(specifier)\(index < characters.count ? String(characters[index]) : "")'", offset: offset)
+        }
+        specifier.append(characters[index])
+        index += 1
+        return .format(specifier)
+    }
+
     private static func word(_ characters: [Character], _ index: inout Int) -> String {
         var word = ""
         while index < characters.count
@@ -94,7 +125,7 @@ enum Tokenizer {
     /// Whether the previous token ends an operand, so that a following `-` is a minus sign.
     private static func endsOperand(_ token: Token?) -> Bool {
         switch token {
-        case .word, .number, .string, .variable, .symbol(")")?: true
+        case .word, .number, .string, .variable, .format, .symbol(")")?: true
         default: false
         }
     }

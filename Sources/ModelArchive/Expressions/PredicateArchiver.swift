@@ -129,6 +129,8 @@ enum PredicateArchiver {
                     ("NSExpressionType", .integer(14)),
                     ("NSCollection", .object(ArchiveClass.arrayObject(items.map { .object(archive($0)) }, chain: .array))),
                 ])
+        case .value, .subquery:
+            preconditionFailure("argument values and SUBQUERY occur in fetch predicates only, which are not archived")
         }
     }
 

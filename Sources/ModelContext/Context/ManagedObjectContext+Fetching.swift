@@ -28,7 +28,7 @@ extension ManagedObjectContext {
         }
         var fetch = try storeFetch(request)
         fetch.sortKeys = []
-        let statement = try fetch.count(layout: model.rows.layout, entities: model.rows.entities)
+        let statement = try Self.translating { try fetch.count(layout: model.rows.layout, entities: model.rows.entities) }
         var total = try read { try ObjectRowReader(db: $0, rows: model.rows).integer(statement) }
         total = max(0, total - request.fetchOffset)
         return request.fetchLimit > 0 ? min(total, request.fetchLimit) : total
@@ -44,7 +44,9 @@ extension ManagedObjectContext {
             fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
             fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
         }
-        let statement = try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
+        let statement = try Self.translating {
+            try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
+        }
         let stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
         registered.reserve(stored.count)
         var result = try stored.map(materialize)
@@ -85,7 +87,9 @@ extension ManagedObjectContext {
         var fetch = try storeFetch(request)
         fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
         fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
-        let statement = try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
+        let statement = try Self.translating {
+            try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
+        }
         let stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
         return stored.compactMap { row -> [String: Any]? in
             guard let shape = model.rows.shape(number: row.number) else { return nil }
@@ -108,6 +112,16 @@ extension ManagedObjectContext {
         fetch.predicate = request.predicate?.node
         fetch.sortKeys = request.sortDescriptors.map(Self.sortKey)
         return fetch
+    }
+
+    /// A statement of the store, with a predicate SQL cannot answer reported as Core Data's
+    /// generic error 134060 naming the part.
+    private static func translating(_ build: () throws -> StoreStatement) throws -> StoreStatement {
+        do {
+            return try build()
+        } catch let error as PredicateTranslationError {
+            throw ContextError.make(134060, "the store cannot answer this fetch: \(error.message)")
+        }
     }
 
     static func sortKey(_ descriptor: FetchSortDescriptor) -> SortKey {

@@ -4,7 +4,9 @@ import ModelStore
 
 /// The predicate evaluator's view of a context's objects, for matching unsaved objects the way
 /// the store's SQL matches rows: an object's key is its row (or, new, a number no row has), its
-/// values as the context holds them now.
+/// values as the context holds them now, and comparisons with `nil` under the store's rule
+/// (``ExpressionEvaluator/NilSemantics/store``), so that `key != value` leaves out an unsaved
+/// object whose key is `nil` as the store's SQL leaves out such a row.
 struct ObjectEvaluation: EvaluationContext {
     let context: ManagedObjectContext
     /// The new objects by their stand-in numbers.
@@ -18,7 +20,7 @@ struct ObjectEvaluation: EvaluationContext {
     /// Whether `object` matches `predicate`.
     func matches(_ object: ManagedObject, _ predicate: PredicateNode?) throws -> Bool {
         guard let predicate else { return true }
-        return try ExpressionEvaluator(context: self).evaluate(predicate, on: .object(object.reference))
+        return try ExpressionEvaluator(context: self, nilSemantics: .store).evaluate(predicate, on: .object(object.reference))
     }
 
     /// The value of a key path on `object`, as sorting compares it.
@@ -36,10 +38,14 @@ struct ObjectEvaluation: EvaluationContext {
         throw EvaluationError("the variable $\(name) has no value in a fetch")
     }
 
+    /// A property's value; `entity` (unless a property has that name) is the object's entity,
+    /// whose `name` is its name.
     func value(forKey key: String, of target: EvaluatedValue) throws -> EvaluatedValue {
+        if let entity = target.entityName, key == "name" { return .string(entity) }
         guard case .object(let reference) = target, let object = object(reference) else {
             throw EvaluationError("\(target) has no key '\(key)'")
         }
+        if key == "entity", object.entity.properties[key] == nil { return .entity(object.entity.name) }
         guard object.entity.properties[key] != nil else { throw EvaluationError("entity \(object.entity.name) has no key '\(key)'") }
         return Self.evaluated(object.value(forKey: key))
     }

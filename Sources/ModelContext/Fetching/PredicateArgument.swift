@@ -3,7 +3,7 @@ import ModelExpression
 
 /// A format string's argument as the predicate language's value: numbers, strings, dates and
 /// the other attribute values as they are, objects and object IDs as references to their rows,
-/// arrays and sets as collections.
+/// entity descriptions as entities (`entity == %@`), arrays and sets as collections.
 enum PredicateArgument {
     static func value(_ argument: Any) throws -> EvaluatedValue {
         switch argument {
@@ -23,6 +23,7 @@ enum PredicateArgument {
         case let value as URL: return .uri(value)
         case let value as ManagedObject: return .object(value.reference)
         case let value as ManagedObjectID: return .object(ObjectReference(value))
+        case let value as EntityDescription: return .entity(value.name)
         case let value as NSNumber: return .double(value.doubleValue)
         case let values as [Any]: return .collection(try values.map(value))
         case let values as NSSet: return .collection(try values.allObjects.map(value))

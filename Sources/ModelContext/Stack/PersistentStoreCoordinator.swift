@@ -19,7 +19,9 @@ public final class PersistentStoreCoordinator: Sendable {
         var identifier: String
     }
 
-    /// A coordinator for `model` over the store `database` opened (read-only or for writing).
+    /// A coordinator for `model` over the store `database` opened (read-only or for writing),
+    /// with `CoreDataFunctions.registering(in:)` in its configuration so that fetches with string
+    /// operators and saves of derived attributes find Core Data's SQL functions.
     public convenience init(model: ManagedObjectModel, database: any DatabaseWriter) {
         self.init(model: model) { database }
     }

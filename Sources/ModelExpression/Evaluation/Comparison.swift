@@ -19,12 +19,12 @@ enum Comparison {
             }
         case .in:
             if case .string(let haystack) = rhs, case .string(let needle) = lhs {
-                return fold(haystack, options).contains(fold(needle, options))
+                return try StringOperators.holds(haystack, .contains, needle, options: options)
             }
             return rhs.elements.contains { equal(lhs, $0, options) }
         case .contains:
             if case .string(let haystack) = lhs, case .string(let needle) = rhs {
-                return fold(haystack, options).contains(fold(needle, options))
+                return try StringOperators.holds(haystack, .contains, needle, options: options)
             }
             return lhs.elements.contains { equal($0, rhs, options) }
         case .between:
@@ -33,17 +33,7 @@ enum Comparison {
             return try order(lhs, bounds[0], options) != .orderedAscending && order(lhs, bounds[1], options) != .orderedDescending
         case .beginsWith, .endsWith, .like, .matches:
             guard case .string(let text) = lhs, case .string(let pattern) = rhs else { return false }
-            let (a, b) = (fold(text, options), fold(pattern, options))
-            switch op {
-            case .beginsWith: return a.hasPrefix(b)
-            case .endsWith: return a.hasSuffix(b)
-            case .like: return try matches(a, regex: likePattern(b), caseInsensitive: false)
-            default:
-                // The pattern is a regular expression: case is the engine's to fold, not the text's.
-                let pattern = options.contains(.diacriticInsensitive) ? fold(pattern, .diacriticInsensitive) : pattern
-                let subject = options.contains(.diacriticInsensitive) ? fold(text, .diacriticInsensitive) : text
-                return try matches(subject, regex: pattern, caseInsensitive: options.contains(.caseInsensitive))
-            }
+            return try StringOperators.holds(text, op, pattern, options: options)
         }
     }
 
@@ -51,7 +41,7 @@ enum Comparison {
     static func order(_ lhs: EvaluatedValue, _ rhs: EvaluatedValue, _ options: ComparisonOptions = []) throws -> ComparisonResult {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)):
-            return ordered(fold(a, options), fold(b, options))
+            return StringOperators.order(a, b, options: options)
         case (.date(let a), .date(let b)):
             return ordered(a, b)
         default:
@@ -84,46 +74,12 @@ enum Comparison {
     /// Equality as `isEqual:` answers it: numbers by value across their types, strings folded as
     /// `[c]`/`[d]` ask, anything else (dates, data, UUIDs, URIs, objects) by identity of value.
     static func equal(_ lhs: EvaluatedValue, _ rhs: EvaluatedValue, _ options: ComparisonOptions = []) -> Bool {
-        if case .string(let a) = lhs, case .string(let b) = rhs { return fold(a, options) == fold(b, options) }
+        if case .string(let a) = lhs, case .string(let b) = rhs { return StringOperators.order(a, b, options: options) == .orderedSame }
         if let order = numericOrder(lhs, rhs) { return order == .orderedSame }
         return lhs == rhs
     }
 
     private static func ordered<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
         a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
-    }
-
-    /// A string folded as `[c]` and `[d]` ask.
-    private static func fold(_ text: String, _ options: ComparisonOptions) -> String {
-        var folding: String.CompareOptions = []
-        if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
-        if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
-        return folding.isEmpty ? text : text.folding(options: folding, locale: nil)
-    }
-
-    /// `LIKE`'s `*` and `?` wildcards as a regular expression.
-    private static func likePattern(_ pattern: String) -> String {
-        var regex = ""
-        for character in pattern {
-            switch character {
-            case "*": regex += ".*"
-            case "?": regex += "."
-            default: regex += NSRegularExpression.escapedPattern(for: String(character))
-            }
-        }
-        return regex
-    }
-
-    /// Whether the whole of `text` matches `regex`, as `MATCHES` requires.
-    private static func matches(_ text: String, regex: String, caseInsensitive: Bool) throws -> Bool {
-        let expression: NSRegularExpression
-        do {
-            let options: NSRegularExpression.Options = caseInsensitive ? [.dotMatchesLineSeparators, .caseInsensitive] : [.dotMatchesLineSeparators]
-            expression = try NSRegularExpression(pattern: "^(?:\(regex))$", options: options)
-        } catch {
-            throw EvaluationError("invalid regular expression '\(regex)'")
-        }
-        let range = NSRange(text.startIndex..., in: text)
-        return expression.firstMatch(in: text, range: range) != nil
     }
 }

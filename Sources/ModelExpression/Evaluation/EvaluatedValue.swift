@@ -105,3 +105,16 @@ extension EvaluatedValue: CustomStringConvertible {
         }
     }
 }
+
+// MARK: - Entities
+
+extension EvaluatedValue {
+    /// An entity description as a predicate's value (`entity == %@`): a receiver named for it.
+    public static func entity(_ name: String) -> EvaluatedValue { .receiver("entity:" + name) }
+
+    /// The entity's name when the value is an entity description.
+    public var entityName: String? {
+        guard case .receiver(let name) = self, name.hasPrefix("entity:") else { return nil }
+        return String(name.dropFirst("entity:".count))
+    }
+}

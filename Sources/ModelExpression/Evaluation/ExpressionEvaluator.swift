@@ -5,10 +5,24 @@ import Foundation
 ///
 /// Recursion follows the syntax tree, whose depth the parser bounds (`PredicateParser.maximumDepth`).
 public struct ExpressionEvaluator {
-    public let context: any EvaluationContext
+    /// How comparisons with `nil` come out: as `NSPredicate` evaluates them in memory, or as
+    /// Core Data's SQLite store answers a fetch (SQL's three-valued logic; Predicates.md).
+    public enum NilSemantics: Sendable {
+        /// `nil` equals only `nil`; `key != value` holds for a `nil` key.
+        case inMemory
+        /// A comparison of `nil` with a value is unknown, and a predicate that comes out
+        /// unknown does not match: `key != value` leaves out objects whose key is `nil`.
+        case store
+    }
 
-    public init(context: any EvaluationContext) {
+    public let context: any EvaluationContext
+    public var nilSemantics: NilSemantics
+    /// The values of `SUBQUERY` variables in scope.
+    var bindings: [String: EvaluatedValue] = [:]
+
+    public init(context: any EvaluationContext, nilSemantics: NilSemantics = .inMemory) {
         self.context = context
+        self.nilSemantics = nilSemantics
     }
 
     // MARK: - Expressions
@@ -21,7 +35,17 @@ public struct ExpressionEvaluator {
         case .constant(let constant):
             return Self.value(of: constant)
         case .variable(let name):
+            if let bound = bindings[name] { return bound }
             return try context.variable(name)
+        case .value(let value):
+            return value
+        case .subquery(let collection, let variable, let predicate):
+            let elements = try evaluate(collection, on: object).elements
+            return .collection(try elements.filter { element in
+                var inner = self
+                inner.bindings[variable] = element
+                return try inner.evaluate(predicate, on: element)
+            })
         case .keyPath(let operand, let path):
             return try value(atPath: path, of: try evaluate(operand, on: object))
         case .aggregate(let elements):
@@ -101,6 +125,7 @@ public struct ExpressionEvaluator {
 
     /// Whether `object` satisfies `predicate` (a source filter, a fetch's predicate).
     public func evaluate(_ predicate: PredicateNode, on object: EvaluatedValue) throws -> Bool {
+        if nilSemantics == .store { return try truth(of: predicate, on: object) == true }
         switch predicate {
         case .truePredicate:
             return true

@@ -140,7 +140,7 @@ struct SetBasedMapping {
             return arguments.reduce(operand.map(sourceKeys) ?? []) { $0.union(sourceKeys(in: $1)) }
         case .aggregate(let elements):
             return elements.reduce([]) { $0.union(sourceKeys(in: $1)) }
-        case .evaluatedObject, .constant, .variable:
+        case .evaluatedObject, .constant, .variable, .value, .subquery:
             return []
         }
     }

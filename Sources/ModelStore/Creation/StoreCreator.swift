@@ -48,11 +48,12 @@ public enum StoreCreator {
 
     /// An in-memory store with the same schema, entity rows, metadata and model cache as
     /// ``create(at:version:framework:journalMode:uuid:persistentHistory:)`` writes: for tests and previews; it is
-    /// gone when the returned queue is released.
+    /// gone when the returned queue is released. Its connection has Core Data's SQL functions
+    /// (``CoreDataFunctions``), as the stores a loader opens from files do.
     public static func createInMemory(
         version: ModelVersion, framework: FrameworkVersion = .current, uuid: UUID = UUID(), persistentHistory: Bool = false
     ) throws -> DatabaseQueue {
-        let queue = try DatabaseQueue()
+        let queue = try DatabaseQueue(configuration: CoreDataFunctions.registering(in: Configuration()))
         try queue.write { db in
             let layout = StoreLayout(version, framework: framework, persistentHistory: persistentHistory)
             try populate(db, layout: layout, version: version, framework: framework, uuid: uuid)

@@ -4,7 +4,8 @@ import GRDB
 /// writes into stores: derived attributes' triggers (`Z_DA_…`) report each value they update
 /// through `NSCoreDataDATrigger…AffectedObjectValue` so that Core Data can refresh objects in
 /// memory. Without them, any write to such a table fails with "no such function"; modelc has
-/// no objects in memory to refresh, so they do nothing and return NULL.
+/// no objects in memory to refresh, so they do nothing and return NULL. Fetches use the string
+/// functions and collations of `CoreDataFunctions+Fetching.swift`.
 public enum CoreDataFunctions {
     /// The functions the triggers of real stores call (CoreDataPlus's SampleModel2 stores).
     public static let names = [
@@ -12,11 +13,12 @@ public enum CoreDataFunctions {
         "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
     ]
 
-    /// Registers the functions on a connection that may write to a Core Data store.
+    /// Registers the functions on a connection that reads or writes a Core Data store.
     public static func register(in db: Database) {
         for name in names {
             db.add(function: DatabaseFunction(name, argumentCount: nil, pure: false) { _ in nil })
         }
+        registerFetching(in: db)
     }
 
     /// `configuration` with the functions registered on every connection it opens.

@@ -41,7 +41,7 @@ struct FetchCommand: ParsableCommand {
     @Option(help: "A predicate in Core Data's format-string language, e.g. 'title BEGINSWITH[c] \"a\"'.")
     var predicate: String?
 
-    @Option(help: "A key to sort by, KEY or KEY:desc; repeat for more keys.")
+    @Option(help: "A key path to sort by (an attribute, through to-ones), KEY or KEY:desc; repeat for more keys.")
     var sort: [String] = []
 
     @Option(help: "Print at most this many objects.")
@@ -71,7 +71,7 @@ struct FetchCommand: ParsableCommand {
     private func fetch() throws -> FetchReport {
         try StoreCheck.checkFile(store)
         let version = try storeVersion()
-        var configuration = Configuration()
+        var configuration = CoreDataFunctions.registering(in: Configuration())
         configuration.readonly = true
         let database = try StoreError.mapping(path: store) { try DatabaseQueue(path: store, configuration: configuration) }
         let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version), database: database)
