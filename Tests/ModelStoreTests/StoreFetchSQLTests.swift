@@ -24,9 +24,20 @@ struct StoreFetchSQLTests {
         let statement = try fetch.count(layout: layout, entities: EntityHierarchy(version))
         let queue = try StoreCreator.createInMemory(version: version)
         _ = try queue.read { try Int.fetchOne($0, sql: statement.sql, arguments: statement.arguments) }
-        let test = try #require(statement.sql.range(of: "WHERE t0.Z_ENT IN ("))
-        let rest = try #require(statement.sql.range(of: ") AND ", range: test.upperBound..<statement.sql.endIndex))
-        return String(statement.sql[rest.upperBound...])
+        let clause = try #require(statement.sql.range(of: " WHERE "))
+        var rest = statement.sql[clause.upperBound...]
+        if rest.hasPrefix("t0.Z_ENT IN ("), let test = rest.range(of: ") AND ") { rest = rest[test.upperBound...] }
+        return String(rest)
+    }
+
+    @Test func theEntityTestIsLeftOutWhenTheWholeTableMatches() throws {
+        let entities = EntityHierarchy(version)
+        #expect(try StoreFetch(entity: "Author").count(layout: layout, entities: entities).sql == "SELECT COUNT(*) FROM ZAUTHOR t0")
+        #expect(try StoreFetch(entity: "Publication").count(layout: layout, entities: entities).sql == "SELECT COUNT(*) FROM ZPUBLICATION t0")
+        #expect(try StoreFetch(entity: "Book").count(layout: layout, entities: entities).sql.hasSuffix("FROM ZPUBLICATION t0 WHERE t0.Z_ENT IN (\(layout.entity(named: "Book")!.number))"))
+        var publication = StoreFetch(entity: "Publication")
+        publication.includesSubentities = false
+        #expect(try publication.count(layout: layout, entities: entities).sql.contains("WHERE t0.Z_ENT IN ("))
     }
 
     @Test func attributesAndToOnesAreColumnsAndJoins() throws {
@@ -39,7 +50,7 @@ struct StoreFetchSQLTests {
         fetch.sortKeys = [SortKey("publication.title", ascending: false, comparison: .localizedStandard)]
         #expect(try fetch.select(["t0.Z_PK"], layout: layout, entities: EntityHierarchy(version)).sql == """
             SELECT t0.Z_PK FROM ZREVIEW t0 LEFT OUTER JOIN ZPUBLICATION t1 ON t1.Z_PK = t0.ZPUBLICATION \
-            LEFT OUTER JOIN ZAUTHOR t2 ON t2.Z_PK = t1.ZAUTHOR WHERE t0.Z_ENT IN (5) AND NSCoreDataStringSearch(t2.ZNAME, ?1, 0, 8) \
+            LEFT OUTER JOIN ZAUTHOR t2 ON t2.Z_PK = t1.ZAUTHOR WHERE NSCoreDataStringSearch(t2.ZNAME, ?1, 0, 8) \
             ORDER BY t1.ZTITLE COLLATE NSCollateFinderlike DESC, t0.Z_PK
             """)
         #expect(try condition("Review", "publication.author.name BEGINSWITH 'a' OR rating BETWEEN {1, 3}")

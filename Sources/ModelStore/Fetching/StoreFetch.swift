@@ -22,7 +22,7 @@ public struct StoreFetch: Sendable {
         var translator = PredicateTranslator(layout: layout, entities: entities, entity: entity)
         let condition = try self.condition(&translator, layout, entities)
         let order = try sortKeys.map { try translator.sortTerm($0) } + ["t0.Z_PK"]
-        var sql = "SELECT \(columns.joined(separator: ", ")) \(try from(layout, translator)) WHERE \(condition) ORDER BY \(order.joined(separator: ", "))"
+        var sql = "SELECT \(columns.joined(separator: ", ")) \(try from(layout, translator))\(condition) ORDER BY \(order.joined(separator: ", "))"
         if limit != nil || offset != nil { sql += " LIMIT \(limit ?? -1) OFFSET \(offset ?? 0)" }
         return StoreStatement(sql: sql, arguments: StatementArguments(translator.arguments))
     }
@@ -31,7 +31,7 @@ public struct StoreFetch: Sendable {
     public func count(layout: StoreLayout, entities: EntityHierarchy) throws -> StoreStatement {
         var translator = PredicateTranslator(layout: layout, entities: entities, entity: entity)
         let condition = try self.condition(&translator, layout, entities)
-        return StoreStatement(sql: "SELECT COUNT(*) \(try from(layout, translator)) WHERE \(condition)", arguments: StatementArguments(translator.arguments))
+        return StoreStatement(sql: "SELECT COUNT(*) \(try from(layout, translator))\(condition)", arguments: StatementArguments(translator.arguments))
     }
 
     /// `FROM table t0` and the joins the predicate and sort keys need.
@@ -40,13 +40,16 @@ public struct StoreFetch: Sendable {
         return "FROM \(found.table) t0\(translator.outerJoins)"
     }
 
-    /// The entity test and the predicate's condition.
+    /// ` WHERE` with the entity test and the predicate's condition; empty when neither is needed.
+    /// The entity test is left out when every entity of the table matches (a root fetched with
+    /// its subentities, or an entity alone in its table), so that a count is SQLite's own count.
     private func condition(_ translator: inout PredicateTranslator, _ layout: StoreLayout, _ entities: EntityHierarchy) throws -> String {
         guard let found = layout.entity(named: entity) else { throw PredicateTranslationError("the store has no entity '\(entity)'") }
         let numbers = includesSubentities
             ? layout.entities.filter { entities.isKind($0.name, of: entity) }.map { String($0.number) } : [String(found.number)]
-        let kinds = "t0.Z_ENT IN (\(numbers.joined(separator: ", ")))"
-        guard let predicate else { return kinds }
-        return "\(kinds) AND \(try translator.condition(predicate))"
+        let sharesTable = layout.entities.contains { $0.table == found.table && !numbers.contains(String($0.number)) }
+        var terms = sharesTable ? ["t0.Z_ENT IN (\(numbers.joined(separator: ", ")))"] : []
+        if let predicate { terms.append(try translator.condition(predicate)) }
+        return terms.isEmpty ? "" : " WHERE " + terms.joined(separator: " AND ")
     }
 }
