@@ -27,6 +27,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let relationships: [Relationship]
     let shape: EntityRowShape
     let properties: [String: Property]
+    /// The stored attributes in the order of the row's attribute slots.
+    let slotAttributes: [Attribute]
     /// Each attribute's starting value in a new object, as its column would hold it (null when none).
     let defaultValues: [(name: String, type: AttributeType, value: DatabaseValue)]
 
@@ -54,6 +56,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             properties[relationship.name] = relationship.isToMany ? .toMany(relationship) : .toOne(relationship, slot: toOneSlots[relationship.name])
         }
         self.properties = properties
+        let byName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        slotAttributes = shape.attributes.compactMap { byName[$0.name] }
         defaultValues = attributes.map { attribute in
             (attribute.name, attribute.type, DefaultValue.column(attribute))
         }

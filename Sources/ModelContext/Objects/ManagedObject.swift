@@ -121,12 +121,13 @@ open class ManagedObject: NSObject {
     /// read-only and keep their value; an unknown key is ignored.
     open func setValue(_ value: Any?, forKey key: String) {
         guard let context = managedObjectContext, !deleted else { return }
-        switch entity.properties[key] {
+        let property = entity.properties[key]
+        switch property {
         case .attribute(let attribute, _)?, .transient(let attribute)?:
             guard !attribute.isDerived else { return }
             let normalized = Self.normalized(value, for: attribute)
             changes[key] = .some(normalized)
-            if case .transient? = entity.properties[key] { transients[key] = normalized }
+            if case .transient? = property { transients[key] = normalized }
             context.markUpdated(self)
         case .toOne(let relationship, _)?:
             context.setToOne(relationship, of: self, to: value as? ManagedObject)
@@ -140,6 +141,14 @@ open class ManagedObject: NSObject {
     /// A number given as another Swift or Foundation type, in the type the attribute holds.
     static func normalized(_ value: Any?, for attribute: Attribute) -> Any? {
         guard let value, !(value is NSNull) else { return nil }
+        // The type the attribute holds already: as it is (no trip through NSNumber).
+        switch (attribute.type, value) {
+        case (.integer64, is Int64), (.integer32, is Int32), (.integer16, is Int16), (.double, is Double), (.float, is Float),
+            (.boolean, is Bool), (.string, is String), (.date, is Date), (.binary, is Data), (.decimal, is Decimal):
+            return value
+        default:
+            break
+        }
         let number: NSNumber? = switch value {
         case let number as NSNumber where !(value is Bool) || attribute.type == .boolean: number
         case let integer as Int: NSNumber(value: integer)

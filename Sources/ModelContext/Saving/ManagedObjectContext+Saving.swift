@@ -118,8 +118,8 @@ extension ManagedObjectContext {
     private func insertRow(_ object: ManagedObject, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64]) throws {
         guard let own = key(object) else { return }
         let shape = object.entity.shape
-        let attributes = try shape.attributes.map { slot in
-            try columnValue(object.changes[slot.name] ?? nil, slot.name, of: object)
+        let attributes = try shape.attributes.indices.map { index in
+            try columnValue(object.changes[shape.attributes[index].name] ?? nil, slot: index, of: object)
         }
         let targets = shape.toOnes.map { slot in ((object.changes[slot.name] ?? nil) as? ManagedObject).flatMap(key) }
         try writer.insert(shape, key: own.key, attributes: attributes, toOnes: targets, orders: shape.toOnes.map { orders[$0.name] })
@@ -131,7 +131,7 @@ extension ManagedObjectContext {
         var attributes = [(slot: Int, value: DatabaseValue)]()
         for (index, slot) in shape.attributes.enumerated() {
             guard let value = object.changes[slot.name] else { continue }
-            attributes.append((index, try columnValue(value, slot.name, of: object)))
+            attributes.append((index, try columnValue(value, slot: index, of: object)))
         }
         var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()
         for (index, slot) in shape.toOnes.enumerated() {
@@ -145,8 +145,9 @@ extension ManagedObjectContext {
 
     /// The column value of attribute `name`: transformable objects as their data, numbers in the
     /// attribute's type; a value of another kind is a validation error (1550).
-    private func columnValue(_ value: Any?, _ name: String, of object: ManagedObject) throws -> DatabaseValue {
-        guard case .attribute(let attribute, _)? = object.entity.properties[name] else { return .null }
+    private func columnValue(_ value: Any?, slot: Int, of object: ManagedObject) throws -> DatabaseValue {
+        let attribute = object.entity.slotAttributes[slot]
+        let name = attribute.name
         do {
             return try StoredValue.databaseValue(object: value.map { ValueTransformer.data(for: $0, of: attribute) }, as: attribute.type)
         } catch {
@@ -224,8 +225,8 @@ extension ManagedObjectContext {
         var committed = object.committed ?? Array(repeating: nil, count: shape.attributes.count)
         if committed.count < shape.attributes.count { committed = Array(repeating: nil, count: shape.attributes.count) }
         for (index, slot) in shape.attributes.enumerated() {
-            guard let value = object.changes[slot.name], case .attribute(let attribute, _)? = object.entity.properties[slot.name] else { continue }
-            committed[index] = value.map { ValueTransformer.data(for: $0, of: attribute) }
+            guard let value = object.changes[slot.name] else { continue }
+            committed[index] = slot.type == .transformable ? value.map { ValueTransformer.data(for: $0, of: object.entity.slotAttributes[index]) } : value
         }
         var toOnes = object.committedToOnes.count == shape.toOnes.count ? object.committedToOnes : Array(repeating: nil, count: shape.toOnes.count)
         for (index, slot) in shape.toOnes.enumerated() {
