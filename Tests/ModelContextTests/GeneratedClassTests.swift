@@ -22,7 +22,9 @@ struct GeneratedClassTests {
     }
 
     @Test func objectsAreMadeSavedAndFetchedAsTheirClasses() async throws {
-        let container = try await Support.container(in: nil)
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Support.container(in: folder.url)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let author = Author(context: context)
@@ -43,9 +45,12 @@ struct GeneratedClassTests {
             #expect(book.reviews?.count == 1)
             try context.save()
         }
-        let reader = container.newBackgroundContext()
-        try reader.performAndWait {
-            // The first use of the classes in this context is a fetch, typed by its request.
+        // Another container on the same store: there, the first use of the classes is a fetch,
+        // typed by its request; the objects it reaches through relationships are of their classes too.
+        let second = try await Support.container(in: folder.url)
+        let reader = second.newBackgroundContext()
+        // The coordinator holds its container weakly: keep it for the reads.
+        try withExtendedLifetime(second) { try reader.performAndWait {
             let authors = try reader.fetch(Author.fetchRequest())
             #expect(authors.map(\.name) == ["Ursula K. Le Guin"])
             let publications = try #require(authors.first?.publications)
@@ -57,7 +62,8 @@ struct GeneratedClassTests {
             #expect((book.reviews?.anyObject() as? Review)?.rating == 5)
             #expect((publications.array.first as? Magazine)?.issue == 7)
             #expect(authors[0].born == nil)
-        }
+        } }
+        withExtendedLifetime(container) {}
     }
 
     @Test func orderedAccessorsWorkAtIndexes() async throws {
@@ -79,5 +85,6 @@ struct GeneratedClassTests {
             author.removeFromPublications(NSOrderedSet(array: [books[2]]))
             #expect(author.publications?.count == 1)
         }
+        withExtendedLifetime(container) {}
     }
 }
