@@ -57,7 +57,7 @@ struct GenerateCommand: ParsableCommand {
             let paths = try generate()
             if json {
                 try JSONOutput.print(["files": paths])
-            } else {
+            } else if !paths.isEmpty {
                 print(paths.map { "generated \($0)" }.joined(separator: "\n"))
             }
         }
