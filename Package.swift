@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModelContextTests",
-            dependencies: ["ModelContext", "ModelStack", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ModelContext", "ModelCompiler", "ModelStack", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ]

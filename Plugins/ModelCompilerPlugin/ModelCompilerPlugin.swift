@@ -2,7 +2,9 @@ import Foundation
 import PackagePlugin
 
 /// Compiles every Core Data model of a target with `modelc compile` at build time, so that the
-/// compiled `.momd` (or `.mom`) lands in the target's resource bundle as Xcode's would.
+/// compiled `.momd` (or `.mom`) lands in the target's resource bundle as Xcode's would; in a
+/// target that depends on `ModelContext`, also writes the entities' classes with `modelc
+/// generate`, as Xcode's code generation does, for SwiftPM to compile into the target.
 ///
 /// The plugin only finds models and declares each one's exact input and output files; all
 /// reading, checking and writing is `modelc compile`'s, so the build and the CLI cannot differ.
@@ -22,6 +24,13 @@ struct ModelCompilerPlugin: BuildToolPlugin {
             Diagnostics.warning("'\(name)' is also a file of target '\(target.name)'; add it to the target's 'exclude:' list")
         }
         let modelc = try context.tool(named: "modelc").url
-        return try models.map { try $0.compileCommand(modelc: modelc, outputDirectory: context.pluginWorkDirectoryURL) }
+        let output = context.pluginWorkDirectoryURL
+        // Generated classes need the object layer: a target without it gets the compiled model only.
+        let generates = module.recursiveTargetDependencies.contains { $0.name == "ModelContext" }
+        return try models.flatMap { model in
+            let compile = try model.compileCommand(modelc: modelc, outputDirectory: output)
+            guard generates, !model.isMapping else { return [compile] }
+            return [compile, try model.generateCommand(modelc: modelc, outputDirectory: output)]
+        }
     }
 }

@@ -32,6 +32,7 @@ struct Modelc: ParsableCommand {
         subcommands: [
             ValidateCommand.self, HashCommand.self, CompileCommand.self, DecompileCommand.self, InspectCommand.self,
             StoreCommand.self, DiffCommand.self, MigrateCommand.self, CheckCommand.self, FetchCommand.self, ImportCommand.self,
+            GenerateCommand.self,
         ]
     )
 

@@ -16,6 +16,7 @@ extension ManagedObjectContext {
         case .dictionaryResultType:
             return try dictionaries(request).compactMap { ($0 as Any) as? T ?? NSDictionary(dictionary: $0) as? T }
         case .managedObjectResultType:
+            if let type = T.self as? ManagedObject.Type { learnClass(type) }
             return try objects(request).compactMap { $0 as? T }
         }
     }

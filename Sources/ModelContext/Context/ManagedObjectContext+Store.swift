@@ -77,6 +77,15 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Makes `type` its entity's class when the model has an entity of that class, so that a
+    /// fetch of `FetchRequest<Item>` gives `Item`s before any `Item` was made.
+    func learnClass(_ type: ManagedObject.Type) {
+        guard type != ManagedObject.self, let coordinator = persistentStoreCoordinator,
+            let entity = coordinator.managedObjectModel.entity(forClassNamed: String(describing: type))
+        else { return }
+        coordinator.classes.register(type, for: entity)
+    }
+
     /// The entity of a managed object class: the one whose class name (or, failing that, whose
     /// name) is the class's.
     func entity(for type: ManagedObject.Type) -> EntityDescription {

@@ -1,15 +1,17 @@
 import Foundation
+import ModelContext
 import ModelStack
 
-/// The app's Core Data stack, as Xcode's template writes it (`PersistenceController` with a
-/// `shared` instance and an in-memory variant for tests and previews), on modelc's
-/// `PersistentContainer`, which loads, migrates and recovers Core Data stores on Linux.
+/// The app's Core Data stack, as Xcode's template writes it (`PersistenceController` with an
+/// in-memory variant for tests and previews), on modelc's `PersistentContainer`, which loads,
+/// migrates and recovers Core Data stores on Linux, and its object layer's contexts.
 ///
 /// ```swift
 /// let controller = try PersistenceController()
 /// try await controller.load()
 /// let tasks = try StoreTaskRepository(controller)
 /// try await tasks.add(title: "Water the plants")
+/// let open = try controller.container.viewContext.fetch(TaskItem.fetchRequest())   // on the main queue
 /// ```
 public final class PersistenceController: Sendable {
     /// The container holding the app's one store.
@@ -34,6 +36,11 @@ public final class PersistenceController: Sendable {
         if inMemory {
             container.persistentStoreDescriptions = [.inMemory]
         }
+        // As the template sets them: the view context takes in background saves, and in a
+        // conflict keeps its own changes property by property. (modelc records both; merging
+        // between contexts is issue 23, so the view context reads saved rows when it fetches.)
+        container.viewContext.automaticallyMergesChangesFromParent = true
+        container.viewContext.mergePolicy = .mergeByPropertyObjectTrump
     }
 
     /// Loads the store off the caller's thread: creates it when missing, migrates an older one

@@ -1,4 +1,5 @@
 import Foundation
+import ModelContext
 import Tasks
 import Testing
 
@@ -24,6 +25,7 @@ struct TaskRepositoryTests {
         #expect(all.map(\.title) == ["Water the plants", "Call the plumber"])
         #expect(all.map(\.id) == [first.id, second.id])
         #expect(first.id != second.id)
+        #expect(!first.id.isTemporaryID)
         #expect(all.allSatisfy { !$0.isDone })
         #expect(abs(all[0].createdAt.timeIntervalSince(first.createdAt)) < 0.001)
     }
@@ -32,9 +34,32 @@ struct TaskRepositoryTests {
         let (_, tasks) = try await Self.loaded()
         let kept = try await tasks.add(title: "Kept")
         let removed = try await tasks.add(title: "Removed")
+        let open = try await tasks.add(title: "Open")
         try await tasks.setDone(true, for: kept.id)
         try await tasks.delete(removed.id)
-        #expect(try await tasks.all() == [TaskItem(id: kept.id, title: "Kept", isDone: true, createdAt: try await tasks.all()[0].createdAt)])
+        let all = try await tasks.all()
+        #expect(all == [
+            TaskSnapshot(id: kept.id, title: "Kept", isDone: true, createdAt: all[0].createdAt),
+            TaskSnapshot(id: open.id, title: "Open", isDone: false, createdAt: all[1].createdAt),
+        ])
+        #expect(try await tasks.open().map(\.id) == [open.id])
+        // Gone already: nothing happens.
+        try await tasks.delete(removed.id)
+        try await tasks.setDone(true, for: removed.id)
+        #expect(try await tasks.all().count == 2)
+    }
+
+    @Test func theViewContextReadsWhatBackgroundContextsSaved() async throws {
+        let (controller, tasks) = try await Self.loaded()
+        let added = try await tasks.add(title: "Read on the main queue")
+        let viewContext = controller.container.viewContext
+        #expect(viewContext.automaticallyMergesChangesFromParent)
+        #expect(viewContext.mergePolicy == .mergeByPropertyObjectTrump)
+        let titles = try await viewContext.perform { () -> [String] in
+            let items: [TaskItem] = try controller.container.viewContext.fetch(TaskItem.fetchRequest())
+            return items.compactMap(\.title)
+        }
+        #expect(titles == [added.title])
     }
 
     @Test func eachInMemoryControllerStartsEmpty() async throws {
