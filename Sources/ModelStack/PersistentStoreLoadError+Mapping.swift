@@ -74,6 +74,8 @@ extension PersistentStoreLoadError {
         // A read-only load found a write interrupted, which only a writer can roll back (a
         // writable load does, first): not damage, so never quarantined; surfaced with its advice.
         case .hotJournal: .locked
+        // The model's tables cannot exist in SQLite: no store of it can be created or opened.
+        case .tooManyColumns: .incompatibleSchema
         }
     }
 

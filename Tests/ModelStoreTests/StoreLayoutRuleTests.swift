@@ -73,7 +73,8 @@ struct StoreLayoutRuleTests {
         let userClient = try #require(numbering.entities.entity(named: "UserClient"))
         let number = try #require(numbering.numbers["UserClient"])
         let keys = JoinTableBuilder(numbering: numbering, framework: .current)
-            .columnKeys(of: userClient, numbering.entities.relationships(of: userClient))
+            .columnKeys(
+                attributes: numbering.entities.attributes(of: userClient), relationships: numbering.entities.relationships(of: userClient))
         let order = TigerDictionaryOrder.ordered(keys)
         #expect(Set(order) == Set(keys) && order.count == keys.count)
         let pairs = [("trustedClients", "trustedByClients"), ("ignoredClients", "ignoredByClients")].filter { keys.contains($0.0) }

@@ -216,17 +216,57 @@ public struct KeyedArchiveWriter: ~Copyable {
     }
 
     /// The number of `object`, numbering it, then the objects its fields refer to, when new.
+    ///
+    /// Depth-first as NSKeyedArchiver, but with a work list instead of recursion, so that a graph
+    /// as deep as a model's inheritance chain (a mapping model's snapshots) keeps the stack flat:
+    /// an object whose field refers to a new object waits while that one is numbered.
     private mutating func numbered(_ object: ArchivedObject) -> UInt32 {
-        let identity = ObjectIdentifier(object)
-        if let known = objectNumbers[identity] { return known }
-        let open = beginObject()
-        objectNumbers[identity] = open.number
-        for field in object.fields {
-            appendPending(field.value)
-            pendingKeys.append(keyNumber(field.key))
+        if let known = objectNumbers[ObjectIdentifier(object)] { return known }
+        var frames = [openFrame(object)]
+        while let top = frames.indices.last {
+            guard let item = frames[top].work.popLast() else {
+                close(frames[top].open, classNumber: classNumber(frames[top].object.classes))
+                frames.removeLast()
+                continue
+            }
+            switch item {
+            case .key(let key):
+                pendingKeys.append(keyNumber(key))
+            case .value(.object(let next)):
+                if let known = objectNumbers[ObjectIdentifier(next)] {
+                    pendingValues.append(.uid(known))
+                } else {
+                    frames[top].work.append(item)
+                    frames.append(openFrame(next))
+                }
+            case .value(.references(let items)):
+                pendingValues.append(.array(count: items.count))
+                frames[top].work += items.reversed().map { .value($0) }
+            case .value(let value):
+                appendPending(value)
+            }
         }
-        close(open, classNumber: classNumber(object.classes))
-        return open.number
+        return objectNumbers[ObjectIdentifier(object)]!
+    }
+
+    /// An ``ArchivedObject`` being numbered by ``numbered(_:)``: its field values and keys still
+    /// to append, the next one last.
+    private struct GraphFrame {
+        enum Item {
+            case value(ArchiveValue)
+            case key(String)
+        }
+
+        let object: ArchivedObject
+        let open: OpenObject
+        var work: [Item]
+    }
+
+    /// Numbers `object`, which is new, and lists its fields as work.
+    private mutating func openFrame(_ object: ArchivedObject) -> GraphFrame {
+        let open = beginObject()
+        objectNumbers[ObjectIdentifier(object)] = open.number
+        return GraphFrame(object: object, open: open, work: object.fields.reversed().flatMap { [.key($0.key), .value($0.value)] })
     }
 
     /// The number of a key of an ``ArchivedObject`` field. Such keys get numbers of their own

@@ -26,6 +26,36 @@ public struct ModelArchiver: ~Copyable {
         case fetchedProperty(Int)
     }
 
+    /// An object on the work list of ``run(_:)``: what it is, and how far its fields are appended.
+    private struct Frame {
+        enum Kind {
+            case entity(Int)
+            case property(position: Int, entity: Int)
+            case fetchRequest(FetchRequestTemplate)
+        }
+
+        /// What a step of a frame ends with: a new object to number first, or the frame's number.
+        enum Outcome {
+            case wait(Kind)
+            case done(UInt32)
+        }
+
+        /// How far a frame is: an entity appends its superentity at the start, then the members
+        /// of `NSSubentities` and of `NSProperties`; a property its entity's number at the start,
+        /// then a relationship's destination and inverse, or a fetched property's fetch request.
+        enum Stage {
+            case start, subentities, properties, destination, inverse, fetchRequest
+        }
+
+        let kind: Kind
+        let object: KeyedArchiveWriter.OpenObject
+        var stage = Stage.start
+        /// The dictionary whose members an entity is appending.
+        var dictionary: KeyedArchiveWriter.OpenObject?
+        /// The next member of that dictionary.
+        var cursor = 0
+    }
+
     private let version: ModelVersion
     /// `version.entities`, borrowed while archiving: reading an entity or attribute through it
     /// copies only the fields read, where `version.entities[index]` copies the whole value,
@@ -57,6 +87,8 @@ public struct ModelArchiver: ~Copyable {
     private var emptyUserInfoNumber: UInt32 = 0
     /// The decimal defaults parsed so far, by text: models repeat a few (`0`, `0.0`).
     private var decimals: [String: AttributeValues.DecimalNumber] = [:]
+    /// The number of the object the work list finished last, which the object waiting on it reads.
+    private var lastNumbered: UInt32 = 0
 
     /// The `.mom` bytes of `version`: its objects go straight into a ``KeyedArchiveWriter`` as
     /// NSKeyedArchiver would number them, with no object graph in between.
@@ -115,7 +147,7 @@ public struct ModelArchiver: ~Copyable {
         } else {
             let requests = version.fetchRequests.sorted(by: { NameOrder.precedes($0.name, $1.name) })
             writer.append(.fetchRequestTemplates, object: dictionaryNumber(
-                keys: requests.map(\.name), members: requests) { $0.fetchRequestNumber($1) })
+                keys: requests.map(\.name), members: requests) { $0.run(.fetchRequest($1)) })
         }
         writer.append(.versionIdentifiers, .object(
             ArchiveClass.arrayObject([.string(version.versionIdentifier)], chain: .set)))
@@ -149,22 +181,12 @@ public struct ModelArchiver: ~Copyable {
     // MARK: - Containers
 
     /// Numbers an NSDictionary (mutable unless `chain` says otherwise) whose `NS.objects` are
-    /// the objects `number` numbers for `members`, after its string `keys`. The numbers of the
-    /// keys of an entity's `NSProperties` are kept in `propertyNameNumbers`.
+    /// the objects `number` numbers for `members`, after its string `keys`.
     private mutating func dictionaryNumber<Members: Collection>(
         keys: [String], members: Members, chain: ArchiveClass = .mutableDictionary,
-        recordingKeysOf entityIndex: Int? = nil, _ number: (inout ModelArchiver, Members.Element) -> UInt32
+        _ number: (inout ModelArchiver, Members.Element) -> UInt32
     ) -> UInt32 {
-        let dictionary = writer.beginObject()
-        writer.appendArray(.keys, count: keys.count)
-        if let entityIndex {
-            let numbers = keys.map { writer.number(for: $0) }
-            for key in numbers { writer.appendMember(object: key) }
-            propertyNameNumbers[entityIndex] = numbers
-        } else {
-            for key in keys { writer.appendMember(object: writer.number(for: key)) }
-        }
-        writer.appendArray(.objects, count: members.count)
+        let dictionary = beginDictionary(keys: keys)
         for member in members { writer.appendMember(object: number(&self, member)) }
         writer.endObject(dictionary, chain: chain)
         return dictionary.number
@@ -185,33 +207,101 @@ public struct ModelArchiver: ~Copyable {
 
     // MARK: - Entities
 
-    /// The number of the entity at `index` in `entities`, numbering it and what it
-    /// refers to when new.
+    /// The number of the entity at `index` in `entities`, numbering it and what it refers to
+    /// when new.
     private mutating func entityNumber(_ index: Int) -> UInt32 {
-        if entityNumbers[index] != 0 { return entityNumbers[index] }
-        let object = writer.beginObject()
-        entityNumbers[index] = object.number
-        let entity = entities.baseAddress! + index
-        writer.append(.entityName, string: entity.pointee.name)
-        writer.append(.classNameForEntity, string: entity.pointee.representedClassName ?? "NSManagedObject")
-        writer.append(.managedObjectModel, object: modelNumber)
-        if let parent = parentIndexes[index] {
-            writer.append(.superentity, object: entityNumber(parent))
-        } else {
-            writer.appendNull(.superentity)
-        }
-        let subentities = subentityIndexes[index]
-        writer.append(.subentities, object: dictionaryNumber(
-            keys: subentities.map { entities[$0].name }, members: subentities) { $0.entityNumber($1) })
-        writer.append(.renamingIdentifier, string: entity.pointee.renamingIdentifier ?? entity.pointee.name)
-        writer.append(.versionHashModifier, string: entity.pointee.versionHashModifier)
-        writer.append(.userInfo, object: userInfoNumber(entity.pointee.userInfo))
-        if entity.pointee.isAbstract { writer.append(.isAbstract, bool: true) }
-        let properties = propertyList(of: index)
-        writer.append(.properties, object: dictionaryNumber(
-            keys: properties.map(\.name), members: properties.indices, recordingKeysOf: index
-        ) { $0.propertyNumber($1, of: index) })
+        entityNumbers[index] != 0 ? entityNumbers[index] : run(.entity(index))
+    }
 
+    // MARK: - Work list
+
+    /// Numbers the object `start` describes and, depth-first, every new object it refers to,
+    /// as NSKeyedArchiver would, but with a work list of open objects instead of recursion:
+    /// an object that meets a new one it refers to waits on the list while that one is
+    /// numbered, so no depth of inheritance or chain of relationships can exhaust the stack.
+    private mutating func run(_ start: Frame.Kind) -> UInt32 {
+        var frames = [begin(start)]
+        while let top = frames.indices.last {
+            switch step(&frames[top]) {
+            case .wait(let kind):
+                frames.append(begin(kind))
+            case .done(let number):
+                frames.removeLast()
+                lastNumbered = number
+            }
+        }
+        return lastNumbered
+    }
+
+    /// Begins the object `kind` describes, which has no number yet.
+    private mutating func begin(_ kind: Frame.Kind) -> Frame {
+        let object = writer.beginObject()
+        switch kind {
+        case .entity(let index):
+            entityNumbers[index] = object.number
+            let entity = entities.baseAddress! + index
+            writer.append(.entityName, string: entity.pointee.name)
+            writer.append(.classNameForEntity, string: entity.pointee.representedClassName ?? "NSManagedObject")
+            writer.append(.managedObjectModel, object: modelNumber)
+        case .property(let position, let entityIndex):
+            _ = propertyList(of: entityIndex)
+            propertyNumbers[entityIndex][position] = object.number
+        case .fetchRequest:
+            break
+        }
+        return Frame(kind: kind, object: object)
+    }
+
+    /// Appends the frame's fields up to the first one that refers to a new object, or to its end.
+    private mutating func step(_ frame: inout Frame) -> Frame.Outcome {
+        switch frame.kind {
+        case .entity(let index): entityStep(&frame, index)
+        case .property(let position, let entityIndex): propertyStep(&frame, position, entityIndex)
+        case .fetchRequest(let request): fetchRequestStep(&frame, request)
+        }
+    }
+
+    /// The fields of an entity, stage by stage (``Frame/Stage``).
+    private mutating func entityStep(_ frame: inout Frame, _ index: Int) -> Frame.Outcome {
+        let entity = entities.baseAddress! + index
+        if frame.stage == .start {
+            if let parent = parentIndexes[index] {
+                if entityNumbers[parent] == 0 { return .wait(.entity(parent)) }
+                writer.append(.superentity, object: entityNumbers[parent])
+            } else {
+                writer.appendNull(.superentity)
+            }
+            let subentities = subentityIndexes[index]
+            frame.dictionary = beginDictionary(keys: subentities.map { entities[$0].name })
+            frame.stage = .subentities
+        }
+        if frame.stage == .subentities {
+            let subentities = subentityIndexes[index]
+            while frame.cursor < subentities.count {
+                let subentity = subentities[frame.cursor]
+                if entityNumbers[subentity] == 0 { return .wait(.entity(subentity)) }
+                writer.appendMember(object: entityNumbers[subentity])
+                frame.cursor += 1
+            }
+            writer.endObject(frame.dictionary!, chain: .mutableDictionary)
+            writer.append(.subentities, object: frame.dictionary!.number)
+            writer.append(.renamingIdentifier, string: entity.pointee.renamingIdentifier ?? entity.pointee.name)
+            writer.append(.versionHashModifier, string: entity.pointee.versionHashModifier)
+            writer.append(.userInfo, object: userInfoNumber(entity.pointee.userInfo))
+            if entity.pointee.isAbstract { writer.append(.isAbstract, bool: true) }
+            frame.dictionary = beginDictionary(keys: propertyList(of: index).map(\.name), recordingKeysOf: index)
+            frame.cursor = 0
+            frame.stage = .properties
+        }
+        let count = propertyList(of: index).count
+        while frame.cursor < count {
+            if propertyNumbers[index][frame.cursor] == 0 { return .wait(.property(position: frame.cursor, entity: index)) }
+            writer.appendMember(object: propertyNumbers[index][frame.cursor])
+            frame.cursor += 1
+        }
+        writer.endObject(frame.dictionary!, chain: .mutableDictionary)
+        writer.append(.properties, object: frame.dictionary!.number)
+        let object = frame.object
         if !entity.pointee.uniquenessConstraints.isEmpty {
             writer.append(.uniqueTuples, .object(
                 ArchiveClass.arrayObject(
@@ -229,7 +319,19 @@ public struct ModelArchiver: ~Copyable {
                 ArchiveClass.arrayObject(compound.map { .object(ArchiveClass.arrayObject($0.map { .string($0) })) })))
         }
         writer.endObject(object, chain: .entity)
-        return object.number
+        return .done(object.number)
+    }
+
+    /// Begins an NSMutableDictionary whose `NS.objects` the caller then appends, after its
+    /// string `keys`; the numbers of an entity's `NSProperties` keys are kept in `propertyNameNumbers`.
+    private mutating func beginDictionary(keys: [String], recordingKeysOf entityIndex: Int? = nil) -> KeyedArchiveWriter.OpenObject {
+        let dictionary = writer.beginObject()
+        writer.appendArray(.keys, count: keys.count)
+        let numbers = keys.map { writer.number(for: $0) }
+        for key in numbers { writer.appendMember(object: key) }
+        if let entityIndex { propertyNameNumbers[entityIndex] = numbers }
+        writer.appendArray(.objects, count: keys.count)
+        return dictionary
     }
 
     /// The own properties of the entity at `index`, in the order `NSProperties` lists them:
@@ -274,36 +376,69 @@ public struct ModelArchiver: ~Copyable {
         return list
     }
 
-    /// The number of the property at `position` in the entity's ``propertyList(of:)``,
-    /// numbering it and what it refers to when new.
-    private mutating func propertyNumber(_ position: Int, of entityIndex: Int) -> UInt32 {
+    /// The fields of the property at `position` in the entity's ``propertyList(of:)``, stage by
+    /// stage (``Frame/Stage``).
+    private mutating func propertyStep(_ frame: inout Frame, _ position: Int, _ entityIndex: Int) -> Frame.Outcome {
         let source = propertyList(of: entityIndex)[position].source
-        if propertyNumbers[entityIndex][position] != 0 { return propertyNumbers[entityIndex][position] }
-        let object = writer.beginObject()
-        propertyNumbers[entityIndex][position] = object.number
-        let entityNumber = entityNumber(entityIndex)
-        let names = propertyNameNumbers[entityIndex]
-        let nameNumber = names.isEmpty ? nil : names[position]
-        let chain: ArchiveClass
-        switch source {
-        case .attribute(let index):
-            if indexedAlone[entityIndex] == nil { indexedAlone[entityIndex] = entities[entityIndex].attributesIndexedAlone }
-            let alone = indexedAlone[entityIndex]!.contains(entities[entityIndex].attributes[index].name)
-            chain = entities[entityIndex].attributes.withUnsafeBufferPointer { attributes in
-                fillAttribute(attributes.baseAddress! + index, nameNumber: nameNumber, entityNumber: entityNumber, indexedAlone: alone)
+        if frame.stage == .start {
+            if entityNumbers[entityIndex] == 0 { return .wait(.entity(entityIndex)) }
+            let entityNumber = entityNumbers[entityIndex]
+            let names = propertyNameNumbers[entityIndex]
+            let nameNumber = names.isEmpty ? nil : names[position]
+            switch source {
+            case .attribute(let index):
+                if indexedAlone[entityIndex] == nil { indexedAlone[entityIndex] = entities[entityIndex].attributesIndexedAlone }
+                let alone = indexedAlone[entityIndex]!.contains(entities[entityIndex].attributes[index].name)
+                let chain = entities[entityIndex].attributes.withUnsafeBufferPointer { attributes in
+                    fillAttribute(attributes.baseAddress! + index, nameNumber: nameNumber, entityNumber: entityNumber, indexedAlone: alone)
+                }
+                writer.endObject(frame.object, chain: chain)
+                return .done(frame.object.number)
+            case .relationship(let index):
+                entities[entityIndex].relationships.withUnsafeBufferPointer { relationships in
+                    beginRelationship(relationships.baseAddress! + index, nameNumber: nameNumber, entityNumber: entityNumber)
+                }
+                frame.stage = .destination
+            case .fetchedProperty(let index):
+                let fetched = entities[entityIndex].fetchedProperties[index]
+                beginFetchedProperty(fetched, nameNumber: nameNumber, entityNumber: entityNumber)
+                frame.stage = .fetchRequest
+                return .wait(.fetchRequest(fetched.fetchRequest))
             }
-        case .relationship(let index):
-            entities[entityIndex].relationships.withUnsafeBufferPointer { relationships in
-                fillRelationship(relationships.baseAddress! + index, nameNumber: nameNumber, entityNumber: entityNumber)
-            }
-            chain = .relationship
-        case .fetchedProperty(let index):
-            fillFetchedProperty(
-                entities[entityIndex].fetchedProperties[index], nameNumber: nameNumber, entityNumber: entityNumber)
-            chain = .fetchedProperty
         }
-        writer.endObject(object, chain: chain)
-        return object.number
+        if frame.stage == .fetchRequest, case .fetchedProperty(let index) = source {
+            writer.append(.fetchRequest, object: lastNumbered)
+            writer.append(.fetchRequestEntityName, string: entities[entityIndex].fetchedProperties[index].fetchRequest.entityName)
+            writer.endObject(frame.object, chain: .fetchedProperty)
+            return .done(frame.object.number)
+        }
+        guard case .relationship(let index) = source else { preconditionFailure("only a relationship has more stages") }
+        let relationship = entities.baseAddress![entityIndex].relationships[index]
+        let destination = entityIndexes[relationship.destinationEntityName]
+        if frame.stage == .destination {
+            if let destination {
+                if entityNumbers[destination] == 0 { return .wait(.entity(destination)) }
+                writer.append(.destinationEntity, object: entityNumbers[destination])
+            } else {
+                writer.appendNull(.destinationEntity)
+            }
+            writer.append(.destinationEntityName, string: relationship.destinationEntityName)
+            frame.stage = .inverse
+        }
+        if let name = relationship.inverseName, let destination, let inverse = inheritedProperty(name, of: destination) {
+            if propertyNumbers[inverse.entity][inverse.position] == 0 {
+                return .wait(.property(position: inverse.position, entity: inverse.entity))
+            }
+            writer.append(.inverseRelationship, object: propertyNumbers[inverse.entity][inverse.position])
+        } else {
+            writer.appendNull(.inverseRelationship)
+        }
+        writer.append(.inverseRelationshipName, string: relationship.inverseName)
+        writer.append(.deleteRule, integer: Int64(relationship.deleteRule.rawValue))
+        writer.append(.minCount, integer: Int64(relationship.effectiveMinCount))
+        writer.append(.maxCount, integer: Int64(relationship.effectiveMaxCount))
+        writer.endObject(frame.object, chain: .relationship)
+        return .done(frame.object.number)
     }
 
     private mutating func fetchIndexNumber(_ index: FetchIndex, entityNumber: UInt32) -> UInt32 {
@@ -414,8 +549,9 @@ public struct ModelArchiver: ~Copyable {
         return isDerived ? .derivedAttribute : type == .composite ? .compositeAttribute : .attribute
     }
 
-    /// Appends a relationship's fields, numbering its destination and inverse first when new.
-    private mutating func fillRelationship(
+    /// Appends a relationship's fields up to its destination, which ``propertyStep(_:_:_:)``
+    /// appends once the destination is numbered.
+    private mutating func beginRelationship(
         _ relationship: UnsafePointer<Relationship>, nameNumber: UInt32?, entityNumber: UInt32
     ) {
         appendCommon(
@@ -428,22 +564,6 @@ public struct ModelArchiver: ~Copyable {
             hasModifier: relationship.pointee.versionHashModifier != nil, isOrdered: relationship.pointee.isOrdered))
         if relationship.pointee.isOrdered { writer.append(.isOrdered, bool: true) }
         if relationship.pointee.isIndexed { writer.append(.isIndexed, bool: true) }
-        let destination = entityIndexes[relationship.pointee.destinationEntityName]
-        if let destination {
-            writer.append(.destinationEntity, object: self.entityNumber(destination))
-        } else {
-            writer.appendNull(.destinationEntity)
-        }
-        writer.append(.destinationEntityName, string: relationship.pointee.destinationEntityName)
-        if let name = relationship.pointee.inverseName, let destination, let inverse = inheritedProperty(name, of: destination) {
-            writer.append(.inverseRelationship, object: propertyNumber(inverse.position, of: inverse.entity))
-        } else {
-            writer.appendNull(.inverseRelationship)
-        }
-        writer.append(.inverseRelationshipName, string: relationship.pointee.inverseName)
-        writer.append(.deleteRule, integer: Int64(relationship.pointee.deleteRule.rawValue))
-        writer.append(.minCount, integer: Int64(relationship.pointee.effectiveMinCount))
-        writer.append(.maxCount, integer: Int64(relationship.pointee.effectiveMaxCount))
     }
 
     /// The property `name` of an entity or of its nearest ancestor that declares it: the
@@ -462,8 +582,9 @@ public struct ModelArchiver: ~Copyable {
         return nil
     }
 
-    /// Appends a fetched property's fields.
-    private mutating func fillFetchedProperty(_ fetched: FetchedProperty, nameNumber: UInt32?, entityNumber: UInt32) {
+    /// Appends a fetched property's fields up to its fetch request, which
+    /// ``propertyStep(_:_:_:)`` appends once numbered.
+    private mutating func beginFetchedProperty(_ fetched: FetchedProperty, nameNumber: UInt32?, entityNumber: UInt32) {
         // A fetched property is always transient and read-only, as Core Data's own archives show.
         appendCommon(
             name: fetched.name, nameNumber: nameNumber, entityNumber: entityNumber, renamingIdentifier: nil, isOptional: fetched.isOptional,
@@ -472,8 +593,6 @@ public struct ModelArchiver: ~Copyable {
         writer.append(.propertyFlags, integer: Self.propertyFlags(
             isOptional: fetched.isOptional, isTransient: true, isReadOnly: true,
             hasUserInfo: !(fetched.userInfo ?? []).isEmpty, hasModifier: false))
-        writer.append(.fetchRequest, object: fetchRequestNumber(fetched.fetchRequest))
-        writer.append(.fetchRequestEntityName, string: fetched.fetchRequest.entityName)
     }
 
     // MARK: - Values
@@ -491,11 +610,12 @@ public struct ModelArchiver: ~Copyable {
             chain: .dictionary))
     }
 
-    /// Numbers a fetch request object, and the entity it fetches when new.
-    private mutating func fetchRequestNumber(_ request: FetchRequestTemplate) -> UInt32 {
-        let object = writer.beginObject()
+    /// The fields of a fetch request object, once the entity it fetches is numbered.
+    private mutating func fetchRequestStep(_ frame: inout Frame, _ request: FetchRequestTemplate) -> Frame.Outcome {
+        let object = frame.object
         if let entity = entityIndexes[request.entityName] {
-            writer.append(.entity, object: entityNumber(entity))
+            if entityNumbers[entity] == 0 { return .wait(.entity(entity)) }
+            writer.append(.entity, object: entityNumbers[entity])
         } else {
             writer.appendNull(.entity)
         }
@@ -519,7 +639,7 @@ public struct ModelArchiver: ~Copyable {
         if request.returnsDistinctResults { flags |= 0x10 }
         writer.append(.fetchRequestFlags, integer: flags)
         writer.endObject(object, chain: .fetchRequest)
-        return object.number
+        return .done(object.number)
     }
 
     /// An archived NSPredicate; text that does not parse (the validator reports it) archives as nil.

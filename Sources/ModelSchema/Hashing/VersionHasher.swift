@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Computes Core Data's version hashes for one model version, bit for bit as Apple does.
@@ -35,28 +36,22 @@ public struct VersionHasher: Sendable {
     // MARK: - Model-level values
 
     /// The version hash of every entity, by entity name (abstract entities and subentities included).
+    ///
+    /// Each hierarchy is walked down from its root once, without recursion (``HierarchyWalk``);
+    /// a cycle, which validation reports, is entered at one of its entities, hashed as a root.
     public func entityHashes() -> [String: VersionHash] {
-        var memo = Memo()
-        memo.entities.reserveCapacity(version.entities.count)
-        memo.walkMarks = Array(repeating: -1, count: version.entities.count)
         version.entities.withUnsafeBufferPointer { entities in
-            for index in entities.indices where memo.entities[entities[index].name] == nil {
-                // The entity and its ancestors not hashed yet, nearest first, hashed from the top
-                // down: a loop, not recursion, so a chain of any depth keeps the stack flat. A
-                // cycle ends the walk; its first entity is then hashed without a parent hash.
-                var pending = [index]
-                var names: Set<String> = [entities[index].name]
-                while let parent = entities[pending.last!].parentEntityName.flatMap({ entityPositions[$0] }),
-                    memo.entities[entities[parent].name] == nil, names.insert(entities[parent].name).inserted
-                {
-                    pending.append(parent)
-                }
-                for position in pending.reversed() {
-                    _ = entityHash(entities[position], memo: &memo)
-                }
+            var walk = HierarchyWalk(entities: entities, positions: entityPositions)
+            for root in walk.nodes where walk.parents[root] == nil {
+                walk.descend(from: root, hasher: self)
             }
+            for node in walk.nodes where walk.hashes[node] == nil {
+                walk.descend(from: walk.cycleEntry(above: node), hasher: self)
+            }
+            var result = [String: VersionHash](minimumCapacity: walk.nodes.count)
+            for node in walk.nodes { result[entities[node].name] = walk.hashes[node] }
+            return result
         }
-        return memo.entities
     }
 
     /// `NSManagedObjectModel.versionChecksum`: base64 of SHA-256 over the entity hashes in name order.
@@ -87,164 +82,42 @@ public struct VersionHasher: Sendable {
 
     // MARK: - Entities
 
-    /// The hashes computed so far: entities by name, and plain attributes by the values their
-    /// hash covers, since models repeat attributes (`id`, `createdAt`) across entities.
-    private struct Memo {
-        var entities: [String: VersionHash] = [:]
-        var attributes = AttributeMemo()
-        /// For each entity position, the number of the ancestor walk that last reached it: how a
-        /// walk notices a cycle without a set of names.
-        var walkMarks: [Int] = []
-        var walks = 0
-    }
-
-    /// One own or inherited property in an entity's hash: its name, and its hash unless it is transient.
-    private struct NamedHash {
-        var name: String
-        var hash: VersionHash?
-    }
-
-    /// The entity's hash; its parent's, when it has one outside a cycle, is already in `memo`.
-    private func entityHash(_ entity: Entity, memo: inout Memo) -> VersionHash {
-        if let known = memo.entities[entity.name] { return known }
-        let parentHash = entity.parentEntityName.flatMap { memo.entities[$0] }
-        let properties = propertyHashes(of: entity, memo: &memo)
-        var input = HashInput(capacity: 128 + entity.name.utf8.count + 32 * properties.count)
-        input.append(entity.name)
-        input.append(byte: entity.isAbstract ? 1 : 0)
+    /// The hash of the entity `entity` points to, given its parent's hash and its own and
+    /// inherited property hashes in name order; the property hashes are fed to SHA-256 in place.
+    func entityHash(_ entity: UnsafePointer<Entity>, parentHash: VersionHash?, properties: [UInt8]) -> VersionHash {
+        var head = HashInput(capacity: 64 + entity.pointee.name.utf8.count)
+        head.append(entity.pointee.name)
+        head.append(byte: entity.pointee.isAbstract ? 1 : 0)
         if let parentHash {
-            input.append(parentHash)
+            head.append(parentHash)
         }
-        for hash in properties {
-            input.append(hash)
+        var tail = HashInput()
+        if let modifier = entity.pointee.versionHashModifier, !modifier.isEmpty {
+            tail.append(modifier)
         }
-        if let modifier = entity.versionHashModifier, !modifier.isEmpty {
-            input.append(modifier)
-        }
-        let constraints = entity.uniquenessConstraints.map { $0.joined(separator: ".") }
+        let constraints = entity.pointee.uniquenessConstraints.map { $0.joined(separator: ".") }
         for constraint in constraints.sorted(by: NameOrder.precedes) {
-            input.append(constraint)
+            tail.append(constraint)
         }
-        let hash = input.sha256
-        memo.entities[entity.name] = hash
-        return hash
-    }
-
-    /// The positions of the entity's ancestors, nearest first, stopping before any entity the
-    /// walk has reached (a cycle); reads positions, never copying an entity.
-    private func ancestorPositions(of entity: Entity, memo: inout Memo) -> [Int] {
-        guard entity.parentEntityName != nil else { return [] }
-        memo.walks += 1
-        if let own = entityPositions[entity.name] { memo.walkMarks[own] = memo.walks }
-        var ancestors = [Int]()
-        var next = entity.parentEntityName.flatMap { entityPositions[$0] }
-        while let position = next, memo.walkMarks[position] != memo.walks {
-            memo.walkMarks[position] = memo.walks
-            ancestors.append(position)
-            next = version.entities[position].parentEntityName.flatMap { entityPositions[$0] }
-        }
-        return ancestors
-    }
-
-    /// The hashes of own and inherited attributes and relationships in name order, transient ones
-    /// left out; a subentity's own property wins, and within one entity the last one of a name.
-    /// Hashing here, rather than collecting the properties first, saves copying every attribute.
-    private func propertyHashes(of entity: Entity, memo: inout Memo) -> [VersionHash] {
-        let ancestors = ancestorPositions(of: entity, memo: &memo)
-        var properties = [NamedHash]()
-        properties.reserveCapacity(
-            ancestors.reduce(entity.attributes.count + entity.relationships.count) {
-                $0 + version.entities[$1].attributes.count + version.entities[$1].relationships.count
-            })
-        // Whether each relationship name is reflexive where it is first declared, top down.
-        var reflexive = [String: Bool]()
-        for position in ancestors.reversed() {
-            appendPropertyHashes(of: version.entities[position], to: &properties, reflexive: &reflexive, memo: &memo)
-        }
-        appendPropertyHashes(of: entity, to: &properties, reflexive: &reflexive, memo: &memo)
-        return Self.nameOrderedHashes(properties)
-    }
-
-    /// Appends the hashes of the attributes and relationships `declaring` declares, as seen from
-    /// `entity`; reads them in place rather than copying each one.
-    private func appendPropertyHashes(
-        of declaring: Entity, to properties: inout [NamedHash], reflexive: inout [String: Bool], memo: inout Memo
-    ) {
-        declaring.attributes.withUnsafeBufferPointer { attributes in
-            for index in attributes.indices {
-                let hash = attributes[index].isTransient ? nil : attributeHash(at: index, of: attributes, memo: &memo)
-                properties.append(NamedHash(name: attributes[index].name, hash: hash))
-            }
-        }
-        declaring.relationships.withUnsafeBufferPointer { relationships in
-            for index in relationships.indices {
-                let relationship = relationships[index]
-                let isReflexive = reflexive[relationship.name] ?? {
-                    let value = relationship.inverseName == relationship.name
-                        && relationship.destinationEntityName == declaring.name
-                    reflexive[relationship.name] = value
-                    return value
-                }()
-                let hash = relationship.isTransient ? nil : relationshipHash(relationship, isReflexive: isReflexive)
-                properties.append(NamedHash(name: relationship.name, hash: hash))
-            }
-        }
-    }
-
-    /// The hashes of `properties` in name order, where of equal names the last one counts and
-    /// transient ones (no hash) are left out, as a dictionary keyed by name, sorted, would give.
-    ///
-    /// Sorts by name and then position, so that equal names end up next to each other with the
-    /// last one last, which is the one kept. Only with non-ASCII names can equal (canonically
-    /// equivalent) names have different bytes and sort apart; those are merged by a dictionary first.
-    private static func nameOrderedHashes(_ properties: [NamedHash]) -> [VersionHash] {
-        let allASCII = properties.indices.allSatisfy { isASCII(properties[$0].name) }
-        let properties = allASCII ? properties : mergingEqualNames(properties)
-        let order = NameOrder.sortedPositions(of: properties.map(\.name))
-        var hashes = [VersionHash]()
-        hashes.reserveCapacity(properties.count)
-        properties.withUnsafeBufferPointer { properties in
-            for (position, index) in order.enumerated() {
-                if position + 1 < order.count, properties[order[position + 1]].name == properties[index].name { continue }
-                if let hash = properties[index].hash { hashes.append(hash) }
-            }
-        }
-        return hashes
-    }
-
-    /// The properties with equal names merged as assigning into a dictionary merges them: at the
-    /// first one's place, spelled as the first one, with the last one's hash.
-    private static func mergingEqualNames(_ properties: [NamedHash]) -> [NamedHash] {
-        var merged = [NamedHash]()
-        var positions = [String: Int]()
-        for property in properties {
-            if let position = positions[property.name] {
-                merged[position].hash = property.hash
-            } else {
-                positions[property.name] = merged.count
-                merged.append(property)
-            }
-        }
-        return merged
-    }
-
-    /// Whether the name is all ASCII, where equal names are equal bytes.
-    private static func isASCII(_ name: String) -> Bool {
-        name.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? !name.utf8.contains { $0 >= 0x80 }
+        var hasher = SHA256()
+        head.bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        properties.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        tail.bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return VersionHash(bytes: hasher.finalize().withUnsafeBytes { Array($0) })
     }
 
     // MARK: - Properties
 
     /// `attributeHash(_:)` through the memo, for the attributes whose hash depends on plain values;
     /// reads the attribute in place, since copying one costs more than a look-up.
-    private func attributeHash(at index: Int, of attributes: UnsafeBufferPointer<Attribute>, memo: inout Memo) -> VersionHash {
+    func attributeHash(at index: Int, of attributes: UnsafeBufferPointer<Attribute>, memo: inout AttributeMemo) -> VersionHash {
         guard !attributes[index].isDerived, attributes[index].type != .composite else {
             return attributeHash(attributes[index])
         }
-        if let known = memo.attributes.hash(of: attributes.baseAddress! + index) { return known }
+        if let known = memo.hash(of: attributes.baseAddress! + index) { return known }
         let key = AttributeHashKey(attributes.baseAddress! + index)
         let hash = key.versionHash
-        memo.attributes.insert(hash, for: key)
+        memo.insert(hash, for: key)
         return hash
     }
 

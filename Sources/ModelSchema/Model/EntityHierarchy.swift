@@ -27,9 +27,21 @@ public struct EntityHierarchy: Sendable {
         return result
     }
 
+    /// The nearest of the entity and its ancestors that passes `test`, walking up only as far
+    /// as that one; an inheritance cycle ends the walk.
+    private func nearest(from entity: Entity, where test: (Entity) -> Bool) -> Entity? {
+        var current = entity
+        var seen: Set<String> = [entity.name]
+        while !test(current) {
+            guard let parent = parent(of: current), seen.insert(parent.name).inserted else { return nil }
+            current = parent
+        }
+        return current
+    }
+
     /// Whether the entity `name` is `ancestor` or one of its subentities.
     public func isKind(_ name: String, of ancestor: String) -> Bool {
-        byName[name].map { lineage(of: $0).contains { $0.name == ancestor } } ?? false
+        byName[name].flatMap { nearest(from: $0) { $0.name == ancestor } } != nil
     }
 
     /// The top-most ancestor, whose table holds the whole hierarchy.
@@ -47,7 +59,7 @@ public struct EntityHierarchy: Sendable {
 
     /// The entity, `entityName` or one of its ancestors, that declares the relationship `name`.
     public func declaringEntity(ofRelationship name: String, from entityName: String) -> Entity? {
-        byName[entityName].flatMap { lineage(of: $0).first { $0.relationships.contains { $0.name == name } } }
+        byName[entityName].flatMap { nearest(from: $0) { $0.relationships.contains { $0.name == name } } }
     }
 
     /// The relationship `name` of `entityName` or of one of its ancestors.

@@ -14,7 +14,8 @@ public enum StoreCreator {
     /// Writes the store at `path`, which must not exist: modelc never replaces a store; with
     /// `persistentHistory`, with the tables Core Data adds for history tracking. The store
     /// is built under a temporary name beside `path` and moved into place when complete, so a
-    /// failure leaves nothing behind.
+    /// failure leaves nothing behind. A model whose table would exceed SQLite's column limit is
+    /// refused before anything is laid out.
     @discardableResult
     public static func create(
         at path: String, version: ModelVersion, framework: FrameworkVersion = .current,
@@ -25,6 +26,9 @@ public enum StoreCreator {
         let folder = (path as NSString).deletingLastPathComponent
         guard manager.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
             throw StoreError.permissionDenied(path: path, writing: true)
+        }
+        if let wide = ColumnLimit.firstTooWide(version) {
+            throw StoreError.tooManyColumns(path: path, table: wide.table, columns: wide.columns)
         }
         let staging = "\(path).modelc-\(UUID().uuidString)"
         defer { StoreFiles(path: staging).removeDatabaseAndSidecars() }
@@ -53,6 +57,9 @@ public enum StoreCreator {
     public static func createInMemory(
         version: ModelVersion, framework: FrameworkVersion = .current, uuid: UUID = UUID(), persistentHistory: Bool = false
     ) throws -> DatabaseQueue {
+        if let wide = ColumnLimit.firstTooWide(version) {
+            throw StoreError.tooManyColumns(path: ":memory:", table: wide.table, columns: wide.columns)
+        }
         let queue = try DatabaseQueue(configuration: CoreDataFunctions.registering(in: Configuration()))
         try queue.write { db in
             let layout = StoreLayout(version, framework: framework, persistentHistory: persistentHistory)

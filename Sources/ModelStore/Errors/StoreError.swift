@@ -33,6 +33,13 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             message: writing ? "no permission to write here" : "no permission to read the store")
     }
 
+    /// A model whose hierarchy's table would need more columns than SQLite allows.
+    static func tooManyColumns(path: String, table: String, columns: Int) -> StoreError {
+        StoreError(
+            .tooManyColumns, path: path,
+            message: "table \(table) would need \(columns) columns; SQLite allows \(ColumnLimit.maximum)", sqliteCode: 1)
+    }
+
     /// A path already taken: modelc never replaces a file.
     public static func alreadyExists(path: String) -> StoreError {
         StoreError(.alreadyExists, path: path, message: "a file already exists at this path")
@@ -53,6 +60,7 @@ public enum StoreErrorClass: String, Sendable, CaseIterable, Codable {
     case newerModel
     case notRegularFile
     case hotJournal
+    case tooManyColumns
 
     /// The code Core Data (or Foundation, for file errors) reports for this class.
     public var code: Int {
@@ -69,6 +77,7 @@ public enum StoreErrorClass: String, Sendable, CaseIterable, Codable {
         case .newerModel: 134130  // what Core Data reports: no source model for the store
         case .notRegularFile: 256  // NSFileReadUnknownError: a FIFO, device or socket is no store
         case .hotJournal: 134080  // NSPersistentStoreOpenError: the store needs recovery on open
+        case .tooManyColumns: 256  // SQLite refuses the table (SQLITE_ERROR, "too many columns")
         }
     }
 
@@ -96,6 +105,8 @@ public enum StoreErrorClass: String, Sendable, CaseIterable, Codable {
             "A newer version of the model, not in this bundle, wrote the store (an app downgrade?). Open it with the newer app; never migrate it backwards or delete it."
         case .hotJournal:
             "Keep the -journal beside the store: deleting it leaves the store corrupt. Let a writer open the store once (the app, or sqlite3 STORE 'PRAGMA quick_check;') so SQLite rolls the interrupted write back, then check again."
+        case .tooManyColumns:
+            "SQLite allows at most 2,000 columns in a table, and one table holds an entity and all its subentities: split the hierarchy (fewer subentities of one root, or properties moved to related entities). Core Data cannot create this store either."
         case .notRegularFile:
             "The store (or a -wal, -shm or -journal file beside it) is a FIFO, device or socket, not a file. Check the path; a store is always a regular file."
         }

@@ -27,23 +27,51 @@ struct JoinTableBuilder {
     }
 
     /// Lays out every many-to-many pair once, named by the side Core Data meets first.
+    ///
+    /// Meeting an entity tries every relationship of its lineage, and a relationship tried once
+    /// adds nothing when tried again, so only an entity whose lineage has relationships not tried
+    /// yet needs its keys in Core Data's order; with one such relationship, not even that. The
+    /// lineage members not met yet are found through ``UntriedAncestors``, so a deep chain is
+    /// not walked once per entity. (A subentity redeclaring an inherited relationship, which
+    /// validation refuses, could be met in another order here.)
     mutating func build() {
+        var untried = UntriedAncestors(numbering)
         for entity in numbering.nameOrdered {
-            let relationships = numbering.entities.relationships(of: entity)
-            var byName = [String: Relationship]()
-            for relationship in relationships { byName[relationship.name] = relationship }
-            for key in TigerDictionaryOrder.ordered(columnKeys(of: entity, relationships)) {
-                guard let relationship = byName[key],
-                    let owner = numbering.entities.declaringEntity(ofRelationship: key, from: entity.name)
-                else { continue }
-                add(relationship, of: owner)
+            let fresh = untried.take(from: entity).flatMap { owner in
+                owner.relationships.filter { !$0.isTransient }.map { (owner, $0) }
+            }
+            if fresh.count == 1 {
+                add(fresh[0].1, of: fresh[0].0)
+            } else if fresh.count > 1 {
+                addAll(of: entity)
             }
         }
     }
 
-    /// The keys of Core Data's dictionary of the entity's columns, in the order it adds them.
-    func columnKeys(of entity: Entity, _ relationships: [Relationship]) -> [String] {
-        var keys = ["_ent", "_pk", "_opt"] + numbering.entities.attributes(of: entity).map(\.name)
+    /// Tries every relationship of the entity and its ancestors in the order of Core Data's
+    /// dictionary of the entity's columns, each with the nearest entity declaring its name.
+    private mutating func addAll(of entity: Entity) {
+        let lineage = numbering.entities.lineage(of: entity)
+        var owners = [String: Entity]()
+        var byName = [String: Relationship]()
+        for member in lineage {
+            for relationship in member.relationships where owners[relationship.name] == nil {
+                owners[relationship.name] = member
+            }
+        }
+        let relationships = lineage.reversed().flatMap { $0.relationships.filter { !$0.isTransient } }
+        for relationship in relationships { byName[relationship.name] = relationship }
+        let attributes = lineage.reversed().flatMap { $0.attributes.filter { !$0.isTransient } }
+        for key in TigerDictionaryOrder.ordered(columnKeys(attributes: attributes, relationships: relationships)) {
+            guard let relationship = byName[key], let owner = owners[key] else { continue }
+            add(relationship, of: owner)
+        }
+    }
+
+    /// The keys of Core Data's dictionary of an entity's columns, in the order it adds them,
+    /// given its stored attributes and relationships, inherited ones first.
+    func columnKeys(attributes: [Attribute], relationships: [Relationship]) -> [String] {
+        var keys = ["_ent", "_pk", "_opt"] + attributes.map(\.name)
         for relationship in relationships where !relationship.isToMany {
             let name = relationship.name.uppercased()
             keys.append("_Z" + name)
