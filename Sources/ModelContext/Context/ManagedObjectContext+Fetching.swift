@@ -85,21 +85,40 @@ extension ManagedObjectContext {
     /// the store holds them: unsaved changes are not included, as in Core Data.
     private func dictionaries<T>(_ request: FetchRequest<T>) throws -> [[String: Any]] {
         let model = try coordinator().managedObjectModel
+        let grouping = request.propertiesToGroupBy
+        if let grouping {
+            // Core Data's rule: every property fetched with a GROUP BY is one of its properties.
+            let names = request.propertiesToFetch ?? grouping
+            if let stray = names.first(where: { !grouping.contains($0) }) {
+                throw ContextError.make(134060, "'\(stray)' is fetched but is not in propertiesToGroupBy; a grouped fetch returns only the properties it groups by")
+            }
+        }
+        let collapses = grouping != nil || request.returnsDistinctResults
         var fetch = try storeFetch(request)
-        fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
-        fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
+        if !collapses {
+            fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
+            fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
+        }
         let statement = try Self.translating {
             try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
         }
         let stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
-        return stored.compactMap { row -> [String: Any]? in
+        let fetched = request.propertiesToFetch ?? grouping
+        var result = stored.compactMap { row -> [String: Any]? in
             guard let shape = model.rows.shape(number: row.number) else { return nil }
             var dictionary = [String: Any]()
-            for (slot, value) in zip(shape.attributes, row.attributes) where request.propertiesToFetch?.contains(slot.name) ?? true {
+            for (slot, value) in zip(shape.attributes, row.attributes) where fetched?.contains(slot.name) ?? true {
                 if let value { dictionary[slot.name] = value }
             }
             return dictionary
         }
+        guard collapses else { return result }
+        // One dictionary per distinct combination, in the order the first of each was read.
+        var seen = Set<NSDictionary>()
+        result = result.filter { seen.insert(NSDictionary(dictionary: $0)).inserted }
+        let start = min(request.fetchOffset, result.count)
+        let end = request.fetchLimit > 0 ? min(result.count, start + request.fetchLimit) : result.count
+        return Array(result[start..<end])
     }
 
     // MARK: - Requests

@@ -26,6 +26,11 @@ public final class FetchRequest<ResultType>: @unchecked Sendable, CustomStringCo
     public var returnsObjectsAsFaults = true
     /// For dictionary results: the attributes (by name) each dictionary holds; all when nil.
     public var propertiesToFetch: [String]?
+    /// For dictionary results: one dictionary per distinct combination of these attributes' values
+    /// (`GROUP BY`); what is fetched must be among them.
+    public var propertiesToGroupBy: [String]?
+    /// For dictionary results: equal dictionaries are returned once.
+    public var returnsDistinctResults = false
     public var relationshipKeyPathsForPrefetching: [String]?
 
     public init(entityName: String) {
