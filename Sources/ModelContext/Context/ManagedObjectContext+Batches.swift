@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ModelStore
 
 /// Fetching in batches: the keys of the matching rows are read at once, the rows themselves a
@@ -22,26 +21,10 @@ extension ManagedObjectContext {
         var fetch = try storeFetch(request)
         fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
         fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
-        let statement = try fetch.select(["t0.Z_PK"], layout: rows.layout, entities: rows.entities)
-        let keys = try read { db -> (narrow: [UInt32], wide: [Int64]?) in
-            var narrow = [UInt32]()
-            var wide: [Int64]?
-            let cursor = try Int64.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
-            while let key = try cursor.next() {
-                if wide == nil, let small = UInt32(exactly: key) {
-                    narrow.append(small)
-                } else {
-                    if wide == nil { wide = narrow.map(Int64.init) }
-                    wide?.append(key)
-                }
-            }
-            return (narrow, wide)
-        }
-        let count = keys.wide?.count ?? keys.narrow.count
-        let table = BatchFaultingArray<T>.TableRead(
-            select: rows.selectList(forTableOf: request.entityName).joined(separator: ", "), table: shape.table,
-            entityNumber: shape.number, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : max(count, 1))
-        if let wide = keys.wide { return BatchFaultingArray(context: self, storage: .wideKeys(wide, table: table)) }
-        return BatchFaultingArray(context: self, storage: .narrowKeys(keys.narrow, table: table))
+        let statement = try Self.translating { try fetch.select(["t0.Z_PK"], layout: rows.layout, entities: rows.entities) }
+        let keys = try read { try ObjectRowReader(db: $0, rows: rows).primaryKeys(statement) }
+        let batch = BatchFaultingArray<T>.BatchRead(
+            entity: request.entityName, entityNumber: shape.number, size: request.fetchBatchSize > 0 ? request.fetchBatchSize : max(keys.count, 1))
+        return BatchFaultingArray(context: self, storage: .keys(keys, batch))
     }
 }

@@ -136,7 +136,7 @@ extension ManagedObjectContext {
 
     /// A statement of the store, with a predicate SQL cannot answer reported as Core Data's
     /// generic error 134060 naming the part.
-    private static func translating(_ build: () throws -> StoreStatement) throws -> StoreStatement {
+    static func translating(_ build: () throws -> StoreStatement) throws -> StoreStatement {
         do {
             return try build()
         } catch let error as PredicateTranslationError {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ModelStore
 
 /// The results of a fetch with a batch size, as Core Data's proxy array holds them: the matching
@@ -11,22 +10,20 @@ import ModelStore
 public struct BatchFaultingArray<Element>: RandomAccessCollection {
     private let context: ManagedObjectContext
     private let storage: Storage
-    private let batch: BatchCache
+    private let batch = BatchCache()
 
     enum Storage {
-        /// Rows of one table by key, in the fetch's order; keys that fit stored in 32 bits.
-        case narrowKeys([UInt32], table: TableRead)
-        case wideKeys([Int64], table: TableRead)
+        /// Rows of the fetched entity's table by key, in the fetch's order.
+        case keys(PrimaryKeys, BatchRead)
         /// Results already in memory (unsaved changes were merged in).
         case objects([ManagedObject])
     }
 
-    /// How a batch of rows is read: the select list and table of the fetched entity.
-    struct TableRead {
-        let select: String
-        let table: String
+    /// How a batch is read: the fetched entity, its number (for a row deleted since) and the batch size.
+    struct BatchRead {
+        let entity: String
         let entityNumber: Int
-        let batchSize: Int
+        let size: Int
     }
 
     /// The objects of the batch read last, by their index in the results.
@@ -38,15 +35,13 @@ public struct BatchFaultingArray<Element>: RandomAccessCollection {
     init(context: ManagedObjectContext, storage: Storage) {
         self.context = context
         self.storage = storage
-        batch = BatchCache()
     }
 
     public var startIndex: Int { 0 }
 
     public var endIndex: Int {
         switch storage {
-        case .narrowKeys(let keys, _): keys.count
-        case .wideKeys(let keys, _): keys.count
+        case .keys(let keys, _): keys.count
         case .objects(let objects): objects.count
         }
     }
@@ -56,9 +51,9 @@ public struct BatchFaultingArray<Element>: RandomAccessCollection {
         switch storage {
         case .objects(let objects):
             return Self.element(objects[position])
-        case .narrowKeys(_, let table), .wideKeys(_, let table):
-            let first = position - position % table.batchSize
-            if batch.first != first { load(from: first, table) }
+        case .keys(let keys, let read):
+            let first = position - position % read.size
+            if batch.first != first { load(from: first, keys, read) }
             return Self.element(batch.objects[position - first])
         }
     }
@@ -68,27 +63,18 @@ public struct BatchFaultingArray<Element>: RandomAccessCollection {
         return element
     }
 
-    private func key(at index: Int) -> Int64 {
-        switch storage {
-        case .narrowKeys(let keys, _): Int64(keys[index])
-        case .wideKeys(let keys, _): keys[index]
-        case .objects: 0
-        }
-    }
-
-    /// Reads the rows of the batch starting at `first` and keeps its objects in results order;
-    /// a row deleted since the keys were read leaves a fault of the fetched entity, as Core Data's does.
-    private func load(from first: Int, _ table: TableRead) {
-        let keys = (first..<Swift.min(first + table.batchSize, endIndex)).map(key(at:))
-        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-        let statement = StoreStatement(sql: "SELECT \(table.select) FROM \(table.table) t0 WHERE t0.Z_PK IN (\(marks))", arguments: StatementArguments(keys))
-        let stored = (try? context.read { try ObjectRowReader(db: $0, rows: context.rows()).objects(statement) }) ?? []
+    /// Reads the rows of the batch starting at `first` and keeps its objects in results order,
+    /// the previous batch let go first; a row deleted since the keys were read leaves a fault of
+    /// the fetched entity, as Core Data's does.
+    private func load(from first: Int, _ keys: PrimaryKeys, _ read: BatchRead) {
+        batch.objects = []
+        batch.first = first
+        let wanted = (first..<Swift.min(first + read.size, keys.count)).map { keys[$0] }
+        let stored = (try? context.read { try ObjectRowReader(db: $0, rows: context.rows()).objects(keys: wanted, inTableOf: read.entity) }) ?? []
         var byKey = [Int64: ManagedObject]()
         for row in stored {
             if let object = try? context.materialize(row) { byKey[row.key] = object }
         }
-        batch.objects = []
-        batch.first = first
-        batch.objects = keys.compactMap { byKey[$0] ?? context.registeredOrFault(ObjectKey(number: table.entityNumber, key: $0)) }
+        batch.objects = wanted.compactMap { byKey[$0] ?? context.registeredOrFault(ObjectKey(number: read.entityNumber, key: $0)) }
     }
 }

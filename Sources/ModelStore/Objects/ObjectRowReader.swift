@@ -47,11 +47,21 @@ public struct ObjectRowReader {
         return result
     }
 
-    /// The keys a statement selecting `t0.Z_PK, t0.Z_ENT` returns, in its order.
-    public func keys(_ statement: StoreStatement) throws -> [ObjectKey] {
-        try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: statement.arguments).map {
-            ObjectKey(number: $0[1] ?? 0, key: $0[0])
-        }
+    /// The keys a statement selecting `t0.Z_PK` returns, in its order.
+    public func primaryKeys(_ statement: StoreStatement) throws -> PrimaryKeys {
+        var keys = PrimaryKeys()
+        let cursor = try Int64.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
+        while let key = try cursor.next() { keys.append(key) }
+        return keys
+    }
+
+    /// The rows of `entity`'s table whose keys are `keys`, in no particular order (a batch of a
+    /// batch-faulting fetch: `… WHERE t0.Z_PK IN (?, …)`, as Core Data reads one).
+    public func objects(keys: [Int64], inTableOf entity: String) throws -> [StoredObject] {
+        guard let table = rows.shape(named: entity)?.table, !keys.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+        let select = rows.selectList(forTableOf: entity).joined(separator: ", ")
+        return try objects(StoreStatement(sql: "SELECT \(select) FROM \(table) t0 WHERE t0.Z_PK IN (\(marks))", arguments: StatementArguments(keys)))
     }
 
     /// The first column of the statement's first row as an integer (a count).
