@@ -7,6 +7,20 @@
 /// Kleene's logic; `ANY` holds when one element's comparison is true (SQL `EXISTS`), `ALL` when
 /// every element's is (an unknown one counts as false, `NOT EXISTS … WHERE NOT COALESCE(…, 0)`).
 extension ExpressionEvaluator {
+    /// `AND` (`decisive` false) or `OR` (`decisive` true) in Kleene's logic: a part with the
+    /// decisive value decides, else the result is unknown when any part is.
+    private func kleene(_ parts: [PredicateNode], on object: EvaluatedValue, decisive: Bool) throws -> Bool? {
+        var result: Bool? = !decisive
+        for part in parts {
+            guard let truth = try truth(of: part, on: object) else {
+                result = nil
+                continue
+            }
+            if truth == decisive { return decisive }
+        }
+        return result
+    }
+
     /// Whether `predicate` holds for `object` (`nil` for unknown).
     func truth(of predicate: PredicateNode, on object: EvaluatedValue) throws -> Bool? {
         switch predicate {
@@ -15,25 +29,9 @@ extension ExpressionEvaluator {
         case .falsePredicate:
             return false
         case .and(let parts):
-            var result: Bool? = true
-            for part in parts {
-                switch try truth(of: part, on: object) {
-                case false?: return false
-                case nil: result = nil
-                case true?: break
-                }
-            }
-            return result
+            return try kleene(parts, on: object, decisive: false)
         case .or(let parts):
-            var result: Bool? = false
-            for part in parts {
-                switch try truth(of: part, on: object) {
-                case true?: return true
-                case nil: result = nil
-                case false?: break
-                }
-            }
-            return result
+            return try kleene(parts, on: object, decisive: true)
         case .not(let part):
             return try truth(of: part, on: object).map { !$0 }
         case .comparison(let left, let op, let right, let options, let modifier):

@@ -28,13 +28,10 @@ public struct ObjectKey: Sendable, Hashable {
 public struct ObjectRowReader {
     public let db: Database
     public let rows: ObjectRowLayout
-    /// Where the values of attributes that allow external storage are found.
-    let external: ExternalBinaryData
 
     public init(db: Database, rows: ObjectRowLayout) {
         self.db = db
         self.rows = rows
-        external = ExternalBinaryData(db)
     }
 
     /// The objects a statement selecting ``ObjectRowLayout/selectList(forTableOf:)`` returns, in its order.
@@ -84,10 +81,14 @@ public struct ObjectRowReader {
         guard let shape = rows.shape(number: number) else { return nil }
         var attributes = [Any?]()
         attributes.reserveCapacity(shape.attributes.count)
+        // Where externally stored values are, found only for a row that has one (a fault's row
+        // is read by a reader of its own).
+        var external: ExternalBinaryData?
         for slot in shape.attributes {
             let column = row[slot.index] as DatabaseValue
             if slot.isExternal, case .blob(let data) = column.storage {
-                attributes.append(external.value(data))
+                if external == nil { external = ExternalBinaryData(db) }
+                attributes.append(external?.value(data))
             } else {
                 attributes.append(StoredValue.object(column, as: slot.type))
             }

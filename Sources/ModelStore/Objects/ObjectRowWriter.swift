@@ -32,19 +32,21 @@ public struct ObjectRowWriter {
     /// Inserts the row of a new object with `Z_OPT` 1; `attributes` and `toOnes` follow the shape's
     /// slots (derived attributes are skipped: the store's triggers set them).
     public func insert(_ shape: EntityRowShape, key: Int64, attributes: [DatabaseValue], toOnes: [ObjectKey?], orders: [Int64?]) throws {
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        // The column list only for the entity's first row: the statement is prepared once.
+        var columns: [String]? = inserts.has(shape.number) ? nil : ["Z_PK", "Z_ENT", "Z_OPT"]
         var values: [DatabaseValue] = [key.databaseValue, shape.number.databaseValue, 1.databaseValue]
         values.reserveCapacity(3 + attributes.count + shape.toOnes.count * 3)
         for (slot, value) in zip(shape.attributes, attributes) where !slot.isDerived {
-            columns.append(slot.column)
+            columns?.append(slot.column)
             values.append(slot.isExternal ? try files.column(for: value, db) : value)
         }
         for (index, slot) in shape.toOnes.enumerated() {
             append(slot, toOnes[index], orders[index], &columns, &values)
         }
         let statement = try inserts.statement(for: shape.number) {
-            let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-            return try db.makeStatement(sql: "INSERT INTO \(shape.table)(\(columns.joined(separator: ", "))) VALUES(\(marks))")
+            let names = columns ?? []
+            let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+            return try db.makeStatement(sql: "INSERT INTO \(shape.table)(\(names.joined(separator: ", "))) VALUES(\(marks))")
         }
         statement.setUncheckedArguments(StatementArguments(values))
         try statement.execute()
@@ -56,18 +58,18 @@ public struct ObjectRowWriter {
         _ shape: EntityRowShape, key: Int64, version: Int64, attributes: [(slot: Int, value: DatabaseValue)],
         toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]
     ) throws -> Bool {
-        var columns = [String]()
+        var columns: [String]? = []
         var values = [DatabaseValue]()
         let external = attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column }
         try files.replacing(external, of: shape, key: key, db)
         for (slot, value) in attributes where !shape.attributes[slot].isDerived {
-            columns.append(shape.attributes[slot].column)
+            columns?.append(shape.attributes[slot].column)
             values.append(shape.attributes[slot].isExternal ? try files.column(for: value, db) : value)
         }
         for change in toOnes {
             append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
         }
-        let sets = (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
+        let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
         let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
         try db.cachedStatement(sql: "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)")
             .execute(arguments: StatementArguments(values + [(version + 1).databaseValue, key.databaseValue, version.databaseValue]))
@@ -121,15 +123,15 @@ public struct ObjectRowWriter {
         }
     }
 
-    private func append(_ slot: EntityRowShape.ToOneSlot, _ target: ObjectKey?, _ order: Int64?, _ columns: inout [String], _ values: inout [DatabaseValue]) {
-        columns.append(slot.column)
+    private func append(_ slot: EntityRowShape.ToOneSlot, _ target: ObjectKey?, _ order: Int64?, _ columns: inout [String]?, _ values: inout [DatabaseValue]) {
+        columns?.append(slot.column)
         values.append(target?.key.databaseValue ?? .null)
         if let entityColumn = slot.entityColumn {
-            columns.append(entityColumn)
+            columns?.append(entityColumn)
             values.append(target?.number.databaseValue ?? .null)
         }
         if let orderColumn = slot.orderColumn {
-            columns.append(orderColumn)
+            columns?.append(orderColumn)
             values.append(target == nil ? .null : (order ?? 0).databaseValue)
         }
     }
@@ -183,6 +185,8 @@ private final class ExternalFileChanges: @unchecked Sendable {
 /// Prepared insert statements by entity number: every row of an entity inserts the same columns.
 private final class InsertStatements {
     private var byNumber: [Int: Statement] = [:]
+
+    func has(_ number: Int) -> Bool { byNumber[number] != nil }
 
     func statement(for number: Int, make: () throws -> Statement) rethrows -> Statement {
         if let known = byNumber[number] { return known }
