@@ -49,8 +49,7 @@ extension ManagedObjectContext {
             try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
         }
         let stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
-        registered.reserve(stored.count)
-        var result = try stored.map(materialize)
+        var result = try materialize(stored)
         guard merging else { return result }
         let evaluation = ObjectEvaluation(self)
         let predicate = request.predicate?.node

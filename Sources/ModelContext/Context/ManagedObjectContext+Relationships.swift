@@ -92,7 +92,11 @@ extension ManagedObjectContext {
     // MARK: - Primitive changes
 
     private func assign(_ relationship: Relationship, of object: ManagedObject, to target: ManagedObject?) {
-        object.changes.updateValue(target, forKey: relationship.name)
+        if case .toOne(_, let slot?)? = object.entity.properties[relationship.name] {
+            object.pending.setToOne(target, slot: slot, of: object.entity.shape.toOnes.count)
+        } else {
+            object.pending.setTransient(target, name: relationship.name)
+        }
         markUpdated(object)
     }
 

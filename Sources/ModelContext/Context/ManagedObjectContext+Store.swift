@@ -36,8 +36,8 @@ extension ManagedObjectContext {
 
     /// The registered object of the row `key`, or a new fault for it.
     func registeredOrFault(_ key: ObjectKey) -> ManagedObject? {
+        if let known = registered[ObjectRegistry.Key(number: key.number, value: key.key)] { return known }
         guard let id = try? objectID(of: key) else { return nil }
-        if let known = registered[id] { return known }
         guard let entity = persistentStoreCoordinator?.managedObjectModel.entitiesByName[id.entityName] else { return nil }
         return makeObject(entity, id: id)
     }
@@ -47,17 +47,60 @@ extension ManagedObjectContext {
         let object = persistentStoreCoordinator?.classes.objectClass(for: entity).init(entity: entity, insertInto: nil)
             ?? ManagedObject(entity: entity, insertInto: nil)
         object.attach(to: self, id: id)
-        registered[id] = object
+        registered.add(object)
+        return object
+    }
+
+    /// The object registered under `id`, if any (an ID of another store names none).
+    func registeredObject(under id: ManagedObjectID) -> ManagedObject? {
+        let key: ObjectRegistry.Key
+        switch id.reference {
+        case .temporary(let number):
+            key = ObjectRegistry.Key(number: ObjectRegistry.Key.newObject, value: number)
+        case .permanent(let primaryKey):
+            guard let shape = try? rows().shape(named: id.entityName) else { return nil }
+            key = ObjectRegistry.Key(number: shape.number, value: primaryKey)
+        }
+        guard let object = registered[key], object.objectID == id else { return nil }
         return object
     }
 
     /// The registered object of a row just read, its saved values set from the row unless it
     /// had them already (the context's view of an object does not change under it).
     func materialize(_ stored: StoredObject) throws -> ManagedObject {
-        let key = ObjectKey(number: stored.number, key: stored.key)
-        guard let object = registeredOrFault(key) else { throw ContextError.make(134060, "the store has a row of an entity the model lacks") }
-        if object.committed == nil, !object.inserted { fill(object, from: stored) }
-        return object
+        try materialize([stored])[0]
+    }
+
+    /// The registered objects of rows read together, in their order: each entity's description
+    /// and class are found once for all its rows, not once a row.
+    func materialize(_ rows: [StoredObject]) throws -> [ManagedObject] {
+        let coordinator = try coordinator()
+        let model = coordinator.managedObjectModel
+        let storeIdentifier = try coordinator.storeIdentifier()
+        var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
+        registered.reserve(rows.count)
+        return try rows.map { stored in
+            var kind = kinds[stored.number]
+            if kind == nil {
+                guard let shape = model.rows.shape(number: stored.number), let entity = model.entitiesByName[shape.name] else {
+                    throw ContextError.make(134060, "the store has a row of an entity the model lacks")
+                }
+                kind = (entity, coordinator.classes.objectClass(for: entity))
+                kinds[stored.number] = kind
+            }
+            guard let kind else { throw ContextError.make(134060, "the store has a row of an entity the model lacks") }
+            let id = ManagedObjectID(entityName: kind.entity.name, storeIdentifier: storeIdentifier, primaryKey: stored.key)
+            let key = ObjectRegistry.Key(number: stored.number, value: stored.key)
+            if let known = registered[key] {
+                if known.committed == nil, !known.inserted { fill(known, from: stored) }
+                return known
+            }
+            let object = kind.type.init(entity: kind.entity, insertInto: nil)
+            object.attach(to: self, id: id)
+            registered[key] = object
+            fill(object, from: stored)
+            return object
+        }
     }
 
     func fill(_ object: ManagedObject, from stored: StoredObject) {

@@ -29,7 +29,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// with unsaved changes, and the others live as long as the app holds them, as in Core Data.
     public var retainsRegisteredObjects: Bool {
         get { registered.retainsObjects }
-        set { registered.retainsObjects = newValue }
+        set {
+            // Released once the table is no longer being changed: their deinit changes it.
+            let released = registered.setRetainsObjects(newValue)
+            withExtendedLifetime(released) {}
+        }
     }
 
     let queue: DispatchQueue
@@ -45,6 +49,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         self.concurrencyType = concurrencyType
         queue = concurrencyType == .mainQueueConcurrencyType ? .main : DispatchQueue(label: "modelc.ManagedObjectContext")
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+    }
+
+    deinit {
+        // Objects do not keep their context alive, as in Core Data; those still held learn it is gone.
+        for object in registered.objects { object.detach() }
     }
 
     // MARK: - Queues
@@ -92,10 +101,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.attach(to: self, id: object.objectID)
         object.inserted = true
         object.committed = nil
-        for (name, type, value) in object.entity.defaultValues where object.changes[name] == nil {
-            object.changes[name] = .some(value.isNull ? nil : StoredValue.object(value, as: type))
+        object.pending.startWith(object.entity.defaultSlots)
+        for (name, value) in object.entity.transientDefaults where object.pending.transient(name) == nil {
+            object.pending.setTransient(value, name: name)
+            object.transients[name] = value
         }
-        registered[object.objectID] = object
+        registered.add(object)
         insertedList.add(object)
     }
 
@@ -106,7 +117,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if object.inserted {
             unlinkEverything(object)
             insertedList.remove(object)
-            registered[object.objectID] = nil
+            registered.remove(object)
             object.inserted = false
             object.detach()
             return
@@ -122,11 +133,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// The object registered for `id`, without reading anything; nil when there is none.
-    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registered[id] }
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registeredObject(under: id) }
 
     /// The object for `id`: the registered one, else a fault that reads its row when first touched.
     public func object(with id: ManagedObjectID) -> ManagedObject {
-        if let known = registered[id] { return known }
+        if let known = registeredObject(under: id) { return known }
         guard let entity = persistentStoreCoordinator?.managedObjectModel.entitiesByName[id.entityName] else {
             preconditionFailure("object(with:) needs an ID of this context's model; \(id) is not one")
         }
@@ -135,7 +146,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for `id`, read from the store when needed; throws 133000 when its row is gone.
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
-        if let known = registered[id], !known.isFault { return known }
+        if let known = registeredObject(under: id), !known.isFault { return known }
         guard let key = try objectKey(of: id) else {
             throw ContextError.make(133000, "no object with ID \(id) in the store")
         }
@@ -149,7 +160,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Discards every unsaved change: new objects are forgotten, deleted and changed ones get their saved values back.
     public func rollback() {
         for object in insertedList.objects {
-            registered[object.objectID] = nil
+            registered.remove(object)
             object.inserted = false
             object.detach()
         }
@@ -162,7 +173,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Forgets every object; objects held elsewhere are no longer usable with this context.
     public func reset() {
         for object in registered.objects { object.detach() }
-        registered.removeAll()
+        let released = registered.removeAll()
+        withExtendedLifetime(released) {}
         insertedList = ChangeList()
         updatedList = ChangeList()
         deletedList = ChangeList()
@@ -189,7 +201,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     private func discardChanges(of object: ManagedObject) {
         object.deleted = false
-        object.changes = [:]
+        object.pending = PendingValues()
         object.changedToManys = []
         object.toManys = [:]
         object.committedToManys = [:]

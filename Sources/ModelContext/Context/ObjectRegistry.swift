@@ -1,39 +1,80 @@
 /// The objects a context knows, by ID. Core Data's contexts do not keep objects without unsaved
 /// changes alive (`retainsRegisteredObjects` is false by default): an object stays registered
-/// while the app holds it, and changed objects are held by the context's change lists. So the
-/// memory a fetch costs follows what the app keeps, and the entries of released objects are
-/// swept whenever the table has doubled since the last sweep.
+/// while the app holds it, and changed objects are held by the context's change lists. As in
+/// Core Data, the table does not retain its objects and an object leaves it when it is
+/// deallocated (``ManagedObject``'s `deinit`), which, like every use of an object, happens on
+/// its context's queue. Weak references would do the same at a price paid on every retain and
+/// release of every object (Swift moves a weakly referenced object's counts to a side table).
+/// Objects are found by their row (entity number and key) or, before they have one, by their
+/// temporary number: two integers hash and compare faster than an ID's strings, and a fetch of a
+/// million rows looks each up, registers it and, as it goes, removes it.
 struct ObjectRegistry {
-    private struct Entry {
-        weak var object: ManagedObject?
+    /// An object's place in the table.
+    struct Key: Hashable {
+        /// The entity number of a saved object's row, or `newObject`.
+        let number: Int
+        /// The row's key, or the new object's temporary number.
+        let value: Int64
+
+        static let newObject = -1
+
+        init(number: Int, value: Int64) {
+            self.number = number
+            self.value = value
+        }
+
+        /// Where `object` is, under its current ID.
+        init(of object: ManagedObject) {
+            switch object.objectID.reference {
+            case .permanent(let key): self.init(number: object.entity.shape.number, value: key)
+            case .temporary(let number): self.init(number: Self.newObject, value: number)
+            }
+        }
     }
 
-    private var entries: [ManagedObjectID: Entry] = [:]
+    private var entries: [Key: Unmanaged<ManagedObject>] = [:]
     /// Every registered object, when the context retains them.
-    private var retained: [ManagedObjectID: ManagedObject]?
-    private var sweepAt = 1024
+    private var retained: [Key: ManagedObject]?
 
     /// Whether registered objects are kept alive by the context itself.
-    var retainsObjects: Bool {
-        get { retained != nil }
+    var retainsObjects: Bool { retained != nil }
+
+    /// Starts or stops retaining every registered object; returns the objects no longer retained,
+    /// for the caller to release once it no longer changes the table (their `deinit` changes it).
+    mutating func setRetainsObjects(_ retains: Bool) -> [Key: ManagedObject]? {
+        guard retains != retainsObjects else { return nil }
+        let released = retained
+        retained = retains ? entries.mapValues { $0.takeUnretainedValue() } : nil
+        return released
+    }
+
+    subscript(key: Key) -> ManagedObject? {
+        get { entries[key]?.takeUnretainedValue() }
         set {
-            guard newValue != retainsObjects else { return }
-            retained = newValue ? Dictionary(uniqueKeysWithValues: objects.map { ($0.objectID, $0) }) : nil
+            guard let newValue else {
+                entries[key] = nil
+                retained?[key] = nil
+                return
+            }
+            entries[key] = Unmanaged.passUnretained(newValue)
+            retained?[key] = newValue
         }
     }
 
-    subscript(id: ManagedObjectID) -> ManagedObject? {
-        get { entries[id]?.object }
-        set {
-            guard let newValue else {
-                entries[id] = nil
-                retained?[id] = nil
-                return
-            }
-            entries[id] = Entry(object: newValue)
-            retained?[id] = newValue
-            if entries.count >= sweepAt { sweep() }
-        }
+    /// Registers `object` under its current ID.
+    mutating func add(_ object: ManagedObject) {
+        self[Key(of: object)] = object
+    }
+
+    /// Unregisters `object` under its current ID.
+    mutating func remove(_ object: ManagedObject) {
+        self[Key(of: object)] = nil
+    }
+
+    /// Removes an object being deallocated, if it is the one registered under its ID.
+    mutating func forget(_ object: ManagedObject) {
+        let key = Key(of: object)
+        if entries[key]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() { entries[key] = nil }
     }
 
     /// Makes room for `count` more objects at once, as a fetch knows how many it registers.
@@ -41,20 +82,15 @@ struct ObjectRegistry {
         entries.reserveCapacity(entries.count + count)
     }
 
-    /// The registered objects still alive.
-    var objects: [ManagedObject] { entries.values.compactMap(\.object) }
+    /// The registered objects.
+    var objects: [ManagedObject] { entries.values.map { $0.takeUnretainedValue() } }
 
-    mutating func removeAll() {
+    /// Forgets every object; returns those the table retained, for the caller to release once
+    /// their objects are detached.
+    mutating func removeAll() -> [Key: ManagedObject]? {
         entries = [:]
+        let released = retained
         retained = retained == nil ? nil : [:]
-        sweepAt = 1024
-    }
-
-    /// Removes the entries of released objects in place (a fetch whose objects are all alive
-    /// costs one pass, no copy of the table).
-    private mutating func sweep() {
-        let released = entries.compactMap { $0.value.object == nil ? $0.key : nil }
-        for id in released { entries[id] = nil }
-        sweepAt = max(1024, entries.count * 2)
+        return released
     }
 }

@@ -26,11 +26,15 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let attributes: [Attribute]
     public let relationships: [Relationship]
     let shape: EntityRowShape
-    let properties: [String: Property]
+    let properties: PropertyTable
     /// The stored attributes in the order of the row's attribute slots.
     let slotAttributes: [Attribute]
-    /// Each attribute's starting value in a new object, as its column would hold it (null when none).
-    let defaultValues: [(name: String, type: AttributeType, value: DatabaseValue)]
+    /// A new object's stored attributes' starting values, by slot (`.some(nil)` when none), and
+    /// its transient attributes' ones, by name (values of Foundation's immutable value types).
+    nonisolated(unsafe) let defaultSlots: [Any??]
+    nonisolated(unsafe) let transientDefaults: [(name: String, value: Any)]
+    /// The attributes a save must check (required, bounded or patterned ones), each with where it is.
+    let validatedAttributes: [(attribute: Attribute, property: Property)]
 
     init(_ entity: Entity, shape: EntityRowShape, entities: EntityHierarchy) {
         name = entity.name
@@ -55,11 +59,24 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         for relationship in relationships {
             properties[relationship.name] = relationship.isToMany ? .toMany(relationship) : .toOne(relationship, slot: toOneSlots[relationship.name])
         }
-        self.properties = properties
+        self.properties = PropertyTable(properties)
         let byName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         slotAttributes = shape.attributes.compactMap { byName[$0.name] }
-        defaultValues = attributes.map { attribute in
-            (attribute.name, attribute.type, DefaultValue.column(attribute))
+        defaultSlots = slotAttributes.map { attribute in
+            let value = DefaultValue.column(attribute)
+            return .some(value.isNull ? nil : StoredValue.object(value, as: attribute.type))
+        }
+        transientDefaults = attributes.compactMap { attribute in
+            guard case .transient? = properties[attribute.name] else { return nil }
+            let value = DefaultValue.column(attribute)
+            return StoredValue.object(value, as: attribute.type).map { (attribute.name, $0) }
+        }
+        validatedAttributes = attributes.compactMap { attribute in
+            let required = !attribute.isOptional && !attribute.isTransient
+            let bounded = attribute.minValueString != nil || attribute.maxValueString != nil || attribute.minDateTimeInterval != nil
+                || attribute.maxDateTimeInterval != nil || attribute.regularExpressionString != nil
+            guard !attribute.isDerived, required || bounded, let property = properties[attribute.name] else { return nil }
+            return (attribute, property)
         }
     }
 

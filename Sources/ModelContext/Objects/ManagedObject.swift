@@ -8,7 +8,10 @@ import ModelStore
 open class ManagedObject: NSObject {
     public let entity: EntityDescription
     public internal(set) var objectID: ManagedObjectID
-    public private(set) weak var managedObjectContext: ManagedObjectContext?
+    /// The context the object lives in; nil once it is deleted and saved, forgotten, or the
+    /// context is gone. Not a weak reference, which would make every retain of the context take
+    /// the slow path: the context detaches the objects it still knows when it goes.
+    public private(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
 
     /// The row's `Z_OPT` when read; 0 for a new object.
     var version: Int64 = 0
@@ -16,8 +19,8 @@ open class ManagedObject: NSObject {
     var committed: [Any?]?
     /// The saved to-ones' targets, in the order of the entity's to-one slots.
     var committedToOnes: [ObjectKey?] = []
-    /// Attributes and to-ones changed since the last save (a to-one as its `ManagedObject?`).
-    var changes: [String: Any?] = [:]
+    /// Attributes and to-ones changed since the last save.
+    var pending = PendingValues()
     /// Transient attributes' values, kept in memory only.
     var transients: [String: Any] = [:]
     /// The to-manys read or changed so far, as they are now, and as they were saved.
@@ -38,6 +41,11 @@ open class ManagedObject: NSObject {
         objectID = ManagedObjectID(temporaryFor: entity.name, reference: temporaryNumber)
         super.init()
         context?.insert(self)
+    }
+
+    deinit {
+        // The context's table does not retain its objects: each leaves it when it goes.
+        managedObjectContext?.registered.forget(self)
     }
 
     /// Makes an object of the entity whose class this is, in `context`.
@@ -61,13 +69,20 @@ open class ManagedObject: NSObject {
     public var isInserted: Bool { inserted }
     public var isDeleted: Bool { deleted }
     /// Whether the object has unsaved changes to its properties (an inserted or deleted object counts as changed).
-    public var isUpdated: Bool { !inserted && !deleted && (!changes.isEmpty || !changedToManys.isEmpty) }
-    public var hasChanges: Bool { inserted || deleted || !changes.isEmpty || !changedToManys.isEmpty }
+    public var isUpdated: Bool { !inserted && !deleted && (!pending.isEmpty || !changedToManys.isEmpty) }
+    public var hasChanges: Bool { inserted || deleted || !pending.isEmpty || !changedToManys.isEmpty }
 
     /// The properties changed since the last save and their new values (to-manys as sets).
     public func changedValues() -> [String: Any] {
         var result = [String: Any]()
-        for (key, value) in changes { result[key] = value ?? NSNull() }
+        let shape = entity.shape
+        for (slot, value) in pending.attributes.enumerated() {
+            if let value { result[shape.attributes[slot].name] = value ?? NSNull() }
+        }
+        for (slot, target) in pending.toOnes.enumerated() {
+            if let target { result[shape.toOnes[slot].name] = target ?? NSNull() }
+        }
+        for (key, value) in pending.transients { result[key] = value ?? NSNull() }
         for key in changedToManys { result[key] = value(forKey: key) ?? NSNull() }
         return result
     }
@@ -97,22 +112,30 @@ open class ManagedObject: NSObject {
     /// The value of the property `key`: an attribute's value, a to-one's object, a to-many's
     /// `NSSet` (`NSOrderedSet` when ordered); nil for an unknown key.
     open func value(forKey key: String) -> Any? {
-        if !changes.isEmpty, let changed = changes[key] { return changed }
-        switch entity.properties[key] {
-        case .attribute(let attribute, let slot)?:
-            managedObjectContext?.fulfill(self)
-            return committed?[slot].flatMap { ValueTransformer.object(from: $0, for: attribute) }
-        case .toOne(_, let slot?)?:
+        entity.properties[key].flatMap { value(of: $0, key: key) }
+    }
+
+    /// The value of a property already looked up in the entity.
+    func value(of property: EntityDescription.Property, key: String) -> Any? {
+        switch property {
+        case .attribute(_, let slot):
+            if let changed = pending.attribute(slot) { return changed }
+            if committed == nil { managedObjectContext?.fulfill(self) }
+            guard let stored = committed?[slot] else { return nil }
+            return entity.shape.attributes[slot].type == .transformable ? ValueTransformer.object(from: stored, for: entity.slotAttributes[slot]) : stored
+        case .toOne(_, let slot?):
+            if let changed = pending.toOne(slot) { return changed }
             managedObjectContext?.fulfill(self)
             guard slot < committedToOnes.count, let key = committedToOnes[slot] else { return nil }
             return managedObjectContext?.registeredOrFault(key)
-        case .toMany(let relationship)?:
+        case .toMany(let relationship):
             let objects = managedObjectContext?.contents(of: relationship, in: self).objects ?? toManys[key]?.objects ?? []
             return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
-        case .transient?:
+        case .transient:
+            if let changed = pending.transient(key) { return changed }
             return transients[key]
-        case .toOne(_, nil)?, nil:
-            return nil
+        case .toOne(_, nil):
+            return pending.transient(key) ?? nil
         }
     }
 
@@ -123,11 +146,15 @@ open class ManagedObject: NSObject {
         guard let context = managedObjectContext, !deleted else { return }
         let property = entity.properties[key]
         switch property {
-        case .attribute(let attribute, _)?, .transient(let attribute)?:
-            guard !attribute.isDerived else { return }
-            let normalized = Self.normalized(value, for: attribute)
-            changes[key] = .some(normalized)
-            if case .transient? = property { transients[key] = normalized }
+        case .attribute(_, let slot)?:
+            // The row slot's type and flag, not the attribute's whole description, which would be copied.
+            guard !entity.shape.attributes[slot].isDerived else { return }
+            pending.setAttribute(Self.normalized(value, as: entity.shape.attributes[slot].type), slot: slot, of: entity.shape.attributes.count)
+            context.markUpdated(self)
+        case .transient(let attribute)?:
+            let normalized = Self.normalized(value, as: attribute.type)
+            pending.setTransient(normalized, name: key)
+            transients[key] = normalized
             context.markUpdated(self)
         case .toOne(let relationship, _)?:
             context.setToOne(relationship, of: self, to: value as? ManagedObject)
@@ -139,23 +166,31 @@ open class ManagedObject: NSObject {
     }
 
     /// A number given as another Swift or Foundation type, in the type the attribute holds.
-    static func normalized(_ value: Any?, for attribute: Attribute) -> Any? {
-        guard let value, !(value is NSNull) else { return nil }
-        // The type the attribute holds already: as it is (no trip through NSNumber).
-        switch (attribute.type, value) {
-        case (.integer64, is Int64), (.integer32, is Int32), (.integer16, is Int16), (.double, is Double), (.float, is Float),
-            (.boolean, is Bool), (.string, is String), (.date, is Date), (.binary, is Data), (.decimal, is Decimal):
-            return value
-        default:
-            break
+    static func normalized(_ value: Any?, as type: AttributeType) -> Any? {
+        guard let value else { return nil }
+        // The type the attribute holds already: as it is (one cast, no trip through NSNumber).
+        let holds = switch type {
+        case .integer64: value is Int64
+        case .integer32: value is Int32
+        case .integer16: value is Int16
+        case .double: value is Double
+        case .float: value is Float
+        case .boolean: value is Bool
+        case .string: value is String
+        case .date: value is Date
+        case .binary: value is Data
+        case .decimal: value is Decimal
+        default: false
         }
+        if holds { return value }
+        if value is NSNull { return nil }
         let number: NSNumber? = switch value {
-        case let number as NSNumber where !(value is Bool) || attribute.type == .boolean: number
+        case let number as NSNumber where !(value is Bool) || type == .boolean: number
         case let integer as Int: NSNumber(value: integer)
         default: nil
         }
         guard let number else { return value }
-        switch attribute.type {
+        switch type {
         case .integer16: return Int16(truncatingIfNeeded: number.int64Value)
         case .integer32: return Int32(truncatingIfNeeded: number.int64Value)
         case .integer64: return number.int64Value
@@ -235,7 +270,7 @@ extension ManagedObject {
         guard case .attribute(let attribute, let slot)? = entity.properties[key], attribute.type == .transformable else {
             return value(forKey: key)
         }
-        if let changed = changes[key] { return changed.map { ValueTransformer.data(for: $0, of: attribute) } }
+        if let changed = pending.attribute(slot) { return changed.map { ValueTransformer.data(for: $0, of: attribute) } }
         managedObjectContext?.fulfill(self)
         return committed?[slot] ?? nil
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The identity of a managed object (`NSManagedObjectID`), which crosses queues where objects do
 /// not: a permanent ID names the row (`x-coredata://<NSStoreUUID>/<Entity>/p<Z_PK>`); a new
@@ -33,6 +34,11 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     /// and a registry of a million objects hashes it a million times on each fetch.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(reference)
+    }
+
+    /// Compares the keys first: IDs in one table differ there, and strings cost more to compare.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.reference == rhs.reference && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
     }
 
     /// Whether the object has not been saved or given a permanent ID yet.
@@ -81,14 +87,11 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
 /// Numbers handed to new objects, unique in the process.
 enum TemporaryNumbers {
-    private static let counter = Mutex<Int64>(0)
+    private static let counter = Atomic<Int64>(0)
     /// The UUID temporary IDs of this process start with, as Core Data's do.
     static let processIdentifier = UUID().uuidString
 
     static func next() -> Int64 {
-        counter.withLock { value in
-            value += 1
-            return value
-        }
+        counter.add(1, ordering: .relaxed).newValue
     }
 }

@@ -119,9 +119,9 @@ extension ManagedObjectContext {
         guard let own = key(object) else { return }
         let shape = object.entity.shape
         let attributes = try shape.attributes.indices.map { index in
-            try columnValue(object.changes[shape.attributes[index].name] ?? nil, slot: index, of: object)
+            try columnValue(object.pending.attribute(index) ?? nil, slot: index, of: object)
         }
-        let targets = shape.toOnes.map { slot in ((object.changes[slot.name] ?? nil) as? ManagedObject).flatMap(key) }
+        let targets = shape.toOnes.indices.map { index in (object.pending.toOne(index) ?? nil).flatMap(key) }
         try writer.insert(shape, key: own.key, attributes: attributes, toOnes: targets, orders: shape.toOnes.map { orders[$0.name] })
     }
 
@@ -129,15 +129,15 @@ extension ManagedObjectContext {
         guard let own = key(object) else { return }
         let shape = object.entity.shape
         var attributes = [(slot: Int, value: DatabaseValue)]()
-        for (index, slot) in shape.attributes.enumerated() {
-            guard let value = object.changes[slot.name] else { continue }
+        for (index, value) in object.pending.attributes.enumerated() {
+            guard let value else { continue }
             attributes.append((index, try columnValue(value, slot: index, of: object)))
         }
         var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()
         for (index, slot) in shape.toOnes.enumerated() {
-            let changed = object.changes[slot.name]
+            let changed = object.pending.toOne(index)
             guard changed != nil || orders[slot.name] != nil else { continue }
-            let target = changed.map { ($0 as? ManagedObject).flatMap(key) } ?? object.committedToOnes[index]
+            let target = changed.map { $0.flatMap(key) } ?? object.committedToOnes[index]
             toOnes.append((index, target, orders[slot.name]))
         }
         guard try writer.update(shape, key: own.key, version: object.version, attributes: attributes, toOnes: toOnes) else { throw conflict(object) }
@@ -146,11 +146,13 @@ extension ManagedObjectContext {
     /// The column value of attribute `name`: transformable objects as their data, numbers in the
     /// attribute's type; a value of another kind is a validation error (1550).
     private func columnValue(_ value: Any?, slot: Int, of object: ManagedObject) throws -> DatabaseValue {
-        let attribute = object.entity.slotAttributes[slot]
-        let name = attribute.name
+        // The slot's type, not the attribute's whole description, which would be copied for every value.
+        let type = object.entity.shape.attributes[slot].type
         do {
-            return try StoredValue.databaseValue(object: value.map { ValueTransformer.data(for: $0, of: attribute) }, as: attribute.type)
+            guard type == .transformable, let value else { return try StoredValue.databaseValue(object: value, as: type) }
+            return try StoredValue.databaseValue(object: ValueTransformer.data(for: value, of: object.entity.slotAttributes[slot]), as: type)
         } catch {
+            let name = object.entity.shape.attributes[slot].name
             throw ContextError.validation(1550, "'\(name)' of \(object.entity.name) cannot hold this value: \(error)", object: object, key: name, value: value)
         }
     }
@@ -211,7 +213,7 @@ extension ManagedObjectContext {
             settle(object, keys: keys)
         }
         for object in deleted {
-            registered[object.objectID] = nil
+            registered.remove(object)
             object.detach()
         }
         insertedList = ChangeList()
@@ -224,27 +226,27 @@ extension ManagedObjectContext {
         let shape = object.entity.shape
         var committed = object.committed ?? Array(repeating: nil, count: shape.attributes.count)
         if committed.count < shape.attributes.count { committed = Array(repeating: nil, count: shape.attributes.count) }
-        for (index, slot) in shape.attributes.enumerated() {
-            guard let value = object.changes[slot.name] else { continue }
-            committed[index] = slot.type == .transformable ? value.map { ValueTransformer.data(for: $0, of: object.entity.slotAttributes[index]) } : value
+        for (index, value) in object.pending.attributes.enumerated() {
+            guard let value else { continue }
+            committed[index] = shape.attributes[index].type == .transformable
+                ? value.map { ValueTransformer.data(for: $0, of: object.entity.slotAttributes[index]) } : value
         }
         var toOnes = object.committedToOnes.count == shape.toOnes.count ? object.committedToOnes : Array(repeating: nil, count: shape.toOnes.count)
-        for (index, slot) in shape.toOnes.enumerated() {
-            if let value = object.changes[slot.name] {
-                toOnes[index] = (value as? ManagedObject).flatMap { keys[ObjectIdentifier($0)] ?? (try? objectKey(of: $0.objectID)) ?? nil }
-            }
+        for (index, target) in object.pending.toOnes.enumerated() {
+            guard let target else { continue }
+            toOnes[index] = target.flatMap { keys[ObjectIdentifier($0)] ?? (try? objectKey(of: $0.objectID)) ?? nil }
         }
         object.committed = committed
         object.committedToOnes = toOnes
-        object.changes = [:]
+        object.pending = PendingValues()
         for name in object.changedToManys { object.committedToManys[name] = object.toManys[name]?.objects ?? [] }
         object.changedToManys = []
     }
 
     /// Gives `object` its permanent ID in the registry.
     func rekey(_ object: ManagedObject, _ id: ManagedObjectID) {
-        registered[object.objectID] = nil
+        registered.remove(object)
         object.objectID = id
-        registered[id] = object
+        registered.add(object)
     }
 }

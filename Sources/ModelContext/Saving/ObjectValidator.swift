@@ -17,9 +17,8 @@ enum ObjectValidator {
 
     private static func check(_ object: ManagedObject, in context: ManagedObjectContext) -> [NSError] {
         var errors = [NSError]()
-        for attribute in object.entity.attributes where !attribute.isDerived {
-            let value = object.value(forKey: attribute.name)
-            guard let value else {
+        for (attribute, property) in object.entity.validatedAttributes {
+            guard let value = object.value(of: property, key: attribute.name) else {
                 if !attribute.isOptional, !attribute.isTransient {
                     errors.append(ContextError.validation(1570, "\(attribute.name) is a required value.", object: object, key: attribute.name, value: nil))
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ModelSchema
 
 /// Writes objects' rows and links as Core Data saves them (OBJECT-LAYER §A6): keys handed out
@@ -43,11 +44,14 @@ public struct ObjectRowWriter {
         for (index, slot) in shape.toOnes.enumerated() {
             append(slot, toOnes[index], orders[index], &columns, &values)
         }
-        let statement = try inserts.statement(for: shape.number) {
-            let names = columns ?? []
-            let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-            return try db.makeStatement(sql: "INSERT INTO \(shape.table)(\(names.joined(separator: ", "))) VALUES(\(marks))")
+        if let statement = inserts.statement(for: shape.number) {
+            try statement.execute(binding: values)
+            return
         }
+        let names = columns ?? []
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let statement = try db.makeStatement(sql: "INSERT INTO \(shape.table)(\(names.joined(separator: ", "))) VALUES(\(marks))")
+        inserts.keep(statement, for: shape.number)
         statement.setUncheckedArguments(StatementArguments(values))
         try statement.execute()
     }
@@ -188,10 +192,22 @@ private final class InsertStatements {
 
     func has(_ number: Int) -> Bool { byNumber[number] != nil }
 
-    func statement(for number: Int, make: () throws -> Statement) rethrows -> Statement {
-        if let known = byNumber[number] { return known }
-        let made = try make()
-        byNumber[number] = made
-        return made
+    func statement(for number: Int) -> Statement? { byNumber[number] }
+
+    func keep(_ statement: Statement, for number: Int) { byNumber[number] = statement }
+}
+
+extension Statement {
+    /// Runs again, with `values`, a statement whose first run set its arguments through GRDB:
+    /// the values are bound as GRDB binds them, without building `StatementArguments`, whose
+    /// conversion costs more than the row's insert. GRDB keeps bindings across `execute()`
+    /// while the arguments it was given stay valid, so only the values change.
+    fileprivate func execute(binding values: [DatabaseValue]) throws {
+        sqlite3_reset(sqliteStatement)
+        for (offset, value) in values.enumerated() {
+            let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot bind an insert's value", sql: sql) }
+        }
+        try execute()
     }
 }

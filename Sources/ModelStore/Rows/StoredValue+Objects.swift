@@ -56,6 +56,16 @@ extension StoredValue {
     /// hold (a string in an integer attribute), as Core Data's save refuses it.
     public static func databaseValue(object value: Any?, as type: AttributeType) throws -> DatabaseValue {
         guard let value else { return .null }
+        // The Swift type objects hold for the attribute's type: one cast (a save makes one per value).
+        switch type {
+        case .integer64: if let number = value as? Int64 { return number.databaseValue }
+        case .integer32: if let number = value as? Int32 { return Int64(number).databaseValue }
+        case .integer16: if let number = value as? Int16 { return Int64(number).databaseValue }
+        case .double: if let number = value as? Double { return number.databaseValue }
+        case .boolean: if let flag = value as? Bool { return (flag ? 1 : 0).databaseValue }
+        case .string: if let text = value as? String { return text.databaseValue }
+        default: break
+        }
         switch value {
         case let text as String: return try encode(.string(text), as: type)
         case let flag as Bool: return try encode(.bool(flag), as: type)

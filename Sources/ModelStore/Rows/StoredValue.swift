@@ -56,6 +56,8 @@ public enum StoredValue {
         case .boolean:
             if let number = value.number { return (number != 0 ? 1 : 0).databaseValue }
         case .integer16, .integer32, .integer64:
+            // Integers as they are: through a double, those above 2^53 would lose their last digits.
+            if case .integer(let integer) = value { return integer.databaseValue }
             if let number = value.number, number.isFinite, let integer = Int64(exactly: number.rounded(.towardZero)) {
                 return integer.databaseValue
             }
