@@ -29,10 +29,12 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let properties: PropertyTable
     /// The stored attributes in the order of the row's attribute slots.
     let slotAttributes: [Attribute]
-    /// A new object's stored attributes' starting values, by slot (`.some(nil)` when none), and
-    /// its transient attributes' ones, by name (values of Foundation's immutable value types).
-    nonisolated(unsafe) let defaultSlots: [Any??]
+    /// A new object's stored attributes' starting values, by slot, and its transient attributes'
+    /// ones, by name (values of Foundation's immutable value types).
+    nonisolated(unsafe) let defaultSlots: [Any?]
     nonisolated(unsafe) let transientDefaults: [(name: String, value: Any)]
+    /// Whether a row slot holds a transformable attribute, whose saved form is its data.
+    let hasTransformableSlots: Bool
     /// The attributes a save must check (required, bounded or patterned ones), each with where it is.
     let validatedAttributes: [(attribute: Attribute, property: Property)]
 
@@ -64,8 +66,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         slotAttributes = shape.attributes.compactMap { byName[$0.name] }
         defaultSlots = slotAttributes.map { attribute in
             let value = DefaultValue.column(attribute)
-            return .some(value.isNull ? nil : StoredValue.object(value, as: attribute.type))
+            return value.isNull ? nil : StoredValue.object(value, as: attribute.type)
         }
+        hasTransformableSlots = slotAttributes.contains { $0.type == .transformable }
         transientDefaults = attributes.compactMap { attribute in
             guard case .transient? = properties[attribute.name] else { return nil }
             let value = DefaultValue.column(attribute)

@@ -76,11 +76,11 @@ open class ManagedObject: NSObject {
     public func changedValues() -> [String: Any] {
         var result = [String: Any]()
         let shape = entity.shape
-        for (slot, value) in pending.attributes.enumerated() {
-            if let value { result[shape.attributes[slot].name] = value ?? NSNull() }
+        for slot in shape.attributes.indices {
+            if let value = pending.attribute(slot) { result[shape.attributes[slot].name] = value ?? NSNull() }
         }
-        for (slot, target) in pending.toOnes.enumerated() {
-            if let target { result[shape.toOnes[slot].name] = target ?? NSNull() }
+        for slot in shape.toOnes.indices {
+            if let target = pending.toOne(slot) { result[shape.toOnes[slot].name] = target ?? NSNull() }
         }
         for (key, value) in pending.transients { result[key] = value ?? NSNull() }
         for key in changedToManys { result[key] = value(forKey: key) ?? NSNull() }

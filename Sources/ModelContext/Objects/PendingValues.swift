@@ -1,23 +1,25 @@
 /// An object's unsaved values, kept as its row is: stored attributes and to-ones by their slot in
-/// the entity's row (as saved values are read), transient properties by name. A slot that holds
-/// nil is unchanged; one that holds `.some(nil)` was set to nil. A slot array is made on the first
-/// change it records, so an object without changes costs nothing and `isEmpty` is exact.
+/// the entity's row (as saved values are read), with the set of slots changed, and transient
+/// properties by name. A new object's values start as its entity's defaults, all changed, so the
+/// save that writes its row can make them its saved values without copying them.
 struct PendingValues {
-    private(set) var attributes: [Any??] = []
-    private(set) var toOnes: [ManagedObject??] = []
+    private(set) var attributes: [Any?] = []
+    private(set) var changedAttributes = SlotSet()
+    private(set) var toOnes: [ManagedObject?] = []
+    private(set) var changedToOnes = SlotSet()
     /// Transient attributes' and transient to-ones' new values, by name.
     private(set) var transients: [String: Any?] = [:]
 
-    var isEmpty: Bool { attributes.isEmpty && toOnes.isEmpty && transients.isEmpty }
+    var isEmpty: Bool { changedAttributes.isEmpty && changedToOnes.isEmpty && transients.isEmpty }
 
     /// The unsaved value of the attribute in `slot`, if it changed.
     func attribute(_ slot: Int) -> Any?? {
-        slot < attributes.count ? attributes[slot] : nil
+        changedAttributes.contains(slot) ? .some(attributes[slot]) : nil
     }
 
     /// The unsaved target of the to-one in `slot`, if it changed.
     func toOne(_ slot: Int) -> ManagedObject?? {
-        slot < toOnes.count ? toOnes[slot] : nil
+        changedToOnes.contains(slot) ? .some(toOnes[slot]) : nil
     }
 
     func transient(_ name: String) -> Any?? {
@@ -26,12 +28,14 @@ struct PendingValues {
 
     mutating func setAttribute(_ value: Any?, slot: Int, of shapeCount: Int) {
         if attributes.isEmpty { attributes = Array(repeating: nil, count: shapeCount) }
-        attributes[slot] = .some(value)
+        attributes[slot] = value
+        changedAttributes.insert(slot)
     }
 
     mutating func setToOne(_ target: ManagedObject?, slot: Int, of shapeCount: Int) {
         if toOnes.isEmpty { toOnes = Array(repeating: nil, count: shapeCount) }
-        toOnes[slot] = .some(target)
+        toOnes[slot] = target
+        changedToOnes.insert(slot)
     }
 
     mutating func setTransient(_ value: Any?, name: String) {
@@ -39,11 +43,54 @@ struct PendingValues {
     }
 
     /// Starts a new object's values from its entity's defaults (slots already set keep theirs).
-    mutating func startWith(_ defaults: [Any??]) {
-        guard !attributes.isEmpty else {
+    mutating func startWith(_ defaults: [Any?]) {
+        guard !changedAttributes.isEmpty else {
             attributes = defaults
+            changedAttributes = SlotSet(all: defaults.count)
             return
         }
-        for (slot, value) in defaults.enumerated() where attributes[slot] == nil { attributes[slot] = value }
+        for slot in defaults.indices where !changedAttributes.contains(slot) { setAttribute(defaults[slot], slot: slot, of: defaults.count) }
+    }
+
+    /// The attribute values when every slot changed (a new object's), to become its saved values as they are.
+    var allAttributes: [Any?]? {
+        changedAttributes == SlotSet(all: attributes.count) ? attributes : nil
+    }
+}
+
+/// A set of row slots: a word of bits for the first 64, more words only for entities that wide.
+struct SlotSet: Equatable {
+    private var first: UInt64 = 0
+    private var rest: [UInt64] = []
+
+    init() {}
+
+    /// Slots 0 to `count - 1`.
+    init(all count: Int) {
+        first = count >= 64 ? .max : (UInt64(1) << UInt64(count)) &- 1
+        if count > 64 {
+            rest = (0..<((count - 1) / 64)).map { word in
+                let left = count - 64 * (word + 1)
+                return left >= 64 ? .max : (UInt64(1) << UInt64(left)) &- 1
+            }
+        }
+    }
+
+    var isEmpty: Bool { first == 0 && rest.allSatisfy { $0 == 0 } }
+
+    func contains(_ slot: Int) -> Bool {
+        if slot < 64 { return first & (1 << UInt64(slot)) != 0 }
+        let word = slot / 64 - 1
+        return word < rest.count && rest[word] & (1 << UInt64(slot % 64)) != 0
+    }
+
+    mutating func insert(_ slot: Int) {
+        if slot < 64 {
+            first |= 1 << UInt64(slot)
+            return
+        }
+        let word = slot / 64 - 1
+        if word >= rest.count { rest += Array(repeating: 0, count: word - rest.count + 1) }
+        rest[word] |= 1 << UInt64(slot % 64)
     }
 }

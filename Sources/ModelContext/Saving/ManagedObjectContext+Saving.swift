@@ -42,8 +42,8 @@ extension ManagedObjectContext {
                 try writer.unlinkAll(own)
                 guard try writer.delete(object.entity.shape, key: own.key, version: object.version) else { throw conflict(object) }
             }
-            for object in inserted + updated {
-                try writeLinks(of: object, writer, key: key)
+            for list in [inserted, updated] {
+                for object in list { try writeLinks(of: object, writer, key: key) }
             }
             return keys
         }
@@ -129,8 +129,8 @@ extension ManagedObjectContext {
         guard let own = key(object) else { return }
         let shape = object.entity.shape
         var attributes = [(slot: Int, value: DatabaseValue)]()
-        for (index, value) in object.pending.attributes.enumerated() {
-            guard let value else { continue }
+        for index in shape.attributes.indices {
+            guard let value = object.pending.attribute(index) else { continue }
             attributes.append((index, try columnValue(value, slot: index, of: object)))
         }
         var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()
@@ -178,7 +178,7 @@ extension ManagedObjectContext {
     /// to-one: 1024 apart from 2048, as Core Data numbers a list it writes (wire's stores).
     private func orderValues() -> [ObjectIdentifier: (object: ManagedObject, values: [String: Int64])] {
         var result = [ObjectIdentifier: (object: ManagedObject, values: [String: Int64])]()
-        for owner in insertedList.objects + updatedList.objects {
+        for owner in [insertedList.objects, updatedList.objects].joined() where !owner.changedToManys.isEmpty {
             for name in owner.changedToManys {
                 guard case .toMany(let relationship)? = owner.entity.properties[name], relationship.isOrdered,
                     let inverse = inverse(of: relationship, in: owner), !inverse.isToMany
@@ -200,6 +200,7 @@ extension ManagedObjectContext {
     // MARK: - After the transaction
 
     private func commit(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: ObjectKey], storeIdentifier: String) throws {
+        registered.reserve(inserted.count)
         for object in inserted {
             if let key = keys[ObjectIdentifier(object)] {
                 rekey(object, ManagedObjectID(entityName: object.entity.name, storeIdentifier: storeIdentifier, primaryKey: key.key))
@@ -223,20 +224,26 @@ extension ManagedObjectContext {
 
     /// Folds an object's saved changes into its saved state.
     private func settle(_ object: ManagedObject, keys: [ObjectIdentifier: ObjectKey]) {
-        let shape = object.entity.shape
-        var committed = object.committed ?? Array(repeating: nil, count: shape.attributes.count)
-        if committed.count < shape.attributes.count { committed = Array(repeating: nil, count: shape.attributes.count) }
-        for (index, value) in object.pending.attributes.enumerated() {
-            guard let value else { continue }
-            committed[index] = shape.attributes[index].type == .transformable
-                ? value.map { ValueTransformer.data(for: $0, of: object.entity.slotAttributes[index]) } : value
+        let entity = object.entity
+        let shape = entity.shape
+        if object.committed == nil, !entity.hasTransformableSlots, let all = object.pending.allAttributes {
+            // A new object's values, every slot set: they become its saved values as they are.
+            object.committed = all
+        } else {
+            var committed = object.committed ?? Array(repeating: nil, count: shape.attributes.count)
+            if committed.count < shape.attributes.count { committed = Array(repeating: nil, count: shape.attributes.count) }
+            for index in shape.attributes.indices {
+                guard let value = object.pending.attribute(index) else { continue }
+                committed[index] = shape.attributes[index].type == .transformable
+                    ? value.map { ValueTransformer.data(for: $0, of: entity.slotAttributes[index]) } : value
+            }
+            object.committed = committed
         }
         var toOnes = object.committedToOnes.count == shape.toOnes.count ? object.committedToOnes : Array(repeating: nil, count: shape.toOnes.count)
-        for (index, target) in object.pending.toOnes.enumerated() {
-            guard let target else { continue }
+        for index in shape.toOnes.indices {
+            guard let target = object.pending.toOne(index) else { continue }
             toOnes[index] = target.flatMap { keys[ObjectIdentifier($0)] ?? (try? objectKey(of: $0.objectID)) ?? nil }
         }
-        object.committed = committed
         object.committedToOnes = toOnes
         object.pending = PendingValues()
         for name in object.changedToManys { object.committedToManys[name] = object.toManys[name]?.objects ?? [] }

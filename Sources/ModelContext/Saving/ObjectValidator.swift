@@ -10,7 +10,7 @@ import ModelSchema
 enum ObjectValidator {
     static func errors(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], in context: ManagedObjectContext) -> [NSError] {
         var errors = [NSError]()
-        for object in inserted + updated { errors += check(object, in: context) }
+        for object in [inserted, updated].joined() { errors += check(object, in: context) }
         for object in deleted { errors += checkDelete(object, in: context) }
         return errors
     }
