@@ -54,6 +54,7 @@ struct StepBuilder {
 
     /// Plans the whole step: statements in the order they run, with the counts.
     mutating func build() throws {
+        step.foreignEntityRows = try ForeignEntityRows.find(in: db, layout: sourceLayout)
         let plans = try destinationTablePlans()
         for plan in plans where plan.rewrite {
             if let table = plan.sourceTable { setAside(table) }
@@ -98,8 +99,10 @@ struct StepBuilder {
         var rewrite: Bool
         /// Destination column → its value over the source table's row.
         var values: [String: SQLValue]
-        /// Source entity numbers whose rows the table keeps.
+        /// Source entity numbers whose rows the table keeps, those of rows that carry another
+        /// table's entity number (``ForeignEntityRows``) included.
         var sourceNumbers: [Int]
+        /// Source entity number → destination entity number, for every number the table's rows carry.
         var entityNumbers: [Int: Int]
     }
 
@@ -123,6 +126,11 @@ struct StepBuilder {
             }
             var numbers = [Int: Int]()
             for (new, old) in pairs { numbers[old.number] = new.number }
+            // A row carrying another table's entity number keeps naming that entity (or keeps
+            // its number when the entity is gone or never was).
+            let everyNumber = entityNumberMap()
+            let foreign = step.foreignEntityRows.filter { $0.table == sourceTable }.map(\.entityNumber)
+            for number in foreign { numbers[number] = everyNumber[number] ?? number }
             var values = [String: SQLValue]()
             for column in table.columns.dropFirst(3) {
                 values[column.name] = try value(of: column.name, members: members, pairs: pairs, sourceTable: sourceTable)
@@ -137,7 +145,7 @@ struct StepBuilder {
             plans.append(
                 TablePlan(
                     table: table, sourceTable: sourceTable, rewrite: !inPlace, values: values,
-                    sourceNumbers: pairs.map(\.1.number).sorted(), entityNumbers: numbers))
+                    sourceNumbers: (pairs.map(\.1.number) + foreign).sorted(), entityNumbers: numbers))
         }
         return plans
     }

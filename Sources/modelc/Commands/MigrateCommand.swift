@@ -43,13 +43,16 @@ struct MigrateCommand: ParsableCommand {
 
             --dry-run runs the plan on a private copy and prints, per step, the changes, the \
             SQL, the rows touched, the values that would be dropped (counted from the store's \
-            data) and a risk verdict (safe, dropsData, impossible); the store is not touched.
+            data) and a risk verdict (safe, dropsData, impossible); the store is not touched. \
+            Rows whose entity number (Z_ENT) belongs to an entity of another table are a \
+            warning with their count, table and number; every migration keeps them naming that \
+            entity.
 
             JSON form: {"store", "storeVersion", "destination", "outcome", "risk", "backup", \
             "removedLeftovers", "removedBackups", \
             "suggestedThrough", \
             "steps": [{"from", "to", "uses" ({"inferred": {}} or {"mappingModel": {"path"}}), "risk", "rowsTouched", "rewrittenTables", "dropped": \
-            [{"entity", "property", "count"}], "statements": [{"sql", "purpose"}], "mapping"}]}.
+            [{"entity", "property", "count"}], "foreignEntityRows": [{"table", "entityNumber", "entity", "count"}], "statements": [{"sql", "purpose"}], "mapping"}]}.
 
             --mapping PATH (repeatable: a .xcmappingmodel, a .cdm, or a folder searched for \
             both) offers custom mapping models: the direct step uses the first one whose entity \

@@ -1,4 +1,5 @@
 import ModelMigration
+import ModelStore
 
 /// A migration as `migrate` prints it, in text or JSON.
 struct MigrationReport: Encodable {
@@ -10,6 +11,8 @@ struct MigrationReport: Encodable {
         var rowsTouched: Int
         var rewrittenTables: [String]
         var dropped: [DroppedValues]
+        /// Rows whose entity number belongs to another table (a warning: they are kept).
+        var foreignEntityRows: [ForeignEntityRows]
         var statements: [MigrationStatement]
         var mapping: MappingReport
     }
@@ -45,7 +48,7 @@ struct MigrationReport: Encodable {
         steps = result.steps.map {
             Step(
                 from: $0.source, to: $0.destination, uses: $0.uses, risk: $0.risk.rawValue, rowsTouched: $0.rowsTouched,
-                rewrittenTables: $0.rewrittenTables, dropped: $0.dropped, statements: $0.statements, mapping: MappingReport($0.mapping))
+                rewrittenTables: $0.rewrittenTables, dropped: $0.dropped, foreignEntityRows: $0.foreignEntityRows, statements: $0.statements, mapping: MappingReport($0.mapping))
         }
     }
 
@@ -81,6 +84,7 @@ struct MigrationReport: Encodable {
                     print("  drops: \(drop.count) \(drop.property.map { "values of '\($0)'" } ?? "rows") of '\(drop.entity)'")
                 }
             }
+            for rows in step.foreignEntityRows { print("  warning: \(rows.warning); kept") }
             if showSQL {
                 print("  SQL:")
                 for statement in step.statements { print("    \(statement.sql);") }
