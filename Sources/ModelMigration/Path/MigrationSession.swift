@@ -97,10 +97,14 @@ struct MigrationSession {
         // The first step's data-decided reasons are decided now, on the store as it is: no
         // backup for a step its rows make impossible.
         mappings[0] = try RowEvidence.resolve(mappings[0], source: chain[0], layout: layouts[0], in: db)
+        // Whether a step from the store's version is possible, as the store's rows decide.
+        let storeRows = { (mapping: InferredMapping) in
+            (try? RowEvidence.resolve(mapping, source: chain[0], layout: layouts[0], in: db).isPossible) ?? false
+        }
         if let impossible = mappings.firstIndex(where: { !$0.couldBePossible }) {
             result.steps = mappings[...impossible].map { MigrationStep(source: $0.sourceVersion, destination: $0.destinationVersion, mapping: $0) }
             result.outcome = .impossible
-            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork() }
+            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork(mappingModels: options.mappingModels, storeRows: storeRows) }
             return result
         }
         do {
@@ -111,7 +115,7 @@ struct MigrationSession {
         } catch let stopped as StepImpossible {
             result.steps = stopped.steps
             result.outcome = .impossible
-            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork() }
+            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork(mappingModels: options.mappingModels, storeRows: storeRows) }
         } catch let refused as DataLossRefused {
             result.steps = refused.steps
             result.outcome = .refusedDataLoss
