@@ -35,14 +35,19 @@ struct StepBuilder {
     var asideNames: [String: String] = [:]
     /// Source join tables whose rows went somewhere.
     var consumedJoinTables: Set<String> = []
+    /// Whether to find the rows carrying another table's entity number even when no number
+    /// changes (a plan reports them); otherwise they are looked for only where they would
+    /// otherwise lose their entity, so an additive step still reads no row.
+    let reportsForeignEntityRows: Bool
 
     /// Prepares the step from `source` (laid out as `sourceLayout`) to `destination` (as
     /// `destinationLayout`): the caller lays each version out once for the whole migration.
     init(
         db: Database, source: ModelVersion, destination: ModelVersion, layouts: (source: StoreLayout, destination: StoreLayout),
-        mapping: InferredMapping
+        mapping: InferredMapping, reportsForeignEntityRows: Bool = false
     ) throws {
         self.db = db
+        self.reportsForeignEntityRows = reportsForeignEntityRows
         self.mapping = mapping
         sourceLayout = layouts.source
         destinationLayout = layouts.destination
@@ -54,7 +59,11 @@ struct StepBuilder {
 
     /// Plans the whole step: statements in the order they run, with the counts.
     mutating func build() throws {
-        step.foreignEntityRows = try ForeignEntityRows.find(in: db, layout: sourceLayout)
+        let numbers = entityNumberMap()
+        let keepsEveryNumber = numbers.count == sourceLayout.entities.count && numbers.allSatisfy { $0.key == $0.value }
+        if reportsForeignEntityRows || !keepsEveryNumber {
+            step.foreignEntityRows = try ForeignEntityRows.find(in: db, layout: sourceLayout)
+        }
         let plans = try destinationTablePlans()
         for plan in plans where plan.rewrite {
             if let table = plan.sourceTable { setAside(table) }

@@ -139,7 +139,7 @@ struct MigrationSession {
                 throw StepImpossible(steps: steps + [MigrationStep(source: source.name, destination: destination.name, mapping: mapping)])
             }
             var builder = try StepBuilder(
-                db: db, source: source, destination: destination, layouts: (layouts[index], layouts[index + 1]), mapping: mapping)
+                db: db, source: source, destination: destination, layouts: (layouts[index], layouts[index + 1]), mapping: mapping, reportsForeignEntityRows: !commits)
             do {
                 try builder.build()
             } catch let error as MigrationError {
