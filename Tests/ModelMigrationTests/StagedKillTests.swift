@@ -11,8 +11,8 @@ import _ModelTestSupport
 /// not killed, cleans up what the killed one left and ends at the last version.
 ///
 /// The store is ebf's `TestMigrationStore_version_1.sqlite` (a copy) with rows added, so that a
-/// run lasts long enough for kills to land in every stage; its stages go through the project's
-/// own mapping models `TestMigrationStore_1_2` and `_2_3`.
+/// run lasts long enough for kills to land in every stage, in a rollback journal and in WAL; its
+/// stages go through the project's own mapping models `TestMigrationStore_1_2` and `_2_3`.
 /// Replay a failure with the seed it printed: `MODELC_TEST_SEED=<seed> swift test --filter StagedKillTests`.
 @Suite(.serialized, Corpus.required)
 struct StagedKillTests {
@@ -22,8 +22,9 @@ struct StagedKillTests {
     static let rows = 40_000
     static let root = "ebf__CTDataStoreManager/CTDataStoreManager/CTDataStoreManagerTests/CoreDataTests/MigrationTest"
 
-    @Test func aKilledStagedMigrationLeavesTheFirstOrTheLastVersion() throws {
-        var generator = TestSeed.generator(for: "StagedKillTests")
+    @Test(arguments: [StoreCreator.JournalMode.delete, .wal])
+    func aKilledStagedMigrationLeavesTheFirstOrTheLastVersion(_ journalMode: StoreCreator.JournalMode) throws {
+        var generator = TestSeed.generator(for: "StagedKillTests.\(journalMode.rawValue)")
         try withTemporaryDirectory { folder in
             let model = Corpus.path("\(Self.root)/TestMigrationStore.xcdatamodeld")
             let bundle = try MigrationTestSupport.bundle(model)
@@ -39,6 +40,7 @@ struct StagedKillTests {
                         """)
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = \(Self.rows)")
             }
+            try DatabaseQueue(path: base).writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = \(journalMode.rawValue)") }
             let original = try Kill.open(base)
             let dates = try Self.dates(base)
             #expect(original.hashes != middle && original.hashes != new)
