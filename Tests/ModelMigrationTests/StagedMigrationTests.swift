@@ -123,6 +123,35 @@ struct StagedMigrationTests {
         }
     }
 
+    /// Stages named one by one (custom through each mapping model, then lightweight) do what
+    /// the matching chain does; a chain whose second stage is impossible (v2 → v4 inferred: v4's
+    /// required `color`) ends `impossible` with the store as it was, no backup, nothing beside it.
+    @Test func explicitStagesRunAndAnImpossibleStageLeavesTheStore() throws {
+        try withTemporaryDirectory { folder in
+            let bundle = try Support.bundle(Corpus.path(Self.model))
+            let models = try ["Migration1to2", "Migration2to3"].map { try ManagerCorpusTests.read("\(Self.mappings)/\($0).xcmappingmodel") }
+            var policies = PolicyRegistry()
+            policies.register(className: "Post2ToPost3MigrationPolicy") { ManagerCorpusTests.PostColorPolicy() }
+            let store = try Support.copy(Corpus.path("\(Self.stores)/CoreDataMigration_Example_1.sqlite"), into: folder)
+            let before = try Self.folder(of: store)
+
+            let impossible = StagedMigrationPlan(stages: [MigrationStage(to: Self.v2, .custom(models[0])), MigrationStage(to: Self.v4)], policies: policies)
+            let stopped = try StagedMigrator.migrate(storeAt: store, bundle: bundle, plan: impossible)
+            #expect(stopped.outcome == .impossible)
+            #expect(stopped.stages.map(\.risk) == [.safe, .impossible])
+            #expect(try Self.folder(of: store) == before, "the store as it was, nothing beside it")
+
+            let posts = try Self.posts(store, colorColumn: "ZCOLOR")
+            let explicit = StagedMigrationPlan(
+                stages: [MigrationStage(to: Self.v2, .custom(models[0])), MigrationStage(to: Self.v3, .custom(models[1])), MigrationStage(to: Self.v4, .lightweight)],
+                policies: policies)
+            let result = try StagedMigrator.migrate(storeAt: store, bundle: bundle, plan: explicit)
+            #expect(result.outcome == .migrated)
+            #expect(try StoreMetadata.read(at: store).versionHashes == Self.coreDataV4Hashes(in: folder))
+            #expect(try Self.migratedPosts(store) == posts)
+        }
+    }
+
     /// A stage whose mapping model names a policy nobody registered stops the run before
     /// anything is touched, naming the class.
     @Test func aMissingPolicyStopsBeforeAnything() throws {
