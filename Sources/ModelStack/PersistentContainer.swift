@@ -30,6 +30,7 @@ public final class PersistentContainer: @unchecked Sendable {
     private var _decide: (@Sendable (LoadDecision) -> Bool)?
     private var _progress: (@Sendable (String) -> Void)?
     private var _policies = PolicyRegistry()
+    private var _stagedPlan: StagedMigrationPlan?
     private var _stores: [LoadedStore] = []
 
     // MARK: - Creating
@@ -94,6 +95,17 @@ public final class PersistentContainer: @unchecked Sendable {
         set { lock.withLock { _policies = newValue } }
     }
 
+    /// The stages a store made by an older version goes through, as an app gives Apple's
+    /// staged migration manager to its store description (a plan holds code, so it is set here,
+    /// for every store): the loader runs the plan's remaining stages as one atomic chain
+    /// (``StagedMigrator``), then, when the plan stops short of the current version, a last stage
+    /// to it through a mapping model of ``StoreDescription/mappingModelLocations`` or inferred.
+    /// `nil` (the default) migrates in one direct step.
+    public var stagedMigrationPlan: StagedMigrationPlan? {
+        get { lock.withLock { _stagedPlan } }
+        set { lock.withLock { _stagedPlan = newValue } }
+    }
+
     // MARK: - Loaded stores
 
     /// The stores loaded so far, in the order of their descriptions.
@@ -146,8 +158,8 @@ public final class PersistentContainer: @unchecked Sendable {
             throw PersistentStoreLoadError(.missingSourceModel, path: description.url.path, message: "the model has no versions")
         }
         let loader = StoreLoader(
-            bundle: model, current: current, policy: recoveryPolicy, policies: migrationPolicies, decide: decisionHandler,
-            progress: progressHandler)
+            bundle: model, current: current, policy: recoveryPolicy, policies: migrationPolicies, stagedPlan: stagedMigrationPlan,
+            decide: decisionHandler, progress: progressHandler)
         let store = try loader.load(description)
         lock.withLock { _stores.append(store) }
         return store

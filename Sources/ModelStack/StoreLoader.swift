@@ -13,6 +13,8 @@ struct StoreLoader {
     let current: ModelVersion
     let policy: RecoveryPolicy
     let policies: PolicyRegistry
+    /// The stages a store behind goes through; nil for one direct step.
+    let stagedPlan: StagedMigrationPlan?
     let decide: (@Sendable (LoadDecision) -> Bool)?
     let progress: (@Sendable (String) -> Void)?
 
@@ -121,8 +123,9 @@ struct StoreLoader {
     }
 
     /// Migrates the store from `from` to the current version, when the description allows it:
-    /// through the first mapping model of its locations made for the two versions, as Core Data
-    /// prefers one it finds, else by inference when that is allowed.
+    /// through the container's staged plan when it has one; else through the first mapping model
+    /// of its locations made for the two versions, as Core Data prefers one it finds, else by
+    /// inference when that is allowed.
     private func migrate(_ description: StoreDescription, from: String, _ report: inout StoreLoadReport) throws {
         let path = description.url.path
         let why = "the store was made by '\(from)', not by the current version '\(current.name)'"
@@ -132,13 +135,14 @@ struct StoreLoader {
         let mappingModel = bundle.version(named: from).flatMap { source in
             MappingModelFinder.find(in: description.mappingModelLocations.map(\.path), from: source, to: current).model
         }
-        guard mappingModel != nil || description.shouldInferMappingModelAutomatically else {
+        guard stagedPlan != nil || mappingModel != nil || description.shouldInferMappingModelAutomatically else {
             throw vetoed(
                 .missingMappingModel, path,
                 why + "; inference is off and no mapping model in \(description.mappingModelLocations.count) location(s) fits the two versions")
         }
         try Volume.requireWritable(folderOf: path)
         guard approve(.migrate(path: path, from: from, to: current.name)) else { throw vetoed(.incompatibleVersion, path, why + "; the migration was vetoed") }
+        if let stagedPlan { return try migrateInStages(description, plan: stagedPlan, from: from, &report) }
         if let mappingModel {
             var options = MigrationManager.Options()
             options.destination = current.name
@@ -162,6 +166,31 @@ struct StoreLoader {
                 .inferredMappingFailed, path,
                 "no mapping can be inferred from '\(from)' to '\(current.name)': "
                     + reasons.map { "\($0.message) [\($0.code)]" }.joined(separator: "; "))
+        }
+        report.migratedFrom = from
+        report.backupPath = result.backupPath
+    }
+
+    /// Runs the plan's stages as one atomic chain, with a last stage to the current version when
+    /// the plan stops short of it (through a mapping model of the locations, else inferred).
+    private func migrateInStages(_ description: StoreDescription, plan: StagedMigrationPlan, from: String, _ report: inout StoreLoadReport) throws {
+        let path = description.url.path
+        var plan = plan
+        if plan.stages.last?.destination != current.name {
+            let models = MappingModelFinder.readAll(in: description.mappingModelLocations.map(\.path)).models
+            plan.stages.append(MigrationStage(to: current.name, .matching(models)))
+        }
+        var options = StagedMigrator.Options()
+        options.makesBackup = description.backsUpBeforeMigration
+        // Core Data's lightweight migration drops the values of removed properties.
+        options.allowsDataLoss = true
+        options.progress = progress
+        let result = try StagedMigrator.migrate(storeAt: path, bundle: bundle, plan: plan, options: options)
+        guard result.outcome == .migrated || result.outcome == .upToDate else {
+            let reasons = result.stages.compactMap(\.step).flatMap(\.mapping.diagnostics).filter { $0.severity == .error }
+            throw vetoed(
+                .inferredMappingFailed, path,
+                "a stage of the staged migration from '\(from)' cannot be inferred: " + reasons.map { "\($0.message) [\($0.code)]" }.joined(separator: "; "))
         }
         report.migratedFrom = from
         report.backupPath = result.backupPath

@@ -98,6 +98,61 @@ struct StoreHardeningTests {
         }
     }
 
+    /// An `auto_vacuum = FULL` store whose pointer-map page (page 2) is zeroed, which SQLite's
+    /// `PRAGMA integrity_check` reports as damaged: `migrate` and its dry run, whose checks read
+    /// the pointer map rather than the whole file, refuse it as corrupt (259, SQLite 11) and
+    /// change nothing, even for an additive step (to Library 2), which frees no page and so
+    /// never makes SQLite read the map itself; `store check` reports it as corrupt.
+    @Test func zeroedPointerMapOfAFullAutoVacuumStoreIsRefused() throws {
+        try withTemporaryDirectory { folder in
+            let store = try Self.makeStore(in: folder, rows: 3000)
+            try DatabaseQueue(path: store).writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA auto_vacuum = FULL")
+                #expect(try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") == 1)
+            }
+            try Self.zeroPage(2, of: store)
+            let witness = try DatabaseQueue(path: store, configuration: RetainedData.readOnly).read { db in
+                try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            }
+            #expect(witness != ["ok"], "SQLite itself finds the store damaged")
+            let before = try Self.folderContents(store)
+            for extra in [[], ["--dry-run"], ["--dry-run", "--json"]] {
+                let run = try Self.migrate(store, ["--to", "Library 2"] + extra)
+                #expect(run.status == 1, "\(extra): \(run.standardOutput) \(run.standardError)")
+                #expect(Self.failure(run) == "corrupt 259", "\(extra): \(run.standardOutput) \(run.standardError)")
+                #expect(try Self.folderContents(store) == before, "\(extra): nothing changed or created")
+            }
+            let check = try Modelc.run(["store", "check", store, "--model", Support.library, "--json"])
+            #expect(check.status == 2)
+            #expect(try check.json()["class"] as? String == "corrupt", "\(check.standardOutput)")
+            #expect(try check.json()["sqliteCode"] as? Int == 11)
+        }
+    }
+
+    /// A WAL store whose `-wal` holds the current pointer-map page while the database file's
+    /// copy of it is zeroed is whole, as SQLite reads it: `migrate` reads the page from the log
+    /// and migrates the store.
+    @Test func pointerMapPageInTheLogIsRead() throws {
+        try withTemporaryDirectory { folder in
+            let store = try Self.makeStore(in: folder, rows: 10, journalMode: .wal)
+            let copy = folder.appendingPathComponent("Copy.sqlite").path
+            // The writer stays open while the files are copied, so the copy's -wal keeps its frames.
+            let writer = try DatabaseQueue(path: store)
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                try db.execute(
+                    sql: "WITH RECURSIVE n(i) AS (SELECT 11 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT i, 5, 1, 'tag ' || i FROM n")
+            }
+            for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: store + suffix, toPath: copy + suffix) }
+            try writer.close()
+            try Self.zeroPage(2, of: copy)
+            let run = try Modelc.run(["migrate", copy, "--model", Support.library, "--no-backup"])
+            #expect(run.status == 0, "\(run.standardOutput) \(run.standardError)")
+            let after = try DatabaseQueue(path: copy).read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+            #expect(after == ["ok"])
+        }
+    }
+
     /// A current-version store one byte short: `store check` must not say it opens.
     @Test func truncatedCurrentStoreDoesNotOpen() throws {
         try withTemporaryDirectory { folder in

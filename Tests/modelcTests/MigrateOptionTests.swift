@@ -33,7 +33,7 @@ struct MigrateOptionTests {
     /// prints help.
     @Test(arguments: [
         ["migrate", "Store.sqlite", "--model", "M.xcdatamodeld", "--keep-backups", "0", "--json"],
-        ["migrate", "Store.sqlite", "--model", "M.xcdatamodeld", "--mapping", "A.cdm", "--through", "V2", "--json"],
+        ["migrate", "Store.sqlite", "--model", "M.xcdatamodeld", "--keep-backups", "two", "--json"],
         ["hash", "--json"],
         ["store", "info", "--json", "--no-such-option"],
         ["validate", "--json"],

@@ -13,20 +13,33 @@ public enum MappingModelFinder {
         public var diagnostics: [Diagnostic]
     }
 
+    /// Every mapping model at `places` that can be read, in order, with the candidates looked
+    /// at and the errors of those that cannot.
+    public struct Found: Sendable {
+        public var models: [MappingModel]
+        public var candidates: [String]
+        public var diagnostics: [Diagnostic]
+    }
+
     /// The mapping model for the step from `source` to `destination`.
     public static func find(in places: [String], from source: ModelVersion, to destination: ModelVersion) -> Result {
         let sourceHashes = VersionHasher(source).entityHashes()
         let destinationHashes = VersionHasher(destination).entityHashes()
-        var result = Result(model: nil, candidates: [], diagnostics: [])
+        let found = readAll(in: places)
+        let model = found.models.first { $0.matches(source: sourceHashes, destination: destinationHashes) }
+        return Result(model: model, candidates: found.candidates, diagnostics: found.diagnostics)
+    }
+
+    /// Reads every mapping model at `places` (for staged migrations, whose stages each pick one).
+    public static func readAll(in places: [String]) -> Found {
+        var found = Found(models: [], candidates: [], diagnostics: [])
         for path in places.flatMap(mappingModels) {
-            result.candidates.append(path)
+            found.candidates.append(path)
             let read = MappingCompilation.read(at: path)
-            result.diagnostics += read.diagnostics.filter { $0.severity == .error }
-            if result.model == nil, let model = read.model, model.matches(source: sourceHashes, destination: destinationHashes) {
-                result.model = model
-            }
+            found.diagnostics += read.diagnostics.filter { $0.severity == .error }
+            if let model = read.model { found.models.append(model) }
         }
-        return result
+        return found
     }
 
     /// The mapping models at `place`: itself, or those found under a folder, sorted by path.

@@ -35,14 +35,19 @@ struct StepBuilder {
     var asideNames: [String: String] = [:]
     /// Source join tables whose rows went somewhere.
     var consumedJoinTables: Set<String> = []
+    /// Whether to find the rows carrying another table's entity number even when no number
+    /// changes (a plan reports them); otherwise they are looked for only where they would
+    /// otherwise lose their entity, so an additive step still reads no row.
+    let reportsForeignEntityRows: Bool
 
     /// Prepares the step from `source` (laid out as `sourceLayout`) to `destination` (as
     /// `destinationLayout`): the caller lays each version out once for the whole migration.
     init(
         db: Database, source: ModelVersion, destination: ModelVersion, layouts: (source: StoreLayout, destination: StoreLayout),
-        mapping: InferredMapping
+        mapping: InferredMapping, reportsForeignEntityRows: Bool = false
     ) throws {
         self.db = db
+        self.reportsForeignEntityRows = reportsForeignEntityRows
         self.mapping = mapping
         sourceLayout = layouts.source
         destinationLayout = layouts.destination
@@ -54,6 +59,11 @@ struct StepBuilder {
 
     /// Plans the whole step: statements in the order they run, with the counts.
     mutating func build() throws {
+        let numbers = entityNumberMap()
+        let keepsEveryNumber = numbers.count == sourceLayout.entities.count && numbers.allSatisfy { $0.key == $0.value }
+        if reportsForeignEntityRows || !keepsEveryNumber {
+            step.foreignEntityRows = try ForeignEntityRows.find(in: db, layout: sourceLayout)
+        }
         let plans = try destinationTablePlans()
         for plan in plans where plan.rewrite {
             if let table = plan.sourceTable { setAside(table) }
@@ -98,8 +108,10 @@ struct StepBuilder {
         var rewrite: Bool
         /// Destination column → its value over the source table's row.
         var values: [String: SQLValue]
-        /// Source entity numbers whose rows the table keeps.
+        /// Source entity numbers whose rows the table keeps, those of rows that carry another
+        /// table's entity number (``ForeignEntityRows``) included.
         var sourceNumbers: [Int]
+        /// Source entity number → destination entity number, for every number the table's rows carry.
         var entityNumbers: [Int: Int]
     }
 
@@ -123,6 +135,11 @@ struct StepBuilder {
             }
             var numbers = [Int: Int]()
             for (new, old) in pairs { numbers[old.number] = new.number }
+            // A row carrying another table's entity number keeps naming that entity (or keeps
+            // its number when the entity is gone or never was).
+            let everyNumber = entityNumberMap()
+            let foreign = step.foreignEntityRows.filter { $0.table == sourceTable }.map(\.entityNumber)
+            for number in foreign { numbers[number] = everyNumber[number] ?? number }
             var values = [String: SQLValue]()
             for column in table.columns.dropFirst(3) {
                 values[column.name] = try value(of: column.name, members: members, pairs: pairs, sourceTable: sourceTable)
@@ -137,7 +154,7 @@ struct StepBuilder {
             plans.append(
                 TablePlan(
                     table: table, sourceTable: sourceTable, rewrite: !inPlace, values: values,
-                    sourceNumbers: pairs.map(\.1.number).sorted(), entityNumbers: numbers))
+                    sourceNumbers: (pairs.map(\.1.number) + foreign).sorted(), entityNumbers: numbers))
         }
         return plans
     }

@@ -3,12 +3,6 @@ import GRDB
 import ModelSchema
 import ModelStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One run of ``MigrationManager`` on one database file (the store, or a dry run's private
 /// copy). The source's write lock is held from the first read to the swap; the destination is
 /// built under a staging name `<store>.modelc-<UUID>` (which ``StoreLeftovers`` removes after a
@@ -36,19 +30,10 @@ struct ManagerSession {
                 _ = try preflight(db, checkingPages: true)
                 return try Self.dataVersion(db)
             }
-            // The swap needs a store without -wal/-shm: a WAL store is switched to a rollback
-            // journal (a checkpoint, then the -wal removed), which Core Data reads as well.
-            let wasWAL = try queue.writeWithoutTransaction { db -> Bool in
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
-                if mode.lowercased() == "wal" { try db.execute(sql: "PRAGMA journal_mode = DELETE") }
-                return mode.lowercased() == "wal"
-            }
+            // The swap needs a store without -wal/-shm.
+            let wasWAL = try StoreSwap.leavingWAL(queue)
             // A run that does not migrate leaves the store as it was, journal mode included.
-            defer {
-                if wasWAL && result?.outcome != .migrated {
-                    try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
-                }
-            }
+            defer { if wasWAL && result?.outcome != .migrated { StoreSwap.returningToWAL(queue) } }
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     result = try perform(db, wasWAL: wasWAL, checkingPages: try Self.dataVersion(db) != checked)
@@ -75,7 +60,7 @@ struct ManagerSession {
             removedLeftovers: removed)
         if source.name == destination.name { return result }
         let staging = database + ".modelc-\(UUID().uuidString)"
-        defer { if !commits || result.outcome != .migrated { removeStaging(staging) } }
+        defer { if !commits || result.outcome != .migrated { StoreSwap.removeStaging(staging) } }
         let destinationLayout = try StoreError.mapping(path: path) {
             try StoreCreator.create(
                 at: staging, version: destination, framework: metadata.framework, journalMode: wasWAL ? .wal : .delete,
@@ -92,7 +77,8 @@ struct ManagerSession {
                 .failed, path: path, message: "the migrated store holds \(counts.values.reduce(0, +)) instances, but \(created) were created")
         }
         if commits {
-            result.backupPath = try swap(staging, version: source.name)
+            result.backupPath = try StoreSwap(path: path, backupPath: options.backupPath, makesBackup: options.makesBackup)
+                .swap(staging, version: source.name)
             result.outcome = .migrated
         } else {
             result.outcome = .planned
@@ -201,53 +187,6 @@ struct ManagerSession {
             if try db.tableExists("Z_MODELCACHE"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_MODELCACHE") != 1 {
                 throw MigrationError(.failed, path: path, message: "the migrated store has no model cache")
             }
-        }
-    }
-
-    /// Puts the new store in place: the store is kept as its backup (hard-linked, or copied
-    /// across file systems, with its external-data folder), then the new file is renamed onto
-    /// the store's path (rename(2) is atomic); returns the backup's path.
-    private func swap(_ staging: String, version: String) throws -> String? {
-        let backup = options.makesBackup ? try keep(version: version) : nil
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: staging + suffix) }
-        guard rename(staging, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if let backup {
-                unlink(backup)
-                try? FileManager.default.removeItem(atPath: StoreLeftovers.supportFolder(of: backup))
-            }
-            throw MigrationError(.failed, path: path, message: "cannot put the migrated store in place: \(reason)")
-        }
-        return backup
-    }
-
-    /// Keeps the store as its backup, under `backupPath` or a free sibling name.
-    private func keep(version: String) throws -> String {
-        let safe = String(version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
-        let backup = options.backupPath ?? SiblingName.free(for: path, tag: "pre-\(safe)")
-        if link(path, backup) != 0 {
-            guard errno == EXDEV else {
-                throw MigrationError(.failed, path: path, message: "cannot keep the store as its backup \(backup): \(String(cString: strerror(errno)))")
-            }
-            // Another file system: a copy, which also copies the external-data folder.
-            try StoreError.mapping(path: backup) { try StoreBackup.backup(path, to: backup) }
-            return backup
-        }
-        let support = StoreLeftovers.supportFolder(of: path)
-        if FileManager.default.fileExists(atPath: support) {
-            do {
-                try FileManager.default.copyItem(atPath: support, toPath: StoreLeftovers.supportFolder(of: backup))
-            } catch {
-                unlink(backup)
-                throw MigrationError(.failed, path: path, message: "cannot copy the store's external data beside its backup \(backup): \(error.localizedDescription)")
-            }
-        }
-        return backup
-    }
-
-    private func removeStaging(_ staging: String) {
-        for file in [staging, staging + "-wal", staging + "-shm", staging + "-journal"] {
-            try? FileManager.default.removeItem(atPath: file)
         }
     }
 }

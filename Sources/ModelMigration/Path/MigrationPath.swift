@@ -40,28 +40,47 @@ struct MigrationPath {
     }
 
     /// Stages through the bundle's versions, in bundle order, between the store's version and
-    /// the destination, with each step possible for some store: the fewest found by taking, from
+    /// the destination, each step through one of `mappingModels` whose hashes match it, or
+    /// inferred and possible: for a step from the store's version, as `storeRows` decides from
+    /// the store's rows; for a later one, whatever the rows. The fewest found by taking, from
     /// each version, the furthest one it reaches. `nil` when there is none (or the store's
     /// version comes after the destination in the bundle).
-    mutating func stagesThatWork() -> [String]? {
+    mutating func stagesThatWork(mappingModels: [MappingModel] = [], storeRows: (InferredMapping) -> Bool) -> [String]? {
         let all = bundle.versions
         guard let first = all.firstIndex(where: { $0.name == versions[0].name }),
             let last = all.firstIndex(where: { $0.name == versions[versions.count - 1].name }), first < last
         else { return nil }
         var stages = [String](), current = first
         while current < last {
-            guard let next = (current + 1...last).reversed().first(where: { mapping(all[current], all[$0]).couldBePossible }) else { return nil }
+            let works = { (next: Int) -> Bool in
+                if self.hasMappingModel(mappingModels, all[current], all[next]) { return true }
+                let inferred = self.mapping(all[current], all[next])
+                return inferred.isPossible || (current == first && inferred.couldBePossible && storeRows(inferred))
+            }
+            guard let next = (current + 1...last).reversed().first(where: works) else { return nil }
             if next < last { stages.append(all[next].name) }
             current = next
         }
         return stages.isEmpty ? nil : stages
     }
 
+    /// Whether one of `models` is made for the step from `source` to `destination`.
+    private mutating func hasMappingModel(_ models: [MappingModel], _ source: ModelVersion, _ destination: ModelVersion) -> Bool {
+        guard !models.isEmpty else { return false }
+        let (from, to) = (cachedHashes(source), cachedHashes(destination))
+        return models.contains { $0.matches(source: from, destination: to) }
+    }
+
+    /// The entity hashes of a version, computed once and kept.
+    private mutating func cachedHashes(_ version: ModelVersion) -> [String: VersionHash] {
+        if let known = knownHashes[version.name] { return known }
+        let hashes = VersionHasher(version).entityHashes()
+        knownHashes[version.name] = hashes
+        return hashes
+    }
+
     private mutating func mapping(_ source: ModelVersion, _ destination: ModelVersion) -> InferredMapping {
-        for version in [source, destination] where knownHashes[version.name] == nil {
-            knownHashes[version.name] = VersionHasher(version).entityHashes()
-        }
-        return MappingInference.infer(
-            from: source, to: destination, sourceHashes: knownHashes[source.name], destinationHashes: knownHashes[destination.name])
+        MappingInference.infer(
+            from: source, to: destination, sourceHashes: cachedHashes(source), destinationHashes: cachedHashes(destination))
     }
 }

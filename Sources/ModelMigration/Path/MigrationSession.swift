@@ -97,10 +97,14 @@ struct MigrationSession {
         // The first step's data-decided reasons are decided now, on the store as it is: no
         // backup for a step its rows make impossible.
         mappings[0] = try RowEvidence.resolve(mappings[0], source: chain[0], layout: layouts[0], in: db)
+        // Whether a step from the store's version is possible, as the store's rows decide.
+        let storeRows = { (mapping: InferredMapping) in
+            (try? RowEvidence.resolve(mapping, source: chain[0], layout: layouts[0], in: db).isPossible) ?? false
+        }
         if let impossible = mappings.firstIndex(where: { !$0.couldBePossible }) {
             result.steps = mappings[...impossible].map { MigrationStep(source: $0.sourceVersion, destination: $0.destinationVersion, mapping: $0) }
             result.outcome = .impossible
-            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork() }
+            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork(mappingModels: options.mappingModels, storeRows: storeRows) }
             return result
         }
         do {
@@ -111,7 +115,7 @@ struct MigrationSession {
         } catch let stopped as StepImpossible {
             result.steps = stopped.steps
             result.outcome = .impossible
-            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork() }
+            if options.through.isEmpty { result.suggestedThrough = route.stagesThatWork(mappingModels: options.mappingModels, storeRows: storeRows) }
         } catch let refused as DataLossRefused {
             result.steps = refused.steps
             result.outcome = .refusedDataLoss
@@ -135,7 +139,7 @@ struct MigrationSession {
                 throw StepImpossible(steps: steps + [MigrationStep(source: source.name, destination: destination.name, mapping: mapping)])
             }
             var builder = try StepBuilder(
-                db: db, source: source, destination: destination, layouts: (layouts[index], layouts[index + 1]), mapping: mapping)
+                db: db, source: source, destination: destination, layouts: (layouts[index], layouts[index + 1]), mapping: mapping, reportsForeignEntityRows: !commits)
             do {
                 try builder.build()
             } catch let error as MigrationError {
@@ -175,9 +179,12 @@ struct MigrationSession {
     /// with `cell_size_check` on, where SQLite refuses a damaged page as `SQLITE_CORRUPT`
     /// before anything is committed; what the step wrote is checked in full before it commits
     /// (``checkResult(_:steps:)``). Damage in a table no step touches stays where it was, as
-    /// `store check` reports it.
+    /// `store check` reports it. The pointer map of an `auto_vacuum` store, which SQLite
+    /// trusts when it frees and moves pages and which a check of some tables skips, is read
+    /// page by page (one in `usable size / 5`).
     private func checkStore(_ db: Database) throws {
         try StoreIntegrity.check(db, path: path, depth: .quick, tables: StoreIntegrity.bookkeepingTables)
+        try StoreIntegrity.checkPointerMap(db, path: path)
     }
 
     /// Refuses a store that lacks a table (entity or join table) its version has, naming it: a

@@ -27,6 +27,9 @@ public enum Migrator {
         /// How many backups beside the store to keep after a successful run (the new one
         /// included; older ones are removed); `nil` keeps them all.
         public var keepBackups: Int?
+        /// Mapping models the caller offers (`--mapping`): when the direct step is impossible,
+        /// the stages suggested may go through them (a ``StagedMigrator`` runs such stages).
+        public var mappingModels: [MappingModel] = []
         /// Receives one line per step and per statement group, for progress display.
         public var progress: (@Sendable (String) -> Void)?
 
@@ -54,8 +57,8 @@ public enum Migrator {
         public var steps: [MigrationStep]
         public var outcome: Outcome
         public var backupPath: String?
-        /// When the direct step is impossible but stages through the bundle's versions are not:
-        /// the versions to pass to `--through`.
+        /// When the direct step is impossible but stages through the bundle's versions are not
+        /// (inferred, or through one of ``Options/mappingModels``): the versions to pass to `--through`.
         public var suggestedThrough: [String]?
         /// Temporary files of killed runs that this run removed from beside the store.
         public var removedLeftovers: [String] = []

@@ -1,4 +1,5 @@
 import ModelSchema
+import ModelStore
 
 /// One statement of a migration step, with what it is for.
 public struct MigrationStatement: Sendable, Hashable, Codable {
@@ -60,6 +61,9 @@ public struct MigrationStep: Sendable {
     /// in place): the tables SQLite's integrity check covers after the step.
     public var writtenTables: [String] = []
     public var dropped: [DroppedValues] = []
+    /// Rows of the step's source whose entity number belongs to another table: kept, and
+    /// reported as a warning.
+    public var foreignEntityRows: [ForeignEntityRows] = []
 
     public var risk: MigrationRisk {
         if !mapping.isPossible { return .impossible }

@@ -13,13 +13,20 @@ public struct StoreCheck: Sendable {
     public var match: VersionMatch?
     /// Why the store does not open with the current version; `nil` when it does.
     public var error: StoreError?
+    /// Rows whose entity number belongs to another table, by the version that made the store
+    /// (found only when asked: it reads every entity table).
+    public var foreignEntityRows: [ForeignEntityRows] = []
 
     /// Checks the store at `path` against `bundle`, waiting up to `busyTimeout` seconds for a
-    /// store another process holds locked (a loader with its own retries passes 0).
-    public static func run(storeAt path: String, bundle: ModelBundle, busyTimeout: TimeInterval = 5) -> StoreCheck {
+    /// store another process holds locked (a loader with its own retries passes 0); with
+    /// `findingForeignEntityRows`, also reads every entity table of the store's version for
+    /// ``foreignEntityRows``.
+    public static func run(
+        storeAt path: String, bundle: ModelBundle, busyTimeout: TimeInterval = 5, findingForeignEntityRows: Bool = false
+    ) -> StoreCheck {
         var check = StoreCheck(path: path, currentVersion: bundle.currentVersion?.name)
         do {
-            try check.inspect(bundle, busyTimeout: busyTimeout)
+            try check.inspect(bundle, busyTimeout: busyTimeout, findingForeignEntityRows: findingForeignEntityRows)
         } catch let error as StoreError {
             check.error = error
         } catch let error as DatabaseError {
@@ -30,7 +37,7 @@ public struct StoreCheck: Sendable {
         return check
     }
 
-    private mutating func inspect(_ bundle: ModelBundle, busyTimeout: TimeInterval) throws {
+    private mutating func inspect(_ bundle: ModelBundle, busyTimeout: TimeInterval, findingForeignEntityRows: Bool) throws {
         try Self.checkFile(path)
         try Self.checkNotLocked(path)
         if StoreFiles(path: path).hasHotJournal {
@@ -45,6 +52,12 @@ public struct StoreCheck: Sendable {
         let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
         self.match = match
         let order = bundle.versions.map(\.name)
+        if let matched = match.matched, findingForeignEntityRows {
+            let layout = StoreLayout(matched, framework: metadata.framework)
+            foreignEntityRows = try StoreSnapshot.withReadOnlyDatabase(at: path, busyTimeout: busyTimeout) { db in
+                try ForeignEntityRows.find(in: db, layout: layout)
+            }
+        }
         if let matched = match.matched {
             if matched.name != current.name {
                 let isNewer = (order.firstIndex(of: matched.name) ?? 0) > (order.firstIndex(of: current.name) ?? 0)

@@ -27,7 +27,8 @@ public enum StoreIntegrity {
     ///
     /// With `tables`, SQLite checks only those tables (and their indexes) that exist, and the
     /// freelist when `sqlite_master` is among them, at a cost linear in their size rather than
-    /// the file's: what a step reads or writes, not the whole store. Without, every page.
+    /// the file's: what a step reads or writes, not the whole store (such a check skips the
+    /// pointer map: see ``checkPointerMap(_:path:)``). Without, every page.
     public static func check(_ db: Database, path: String, depth: Depth, tables: [String]? = nil) throws {
         try checkWholePages(db, path: path)
         guard let tables else {
@@ -38,6 +39,13 @@ public enum StoreIntegrity {
             guard try table == "sqlite_master" || db.tableExists(table) else { continue }
             try report(try String.fetchAll(db, sql: "PRAGMA \(depth.rawValue)(\(table.quotedDatabaseIdentifier))"), path: path)
         }
+    }
+
+    /// Throws `corrupt` when `db` is an `auto_vacuum` database whose pointer map is damaged
+    /// (``PointerMap``), at the cost of one page in `usable size / 5`. The map is read as
+    /// committed, so call it before the connection writes.
+    public static func checkPointerMap(_ db: Database, path: String) throws {
+        try PointerMap.check(db, path: path)
     }
 
     /// Throws `corrupt` when the database file is not a whole number of pages.

@@ -29,6 +29,22 @@ enum StoreFileReader {
         }
     }
 
+    /// The pages `numbers` (1-based) of `pageSize` bytes of the database file at `path`, read
+    /// one by one: a page the file does not hold in full is left out.
+    /// - Throws: ``StoreError`` of its class.
+    static func pages(_ numbers: [Int], of path: String, pageSize: Int) throws -> [Int: [UInt8]] {
+        try withFile(at: path) { file in
+            let size = try file.size()
+            var pages = [Int: [UInt8]]()
+            for number in numbers where number >= 1 && number * pageSize <= size {
+                var bytes = [UInt8](repeating: 0, count: pageSize)
+                try bytes.withUnsafeMutableBytes { try file.read(into: $0, at: (number - 1) * pageSize) }
+                pages[number] = bytes
+            }
+            return pages
+        }
+    }
+
     /// Copies the file at `path` byte for byte to `destination`, which it creates (mode 0600).
     /// - Throws: ``StoreError`` of its class.
     static func copy(_ path: String, to destination: String) throws {

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
+import ModelCompiler
 import ModelMigration
 import ModelSchema
 import ModelStore
 
-/// `modelc migrate`: plans or runs the lightweight migration of a store to a model version.
+/// `modelc migrate`: plans or runs the migration of a store to a model version: lightweight, through
+/// a mapping model, or in stages.
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
@@ -17,7 +19,8 @@ struct MigrateCommand: ParsableCommand {
             table whose rows, columns and entity numbers do not change is not touched. \
             --through V2,V3 migrates in stages instead (store → V2 → V3 → destination, each a \
             direct step), like Apple's staged migration; when the direct step is impossible but \
-            such stages would work, the plan says so and shows the --through option to use.
+            such stages would work, the plan says so and shows the --through option to use \
+            (with --mapping, see below).
 
             The migration runs as SQL inside the store, each step in a savepoint of one \
             transaction: a failure at any point (a constraint the data violates, a full disk, \
@@ -43,13 +46,16 @@ struct MigrateCommand: ParsableCommand {
 
             --dry-run runs the plan on a private copy and prints, per step, the changes, the \
             SQL, the rows touched, the values that would be dropped (counted from the store's \
-            data) and a risk verdict (safe, dropsData, impossible); the store is not touched.
+            data) and a risk verdict (safe, dropsData, impossible); the store is not touched. \
+            Rows whose entity number (Z_ENT) belongs to an entity of another table are a \
+            warning with their count, table and number; every migration keeps them naming that \
+            entity.
 
             JSON form: {"store", "storeVersion", "destination", "outcome", "risk", "backup", \
             "removedLeftovers", "removedBackups", \
             "suggestedThrough", \
             "steps": [{"from", "to", "uses" ({"inferred": {}} or {"mappingModel": {"path"}}), "risk", "rowsTouched", "rewrittenTables", "dropped": \
-            [{"entity", "property", "count"}], "statements": [{"sql", "purpose"}], "mapping"}]}.
+            [{"entity", "property", "count"}], "foreignEntityRows": [{"table", "entityNumber", "entity", "count"}], "statements": [{"sql", "purpose"}], "mapping"}]}.
 
             --mapping PATH (repeatable: a .xcmappingmodel, a .cdm, or a folder searched for \
             both) offers custom mapping models: the direct step uses the first one whose entity \
@@ -58,8 +64,22 @@ struct MigrateCommand: ParsableCommand {
             new store beside the store (NAME.EXT.modelc-UUID), verified, then renamed onto the \
             store; the store is kept (hard-linked, no copy) as NAME.pre-VERSION-TIME.EXT or \
             --backup PATH, with its external-data folder, unless --no-backup; --keep-backups \
-            applies too. Without a matching one the step is inferred. --mapping does not combine \
-            with --through (a usage error): a mapping model is one direct step. A mapping that names an entity migration policy (or calls \
+            applies too. Without a matching one the step is inferred; when that is impossible but \
+            stages through the bundle's versions work with the given mapping models, the plan \
+            says so and prints the --through to use.
+
+            --through V2,V3 with --mapping runs stages (store → V2 → V3 → destination), each \
+            through the first mapping model whose entity hashes match its two versions, else \
+            inferred, as one atomic chain: the stages run on a copy beside the store \
+            (NAME.EXT.modelc-UUID) under the store's write lock, and only the destination is \
+            renamed onto the store, the original kept as the one backup; killed or failed at \
+            any point, the store is the original or the destination, never a version between. \
+            --dry-run shows each stage's mapping model or inference and its data-loss forecast. \
+            JSON form: {"store", "storeVersion", "destination", "outcome", "risk", "backup", \
+            "removedLeftovers", "removedBackups", "stages": [{"from", "to", "uses", "risk", \
+            "step" (an inferred stage's step, as above), "entityMappings"}]}.
+
+            A mapping that names an entity migration policy (or calls \
             FUNCTION($entityPolicy, …)) needs the library with a registered Swift port: the \
             command stops before touching anything, names the class and the mapping, and exits \
             2. JSON form: {"store", "storeVersion", "destination", "outcome", "backup", \
@@ -125,10 +145,6 @@ struct MigrateCommand: ParsableCommand {
 
     func validate() throws {
         if let keepBackups, keepBackups < 1 { throw ValidationError("--keep-backups must be at least 1") }
-        if through != nil && !mappings.isEmpty {
-            throw ValidationError(
-                "--through and --mapping cannot be combined: a mapping model is one direct step, as Core Data runs it; migrate once per stage with --to instead")
-        }
     }
 
     func run() throws {
@@ -141,8 +157,10 @@ struct MigrateCommand: ParsableCommand {
             // An unknown version is a usage error, reported as every command reports one (X015).
             _ = try ModelLoading.version(name, of: bundle)
         }
+        if !mappings.isEmpty && !stages.isEmpty { return try migrateInStages(bundle) }
         if try migrateThroughMappingModel(bundle) { return }
         var options = Migrator.Options()
+        options.mappingModels = MappingModelFinder.readAll(in: mappings).models
         options.destination = destination
         options.through = stages
         options.dryRun = dryRun
@@ -159,7 +177,7 @@ struct MigrateCommand: ParsableCommand {
         } catch let error as MigrationError {
             throw CommandFailure(error)
         }
-        let report = MigrationReport(result, model: model)
+        let report = MigrationReport(result, model: model, mappings: mappings)
         if json {
             try JSONOutput.print(report)
         } else if !quiet {

@@ -46,17 +46,19 @@ struct MappingMigrationReport: Encodable {
         ]
     }
 
+    /// One entity mapping's line: what it created, linked, dropped and found invalid.
+    static func line(_ mapping: EntityMappingReport) -> String {
+        let source = mapping.sourceEntity ?? "-", target = mapping.destinationEntity ?? "-"
+        return "  \(mapping.type.lowercased()) \(mapping.name) (\(source) → \(target)): \(mapping.instancesCreated) created, "
+            + "\(mapping.relationshipsSet) links set, \(mapping.valuesDropped) values dropped, \(mapping.validationFailures) validation failures"
+    }
+
     /// The report as text on standard output.
     func printText() {
         var lines = ["\(store): \(storeVersion) → \(destination): \(outcome)"]
         for step in steps {
             lines.append("step \(step.from) → \(step.to) uses mapping model \(step.uses.mappingModel.path) (\(step.uses.mappingModel.reason))")
-            for mapping in step.entityMappings {
-                let source = mapping.sourceEntity ?? "-", target = mapping.destinationEntity ?? "-"
-                lines.append(
-                    "  \(mapping.type.lowercased()) \(mapping.name) (\(source) → \(target)): \(mapping.instancesCreated) created, "
-                        + "\(mapping.relationshipsSet) links set, \(mapping.valuesDropped) values dropped, \(mapping.validationFailures) validation failures")
-            }
+            lines += step.entityMappings.map(Self.line)
         }
         if let backup { lines.append("backup: \(backup)") }
         for file in removedLeftovers { lines.append("removed a killed run's file: \(file)") }

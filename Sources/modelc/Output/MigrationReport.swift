@@ -1,4 +1,5 @@
 import ModelMigration
+import ModelStore
 
 /// A migration as `migrate` prints it, in text or JSON.
 struct MigrationReport: Encodable {
@@ -10,8 +11,36 @@ struct MigrationReport: Encodable {
         var rowsTouched: Int
         var rewrittenTables: [String]
         var dropped: [DroppedValues]
+        /// Rows whose entity number belongs to another table (a warning: they are kept).
+        var foreignEntityRows: [ForeignEntityRows]
         var statements: [MigrationStatement]
         var mapping: MappingReport
+
+        /// Prints the step: its changes, rows touched, drops, warnings and (with `showSQL`) its SQL.
+        func printText(label: String, showSQL: Bool) {
+            print("\(label): \(from) → \(to)  [\(risk)]")
+            for entity in mapping.entities where entity.kind != "copy" {
+                let name = entity.destination ?? entity.source ?? "?"
+                let changes = entity.properties.filter { $0.kind != "copy" }.map { property in
+                    "\(property.kind) \(property.destination ?? property.source ?? "?")" + (property.change.map { " (\($0))" } ?? "")
+                }
+                print("  \(entity.kind) \(name)" + (changes.isEmpty ? "" : ": " + changes.joined(separator: ", ")))
+            }
+            print("  rows touched: \(rowsTouched)" + (rewrittenTables.isEmpty ? "" : "; rewrites \(rewrittenTables.joined(separator: ", "))"))
+            let drops = dropped.filter { $0.count > 0 }
+            if drops.isEmpty {
+                print("  drops: nothing")
+            } else {
+                for drop in drops {
+                    print("  drops: \(drop.count) \(drop.property.map { "values of '\($0)'" } ?? "rows") of '\(drop.entity)'")
+                }
+            }
+            for rows in foreignEntityRows { print("  warning: \(rows.warning); kept") }
+            if showSQL {
+                print("  SQL:")
+                for statement in statements { print("    \(statement.sql);") }
+            }
+        }
     }
 
     var store: String
@@ -28,7 +57,9 @@ struct MigrationReport: Encodable {
     var removedBackups: [String]
     var steps: [Step]
 
-    init(_ result: Migrator.Result, model: String) {
+    /// The report of `result`; `mappings` are the `--mapping` places, repeated in the
+    /// suggested command.
+    init(_ result: Migrator.Result, model: String, mappings: [String] = []) {
         store = result.path
         storeVersion = result.storeVersion
         destination = result.destination
@@ -40,13 +71,10 @@ struct MigrationReport: Encodable {
         suggestedThrough = result.suggestedThrough
         suggestedCommand = result.suggestedThrough.map { stages in
             let through = stages.joined(separator: ",")
-            return "modelc migrate \(Self.shellQuoted(result.path)) --model \(Self.shellQuoted(model)) --through \(Self.shellQuoted(through)) --dry-run"
+            let offered = mappings.map { " --mapping \(Self.shellQuoted($0))" }.joined()
+            return "modelc migrate \(Self.shellQuoted(result.path)) --model \(Self.shellQuoted(model))\(offered) --through \(Self.shellQuoted(through)) --dry-run"
         }
-        steps = result.steps.map {
-            Step(
-                from: $0.source, to: $0.destination, uses: $0.uses, risk: $0.risk.rawValue, rowsTouched: $0.rowsTouched,
-                rewrittenTables: $0.rewrittenTables, dropped: $0.dropped, statements: $0.statements, mapping: MappingReport($0.mapping))
-        }
+        steps = result.steps.map(Step.init)
     }
 
     func printText(showSQL: Bool) {
@@ -63,29 +91,7 @@ struct MigrationReport: Encodable {
         default:
             print("\(store): migrated from '\(storeVersion)' to '\(destination)' in \(steps.count == 1 ? "one direct step" : "\(steps.count) stages")")
         }
-        for (index, step) in steps.enumerated() {
-            print("step \(index + 1): \(step.from) → \(step.to)  [\(step.risk)]")
-            for entity in step.mapping.entities where entity.kind != "copy" {
-                let name = entity.destination ?? entity.source ?? "?"
-                let changes = entity.properties.filter { $0.kind != "copy" }.map { property in
-                    "\(property.kind) \(property.destination ?? property.source ?? "?")" + (property.change.map { " (\($0))" } ?? "")
-                }
-                print("  \(entity.kind) \(name)" + (changes.isEmpty ? "" : ": " + changes.joined(separator: ", ")))
-            }
-            print("  rows touched: \(step.rowsTouched)" + (step.rewrittenTables.isEmpty ? "" : "; rewrites \(step.rewrittenTables.joined(separator: ", "))"))
-            let drops = step.dropped.filter { $0.count > 0 }
-            if drops.isEmpty {
-                print("  drops: nothing")
-            } else {
-                for drop in drops {
-                    print("  drops: \(drop.count) \(drop.property.map { "values of '\($0)'" } ?? "rows") of '\(drop.entity)'")
-                }
-            }
-            if showSQL {
-                print("  SQL:")
-                for statement in step.statements { print("    \(statement.sql);") }
-            }
-        }
+        for (index, step) in steps.enumerated() { step.printText(label: "step \(index + 1)", showSQL: showSQL) }
         if let suggestedCommand {
             print("the direct step is impossible, but stages through \(suggestedThrough?.joined(separator: " → ") ?? "") work:")
             print("  \(suggestedCommand)")
@@ -99,5 +105,15 @@ struct MigrationReport: Encodable {
     /// `text` as one shell word.
     static func shellQuoted(_ text: String) -> String {
         text.allSatisfy { $0.isLetter || $0.isNumber || "._-/,=".contains($0) } ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+extension MigrationReport.Step {
+    /// A step as planned or run.
+    init(_ step: MigrationStep) {
+        self.init(
+            from: step.source, to: step.destination, uses: step.uses, risk: step.risk.rawValue, rowsTouched: step.rowsTouched,
+            rewrittenTables: step.rewrittenTables, dropped: step.dropped, foreignEntityRows: step.foreignEntityRows,
+            statements: step.statements, mapping: MappingReport(step.mapping))
     }
 }

@@ -13,7 +13,9 @@ struct StoreCheckCommand: ParsableCommand {
             the file exists and can be read, no other process holds a write lock, it is an \
             intact SQLite database (PRAGMA quick_check) with Core Data metadata, a version of \
             the model made it, that version is the current one, and the tables hold every \
-            column the version needs.
+            column the version needs. Rows whose entity number (Z_ENT) belongs to an entity \
+            of another table are reported as a warning with their count, table and number \
+            (Core Data writes none; a migration keeps them naming their entity).
 
             Classes and codes: notFound 260, permissionDenied 257, corrupt 259, \
             notACoreDataStore 134010, locked 134090, incompatibleVersionHash 134100 (an older \
@@ -21,7 +23,8 @@ struct StoreCheckCommand: ParsableCommand {
             newerModel 134130 (a newer version made it), incompatibleSchema 134020.
 
             JSON form: {"class", "code", "advice", "message", "path", "currentVersion", \
-            "matchedVersion", "sqliteCode"}; class is "compatible" and code 0 when the store opens.
+            "matchedVersion", "sqliteCode", "warnings": [{"table", "entityNumber", "entity", \
+            "count"}]}; class is "compatible" and code 0 when the store opens.
 
             EXIT STATUS
               0   the store opens with the current version
@@ -42,8 +45,11 @@ struct StoreCheckCommand: ParsableCommand {
     func run() throws {
         try CommandFailure.reporting(json: json, path: model) {
             let bundle = try ModelLoading.read(model)
-            let check = StoreCheck.run(storeAt: store, bundle: bundle)
+            let check = StoreCheck.run(storeAt: store, bundle: bundle, findingForeignEntityRows: true)
             let report = StoreCheckReport(check)
+            if !json {
+                for rows in check.foreignEntityRows { FileHandle.standardError.write(Data("\(store): warning: \(rows.warning)\n".utf8)) }
+            }
             if json {
                 try JSONOutput.print(report)
             } else if let error = check.error {
@@ -65,7 +71,7 @@ struct StoreCheckReport: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case errorClass = "class", code, advice, message, path, currentVersion, matchedVersion, sqliteCode
+        case errorClass = "class", code, advice, message, path, currentVersion, matchedVersion, sqliteCode, warnings
     }
 
     func encode(to encoder: Encoder) throws {
@@ -78,5 +84,6 @@ struct StoreCheckReport: Encodable {
         try container.encode(check.currentVersion, forKey: .currentVersion)
         try container.encode(check.match?.matched?.name, forKey: .matchedVersion)
         try container.encode(check.error?.sqliteCode, forKey: .sqliteCode)
+        try container.encode(check.foreignEntityRows, forKey: .warnings)
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import ModelStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Puts a migrated store, built whole under a staging name beside the store, in the store's
+/// place: the store is kept as its backup (hard-linked, or copied across file systems, with its
+/// external-data folder), then the new file is renamed onto the store's path. rename(2) is
+/// atomic, so the store's path always names a whole store, the old or the new.
+struct StoreSwap {
+    /// The store.
+    let path: String
+    /// Where the old store is kept; nil for a free `<name>.pre-<version>-<time>` beside it.
+    let backupPath: String?
+    /// Whether the old store is kept at all.
+    let makesBackup: Bool
+
+    /// Renames `staging` onto the store, keeping the old store as the backup of `version`;
+    /// returns the backup's path.
+    func swap(_ staging: String, version: String) throws -> String? {
+        let backup = makesBackup ? try keep(version: version) : nil
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: staging + suffix) }
+        guard rename(staging, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if let backup {
+                unlink(backup)
+                try? FileManager.default.removeItem(atPath: StoreLeftovers.supportFolder(of: backup))
+            }
+            throw MigrationError(.failed, path: path, message: "cannot put the migrated store in place: \(reason)")
+        }
+        return backup
+    }
+
+    // MARK: - Journal and staging files
+
+    /// Switches the store `queue` has open from WAL to a rollback journal (a checkpoint, then
+    /// the `-wal` removed), which Core Data reads as well, so that no `-wal` or `-shm` is left
+    /// beside the store a swap replaces; returns whether it was WAL.
+    static func leavingWAL(_ queue: DatabaseQueue) throws -> Bool {
+        try queue.writeWithoutTransaction { db -> Bool in
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
+            if mode.lowercased() == "wal" { try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+            return mode.lowercased() == "wal"
+        }
+    }
+
+    /// Puts a store that ``leavingWAL(_:)`` switched back in WAL mode, for a run that did not migrate it.
+    static func returningToWAL(_ queue: DatabaseQueue) {
+        try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+    }
+
+    /// Removes a staging file and its sidecars.
+    static func removeStaging(_ staging: String) {
+        for file in [staging, staging + "-wal", staging + "-shm", staging + "-journal"] {
+            try? FileManager.default.removeItem(atPath: file)
+        }
+    }
+
+    // MARK: - Backup
+
+    /// Keeps the store as its backup, under `backupPath` or a free sibling name.
+    private func keep(version: String) throws -> String {
+        let safe = String(version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        let backup = backupPath ?? SiblingName.free(for: path, tag: "pre-\(safe)")
+        if link(path, backup) != 0 {
+            guard errno == EXDEV else {
+                throw MigrationError(.failed, path: path, message: "cannot keep the store as its backup \(backup): \(String(cString: strerror(errno)))")
+            }
+            // Another file system: a copy, which also copies the external-data folder.
+            try StoreError.mapping(path: backup) { try StoreBackup.backup(path, to: backup) }
+            return backup
+        }
+        let support = StoreLeftovers.supportFolder(of: path)
+        if FileManager.default.fileExists(atPath: support) {
+            do {
+                try FileManager.default.copyItem(atPath: support, toPath: StoreLeftovers.supportFolder(of: backup))
+            } catch {
+                unlink(backup)
+                throw MigrationError(.failed, path: path, message: "cannot copy the store's external data beside its backup \(backup): \(error.localizedDescription)")
+            }
+        }
+        return backup
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+import ModelSchema
+import ModelStore
+
+/// One run of ``StagedMigrator`` on one database file (the store, or a dry run's private copy).
+/// The store's write lock is held from the first read to the swap, so nothing is written to it
+/// while the stages run on the working copy; the store itself is only read.
+struct StagedSession {
+    let path: String
+    let database: String
+    let bundle: ModelBundle
+    let plan: StagedMigrationPlan
+    let options: StagedMigrator.Options
+
+    private var commits: Bool { !options.dryRun }
+
+    /// A stage with its versions and the mapping model it runs (nil: inferred).
+    private struct ResolvedStage {
+        var stage: MigrationStage
+        var source: ModelVersion
+        var destination: ModelVersion
+        var mappingModel: MappingModel?
+    }
+
+    func run() throws -> StagedMigrator.Result {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.label = path
+        let queue = try StoreError.mapping(path: path) { try DatabaseQueue(path: database, configuration: configuration) }
+        defer { try? queue.close() }
+        var result: StagedMigrator.Result?
+        do {
+            // The swap needs a store without -wal/-shm; a run that does not migrate leaves the
+            // store in its journal mode.
+            let wasWAL = try StoreSwap.leavingWAL(queue)
+            defer { if wasWAL && result?.outcome != .migrated { StoreSwap.returningToWAL(queue) } }
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    result = try perform(db, wasWAL: wasWAL)
+                    return .rollback  // the store is only read
+                }
+            }
+        } catch let error as DatabaseError {
+            throw MigrationError(sqlite: error, path: path, step: nil)
+        }
+        guard var result else { throw MigrationError(.failed, path: path, message: "the migration ended without a result") }
+        if result.outcome == .migrated, let keep = options.keepBackups {
+            result.removedBackups = StoreLeftovers.pruneBackups(beside: path, tag: "pre", keeping: keep)
+        }
+        return result
+    }
+
+    // MARK: - Under the lock
+
+    /// Everything done under the store's lock: checks, the copy, the stages, the swap.
+    private func perform(_ db: Database, wasWAL: Bool) throws -> StagedMigrator.Result {
+        let removed = commits ? StoreLeftovers.removeDeadRunFiles(beside: path) : []
+        try StoreIntegrity.check(db, path: path, depth: .quick, tables: StoreIntegrity.bookkeepingTables)
+        try StoreIntegrity.checkPointerMap(db, path: path)
+        let metadata = try StoreMetadata.required(from: db, path: path)
+        let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
+        guard let storeVersion = match.matched else {
+            throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store")
+        }
+        let stages = try resolve(from: storeVersion)
+        var result = StagedMigrator.Result(
+            path: path, storeVersion: storeVersion.name, destination: stages.last?.destination.name ?? storeVersion.name, outcome: .upToDate,
+            removedLeftovers: removed)
+        guard let last = stages.last else { return result }
+        let working = database + ".modelc-\(UUID().uuidString)"
+        defer { if !commits || result.outcome != .migrated { StoreSwap.removeStaging(working) } }
+        try copy(to: working)
+        for (index, resolved) in stages.enumerated() {
+            let (source, destination) = (resolved.source.name, resolved.destination.name)
+            let how = resolved.mappingModel.map { "mapping model '\($0.name)'" } ?? "inferred"
+            options.progress?("stage \(index + 1)/\(stages.count): \(source) → \(destination) (\(how))")
+            let store = StageStore(path: working, source: source, destination: destination)
+            try hook(resolved.stage.willMigrate, store, "before")
+            let (report, outcome) = try runStage(resolved, on: working)
+            result.stages.append(report)
+            guard outcome == .migrated || outcome == .upToDate else {
+                result.outcome = outcome
+                return result
+            }
+            try hook(resolved.stage.didMigrate, store, "after")
+        }
+        let hashes = VersionHasher(last.destination).entityHashes()
+        guard try StoreError.mapping(path: path, { try StoreMetadata.read(at: working) }).versionHashes == hashes else {
+            throw MigrationError(.failed, path: path, message: "the staged migration did not end at '\(last.destination.name)'")
+        }
+        guard commits else {
+            result.outcome = .planned
+            return result
+        }
+        if wasWAL {
+            try StoreError.mapping(path: path) {
+                let queue = try DatabaseQueue(path: working)
+                try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+                try queue.close()
+            }
+        }
+        result.backupPath = try StoreSwap(path: path, backupPath: options.backupPath, makesBackup: options.makesBackup)
+            .swap(working, version: storeVersion.name)
+        result.outcome = .migrated
+        return result
+    }
+
+    /// The stages the store runs, each with its versions and mapping model; a policy a mapping
+    /// model needs and the plan lacks stops the run here, before anything is written.
+    private func resolve(from storeVersion: ModelVersion) throws -> [ResolvedStage] {
+        var resolved = [ResolvedStage]()
+        var source = storeVersion
+        var sourceHashes = VersionHasher(storeVersion).entityHashes()
+        for stage in plan.stages(from: storeVersion.name) {
+            guard let destination = bundle.version(named: stage.destination) else {
+                throw MigrationError(.unknownVersion, path: bundle.path, message: "the model has no version '\(stage.destination)' (a stage of the plan)")
+            }
+            guard destination.name != source.name else { continue }
+            let destinationHashes = VersionHasher(destination).entityHashes()
+            let model = stage.mappingModel(sourceHashes: sourceHashes, destinationHashes: destinationHashes)
+            if let model, let missing = plan.policies.missing(in: model, path: path) { throw missing }
+            resolved.append(ResolvedStage(stage: stage, source: source, destination: destination, mappingModel: model))
+            (source, sourceHashes) = (destination, destinationHashes)
+        }
+        return resolved
+    }
+
+    // MARK: - Stages
+
+    /// Runs one stage on the working copy; returns its report and how it ended.
+    private func runStage(_ resolved: ResolvedStage, on working: String) throws -> (StagedMigrator.StageReport, Migrator.Outcome) {
+        var report = StagedMigrator.StageReport(source: resolved.source.name, destination: resolved.destination.name, uses: .inferred)
+        do {
+            if let model = resolved.mappingModel {
+                var stageOptions = MigrationManager.Options()
+                stageOptions.destination = resolved.destination.name
+                stageOptions.makesBackup = false
+                stageOptions.userInfo = options.userInfo
+                let done = try MigrationManager(bundle: bundle, mappingModel: model, registry: plan.policies).migrate(storeAt: working, options: stageOptions)
+                report.uses = .mappingModel(path: model.path)
+                report.entityMappings = done.entityMappings
+                return (report, done.outcome)
+            }
+            var stageOptions = Migrator.Options()
+            stageOptions.destination = resolved.destination.name
+            stageOptions.makesBackup = false
+            // A dry run goes on past a stage that drops data, to forecast the next ones.
+            stageOptions.allowsDataLoss = options.allowsDataLoss || !commits
+            let done = try Migrator.migrate(storeAt: working, bundle: bundle, options: stageOptions)
+            report.step = done.steps.first
+            return (report, done.outcome)
+        } catch let error as MigrationError {
+            throw error.during(resolved.source.name, resolved.destination.name, at: path)
+        }
+    }
+
+    /// Runs a hook of the app's; a failure that is not a migration error becomes one naming the stage.
+    private func hook(_ body: ((StageStore) throws -> Void)?, _ store: StageStore, _ when: String) throws {
+        guard let body else { return }
+        do {
+            try body(store)
+        } catch let error as MigrationError {
+            throw error
+        } catch {
+            throw MigrationError(.failed, path: path, message: "the hook \(when) stage \(store.source) → \(store.destination) failed: \(error)")
+        }
+    }
+
+    /// Copies the store to `working` with SQLite's backup API, in rollback-journal mode,
+    /// through a reader of its own (SQLite refuses a backup from a connection in a write
+    /// transaction): this run's lock keeps writers out, so the copy is the store as it read it.
+    /// The external-data folder is not copied: the destination is renamed onto the store's path
+    /// and finds the folder there.
+    private func copy(to working: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        try StoreError.mapping(path: path) {
+            let source = try DatabaseQueue(path: database, configuration: configuration)
+            let target = try DatabaseQueue(path: working)
+            try source.backup(to: target)
+            try target.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+            try target.close()
+            try source.close()
+        }
+    }
+}
