@@ -17,7 +17,9 @@ extension ManagedObjectContext {
             return try dictionaries(request).compactMap { ($0 as Any) as? T ?? NSDictionary(dictionary: $0) as? T }
         case .managedObjectResultType:
             if let type = T.self as? ManagedObject.Type { learnClass(type) }
-            return try objects(request).compactMap { $0 as? T }
+            let objects = try objects(request)
+            if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty { try prefetch(keyPaths, of: objects) }
+            return objects.compactMap { $0 as? T }
         }
     }
 

@@ -109,27 +109,45 @@ public struct ObjectRowReader {
     /// The objects `relationship` of the object `owner` links to, in the relationship's order
     /// (ordered relationships by their order column, others by primary key).
     public func related(_ relationship: Relationship, of owner: ObjectKey) throws -> [ObjectKey] {
-        guard let shape = rows.shape(number: owner.number),
+        guard let shape = rows.shape(number: owner.number), case .foreignKey(let column, let entityColumn)? = rows.storage(of: relationship, in: shape.name)
+        else { return try related(relationship, ofAll: [owner])[owner.key] ?? [] }
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(column), \(entityColumn ?? "NULL") FROM \(shape.table) WHERE Z_PK = ?"), arguments: [owner.key])
+        guard let row, let key = row[0] as Int64?, let target = rows.shape(named: relationship.destinationEntityName) else { return [] }
+        return [ObjectKey(number: (row[1] as Int?) ?? target.number, key: key)]
+    }
+
+    /// The objects a to-many links each of `owners` (objects of one entity) to, by owner key, in
+    /// the relationship's order, read for many owners at once (`… IN (?, …)`, 500 keys a
+    /// statement), as Core Data prefetches `relationshipKeyPathsForPrefetching`. Owners that
+    /// link to nothing are absent; to-ones, read with their owner's row, give nothing.
+    public func related(_ relationship: Relationship, ofAll owners: [ObjectKey]) throws -> [Int64: [ObjectKey]] {
+        guard let first = owners.first, let shape = rows.shape(number: first.number),
             let storage = rows.storage(of: relationship, in: shape.name),
             let target = rows.shape(named: relationship.destinationEntityName)
-        else { return [] }
+        else { return [:] }
         let kinds = rows.layout.entities.filter { rows.entities.isKind($0.name, of: target.name) }.map { String($0.number) }
             .joined(separator: ", ")
-        let sql: String
-        switch storage {
-        case .foreignKey(let column, let entityColumn):
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(column), \(entityColumn ?? "NULL") FROM \(shape.table) WHERE Z_PK = ?"), arguments: [owner.key])
-            guard let row, let key = row[0] as Int64? else { return [] }
-            return [ObjectKey(number: (row[1] as Int?) ?? target.number, key: key)]
-        case .inverseForeignKey(let table, let column, _, let order):
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? AND Z_ENT IN (\(kinds)) ORDER BY \(order.map { "\($0), " } ?? "")Z_PK"
-        case .joinTable(let table, let own, let other):
-            let order = rows.orderColumn(ofJoinTable: table, otherColumn: other).map { "j.\($0), " } ?? ""
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(table) j JOIN \(target.table) d ON d.Z_PK = j.\(other) WHERE j.\(own) = ? ORDER BY \(order)d.Z_PK"
-        case .hiddenInverse(let table, let column):
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY Z_PK"
+        var result = [Int64: [ObjectKey]]()
+        for start in stride(from: 0, to: owners.count, by: 500) {
+            let keys = owners[start..<min(start + 500, owners.count)].map(\.key)
+            let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+            let sql: String
+            switch storage {
+            case .foreignKey:
+                return [:]
+            case .inverseForeignKey(let table, let column, _, let order):
+                sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(marks)) AND Z_ENT IN (\(kinds)) ORDER BY \(column), \(order.map { "\($0), " } ?? "")Z_PK"
+            case .joinTable(let table, let own, let other):
+                let order = rows.orderColumn(ofJoinTable: table, otherColumn: other).map { "j.\($0), " } ?? ""
+                sql = "SELECT j.\(own), d.Z_PK, d.Z_ENT FROM \(table) j JOIN \(target.table) d ON d.Z_PK = j.\(other) WHERE j.\(own) IN (\(marks)) ORDER BY j.\(own), \(order)d.Z_PK"
+            case .hiddenInverse(let table, let column):
+                sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(marks)) ORDER BY \(column), Z_PK"
+            }
+            for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(keys)) {
+                result[row[0], default: []].append(ObjectKey(number: row[2] ?? target.number, key: row[1]))
+            }
         }
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [owner.key]).map { ObjectKey(number: $0[1] ?? target.number, key: $0[0]) }
+        return result
     }
 }
