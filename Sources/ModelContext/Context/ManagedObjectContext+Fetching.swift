@@ -83,15 +83,18 @@ extension ManagedObjectContext {
     }
 
     /// Dictionaries of the matching rows' attributes (those of `propertiesToFetch`, or all), as
-    /// the store holds them: unsaved changes are not included, as in Core Data.
+    /// the store holds them, with the expressions it names: unsaved changes are not included, as
+    /// in Core Data.
     private func dictionaries<T>(_ request: FetchRequest<T>) throws -> [[String: Any]] {
         let model = try coordinator().managedObjectModel
-        let grouping = request.propertiesToGroupBy
+        let properties = try request.propertiesToFetch.map(FetchedProperty.parse)
+        let aggregates = properties?.contains(where: \.isAggregate) ?? false
+        let grouping = request.propertiesToGroupBy ?? (aggregates ? [] : nil)
         if let grouping {
-            // Core Data's rule: every property fetched with a GROUP BY is one of its properties.
-            let names = request.propertiesToFetch ?? grouping
+            // Core Data's rule: every property fetched with a GROUP BY (or beside an aggregate) is one of its properties.
+            let names = properties?.compactMap(\.attributeName) ?? grouping
             if let stray = names.first(where: { !grouping.contains($0) }) {
-                throw ContextError.make(134060, "'\(stray)' is fetched but is not in propertiesToGroupBy; a grouped fetch returns only the properties it groups by")
+                throw ContextError.make(134060, "'\(stray)' is fetched but is not in propertiesToGroupBy; a grouped fetch returns only the properties it groups by, and aggregates")
             }
         }
         let collapses = grouping != nil || request.returnsDistinctResults
@@ -104,12 +107,38 @@ extension ManagedObjectContext {
             try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
         }
         let stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
-        let fetched = request.propertiesToFetch ?? grouping
-        var result = stored.compactMap { row -> [String: Any]? in
+        let rows = stored.compactMap { row -> [String: Any]? in
             guard let shape = model.rows.shape(number: row.number) else { return nil }
             var dictionary = [String: Any]()
-            for (slot, value) in zip(shape.attributes, row.attributes) where fetched?.contains(slot.name) ?? true {
+            for (slot, value) in zip(shape.attributes, row.attributes) {
                 if let value { dictionary[slot.name] = value }
+            }
+            return dictionary
+        }
+        let fetched = properties ?? grouping.map { $0.map(FetchedProperty.attribute) }
+        // A group's rows: each row alone, or every row with the grouped attributes' values.
+        var groups = [[[String: Any]]]()
+        if let grouping {
+            var index = [NSDictionary: Int]()
+            for row in rows {
+                let key = NSDictionary(dictionary: row.filter { grouping.contains($0.key) })
+                if let known = index[key] {
+                    groups[known].append(row)
+                } else {
+                    index[key] = groups.count
+                    groups.append([row])
+                }
+            }
+            if groups.isEmpty, aggregates, request.propertiesToGroupBy == nil { groups = [[]] }
+        } else {
+            groups = rows.map { [$0] }
+        }
+        var result = groups.map { group -> [String: Any] in
+            guard let fetched else { return group.first ?? [:] }
+            var dictionary = [String: Any]()
+            for property in fetched {
+                let (key, value) = property.value(over: group)
+                if let value { dictionary[key] = value }
             }
             return dictionary
         }

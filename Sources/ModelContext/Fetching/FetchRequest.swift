@@ -24,8 +24,9 @@ public final class FetchRequest<ResultType>: @unchecked Sendable, CustomStringCo
     /// Whether unsaved objects of the context are matched too (ignored for dictionary results, as in Core Data).
     public var includesPendingChanges = true
     public var returnsObjectsAsFaults = true
-    /// For dictionary results: the attributes (by name) each dictionary holds; all when nil.
-    public var propertiesToFetch: [String]?
+    /// For dictionary results: what each dictionary holds, attributes by name and
+    /// ``ExpressionDescription``s (aggregates with `propertiesToGroupBy`); every attribute when nil.
+    public var propertiesToFetch: [Any]?
     /// For dictionary results: one dictionary per distinct combination of these attributes' values
     /// (`GROUP BY`); what is fetched must be among them.
     public var propertiesToGroupBy: [String]?
