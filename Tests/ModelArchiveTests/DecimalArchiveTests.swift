@@ -11,7 +11,9 @@ import _ModelTestSupport
 @Suite(Corpus.required)
 struct DecimalArchiveTests {
     /// A default's text and the NSDecimalNumber fields `+[NSDecimalNumber decimalNumberWithString:]`
-    /// gives it, by Foundation's scan and compaction (swiftlang/swift-foundation
+    /// gives it. `0.0` is as Xcode 26.2 archived it in Karim-ezzedine/CartKit's `CartStorage.mom`
+    /// (exponent -1, length 0, not compact, 16 zero bytes in place); the others follow from
+    /// Foundation's scan and compaction (swiftlang/swift-foundation
     /// `Decimal._decimal(from:decimalSeparator:matchEntireString:)`, `Decimal.compact()` and
     /// `DecimalTests.stringNoMatch`'s `-0.0e1`), which momc archives as they are
     /// (`-[NSDecimalNumber encodeWithCoder:]`: exponent, length, negative, compact, byte order 1,
@@ -70,8 +72,9 @@ struct DecimalArchiveTests {
         #expect(number["NS.compact"]?.bool == expected.isCompact)
         #expect(number["NS.mantissa.bo"]?.integer == 1)
         let padded = expected.mantissa + [UInt8](repeating: 0, count: 16 - expected.mantissa.count)
-        guard case .data(let mantissa)? = number["NS.mantissa"] else {
-            Issue.record("no NS.mantissa data")
+        // In place, as Foundation's encodeBytes:length:forKey: writes it, not a data object.
+        guard case .bytes(let mantissa)? = number["NS.mantissa"] else {
+            Issue.record("NS.mantissa is not bytes in place")
             return
         }
         #expect(mantissa == padded)

@@ -1,6 +1,7 @@
 extension AttributeValues {
     /// An NSDecimalNumber as NSCoder stores it: exponent, length in 16-bit words, sign,
-    /// compactness and the 16-byte little-endian mantissa.
+    /// compactness and the 16-byte little-endian mantissa, in place in the object
+    /// (`encodeBytes:length:forKey:`), as in Karim-ezzedine/CartKit's Xcode 26.2 `CartStorage.mom`.
     ///
     /// momc makes a decimal default or bound with `+[NSDecimalNumber decimalNumberWithString:]`:
     /// `-[NSScanner scanDecimal:]` reads the text, then `initWithDecimal:` compacts the value
@@ -143,7 +144,7 @@ extension AttributeValues {
             ArchivedObject(ArchiveClass.decimalNumber.names, fields: [
                 (ArchiveKey.exponent.name, .integer(exponent)), (ArchiveKey.length.name, .integer(length)),
                 (ArchiveKey.negative.name, .bool(isNegative)), (ArchiveKey.compact.name, .bool(isCompact)),
-                (ArchiveKey.mantissaByteOrder.name, .integer(1)), (ArchiveKey.mantissa.name, .data(mantissa)),
+                (ArchiveKey.mantissaByteOrder.name, .integer(1)), (ArchiveKey.mantissa.name, .bytes(mantissa)),
             ])
         }
 
@@ -155,7 +156,7 @@ extension AttributeValues {
             writer.append(.negative, bool: isNegative)
             writer.append(.compact, bool: isCompact)
             writer.append(.mantissaByteOrder, integer: 1)
-            writer.append(.mantissa, object: writer.number(for: .data(mantissa)))
+            writer.append(.mantissa, bytes: mantissa)
             writer.endObject(object, chain: .decimalNumber)
             return object.number
         }

@@ -151,7 +151,7 @@ extension AttributeValues {
     /// The text of an archived NSDecimalNumber (mantissa × 10^exponent), which parses back to
     /// the same fields.
     static func decimalText(_ object: ArchivedObject) -> String {
-        guard case .data(let bytes)? = object["NS.mantissa"] else { return "0" }
+        guard case .bytes(let bytes)? = object["NS.mantissa"] else { return "0" }
         var mantissa: UInt64 = 0
         let length = Int(object["NS.length"]?.integer ?? 0)
         for index in stride(from: min(length, 4) - 1, through: 0, by: -1) where index * 2 + 1 < bytes.count {
