@@ -12,7 +12,7 @@ extension AttributeValues {
     /// `0.0` is exponent -1, not compact; `1.50` is mantissa 15, exponent -1, compact; `100`
     /// is mantissa 1, exponent 2, compact. A negative zero is zero; text that is no number is
     /// NaN (length 0, negative), what `init` gives when the scan fails.
-    struct DecimalNumber: Equatable {
+    struct DecimalNumber {
         var exponent: Int64 = 0
         var length: Int64 = 0
         var isNegative = false
