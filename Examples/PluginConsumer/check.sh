@@ -115,6 +115,23 @@ build
 grep -F "$current:$line:9: error:" "$work/build.log" || { cat "$work/build.log"; fail "no error at $current:$line:9"; }
 echo "build failed (status $status) at the model's line: ok"
 
+step "a transient inverse: refused, then allowed by the target's modelc.options"
+cp "$work/contents.orig" "$current"
+sed -i 's/<relationship name="folder" optional="YES" maxCount="1"/<relationship name="folder" optional="YES" transient="YES" maxCount="1"/' "$current"
+build
+[ "$status" -ne 0 ] || fail "a relationship with a transient inverse did not fail the build"
+grep -F "$current:" "$work/build.log" | grep -F "[S110]" || { cat "$work/build.log"; fail "no S110 in $current"; }
+# Xcode's MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR; left out of 'exclude:' so the manifest is
+# unchanged (SwiftPM warns of the unhandled file).
+options="$example/Sources/NotesModel/modelc.options"
+printf '# as MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR\n--suppress-inverse-transient-error\n' >"$options"
+build
+[ "$status" -eq 0 ] || { cat "$work/build.log"; fail "modelc.options did not allow the transient inverse"; }
+grep -qF "$compile_step" "$work/build.log" || fail "adding modelc.options did not recompile"
+! grep -F "[S110]" "$work/build.log" || fail "S110 reported despite modelc.options"
+rm "$options"
+echo "built with --suppress-inverse-transient-error from modelc.options: ok"
+
 step "restore the model"
 cp "$work/contents.orig" "$current"
 build

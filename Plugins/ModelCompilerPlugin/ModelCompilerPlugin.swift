@@ -27,8 +27,9 @@ struct ModelCompilerPlugin: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL
         // Generated classes need the object layer: a target without it gets the compiled model only.
         let generates = module.recursiveTargetDependencies.contains { $0.name == "ModelContext" }
+        let options = try CompileOptions(in: module.directoryURL)
         return try models.flatMap { model in
-            let compile = try model.compileCommand(modelc: modelc, outputDirectory: output)
+            let compile = try model.compileCommand(modelc: modelc, outputDirectory: output, options: options)
             guard generates, !model.isMapping else { return [compile] }
             return [compile, try model.generateCommand(modelc: modelc, outputDirectory: output)]
         }

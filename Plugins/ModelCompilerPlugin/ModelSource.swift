@@ -33,8 +33,8 @@ struct ModelSource {
         return models.sorted { $0.url.path < $1.url.path }
     }
 
-    /// The files `modelc compile` reads: each version's `contents` and the bundle's `.xccurrentversion`,
-    /// or a mapping model's `xcmapping.xml`.
+    /// The files `modelc compile` reads: each version's `contents` (or an Xcode 3 version's
+    /// `elements`) and the bundle's `.xccurrentversion`, or a mapping model's `xcmapping.xml`.
     ///
     /// Only files that exist are listed, so a version without `contents` reaches modelc, which
     /// reports it (X014), instead of stopping the build with a bare "missing input".
@@ -46,18 +46,20 @@ struct ModelSource {
                 .map { url.appending(path: $0) }
             : [url]
         let current = isVersioned ? [url.appending(path: ".xccurrentversion")] : []
-        return (versions.map { $0.appending(path: "contents") } + current).filter { manager.fileExists(atPath: $0.path) }
+        return (versions.flatMap { [$0.appending(path: "contents"), $0.appending(path: "elements")] } + current)
+            .filter { manager.fileExists(atPath: $0.path) }
     }
 
-    /// The build command that compiles this model into `outputDirectory`.
+    /// The build command that compiles this model into `outputDirectory`, with the target's
+    /// `options`.
     ///
     /// The model's path is absolute, so modelc's diagnostics name the file wherever the build runs.
-    func compileCommand(modelc: URL, outputDirectory: URL) throws -> Command {
+    func compileCommand(modelc: URL, outputDirectory: URL, options: CompileOptions) throws -> Command {
         .buildCommand(
             displayName: "Compiling Core Data model \(url.lastPathComponent)",
             executable: modelc,
-            arguments: ["compile", url.path, "--output", outputDirectory.path],
-            inputFiles: try inputFiles(),
+            arguments: ["compile", url.path, "--output", outputDirectory.path] + options.arguments,
+            inputFiles: try inputFiles() + [options.file].compactMap { $0 },
             outputFiles: [outputDirectory.appending(path: productName)]
         )
     }

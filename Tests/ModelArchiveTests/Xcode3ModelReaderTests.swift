@@ -1,6 +1,7 @@
 import Foundation
 import ModelArchive
 import ModelSchema
+import ModelXML
 import Testing
 import _ModelTestSupport
 
@@ -64,5 +65,56 @@ struct Xcode3ModelReaderTests {
         for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 200)) {
             #expect(throws: (any Error).self) { try read(Array(bytes.prefix(length))) }
         }
+    }
+}
+
+extension Xcode3ModelReaderTests {
+    /// An entity's superentity is its one generalization's `_general`: an `XDUMLGeneralizationImp`
+    /// as mogenerator's Xcode 3 `test/test.xcdatamodel/elements` holds them (rentzsch/mogenerator
+    /// at 21774d2: `Parent` and `Child` specialise `Human`; Xcode 4's conversion of that file at
+    /// 6f34c08 writes `parentEntity="Human"`). Here Recipes' `Ingredient` is given such a
+    /// generalization to `Recipe`, with the class chain and fields of the real one.
+    @Test func aGeneralizationNamesTheSuperentity() throws {
+        let root = try KeyedArchiveReader.unarchive(try elements())
+        defer { root.releaseGraph() }
+        let classes = try #require(root["_xd_rootPackage"]?.object?["XDBucketForClassesstorage"]?.object)
+        let entities = zip(classes["NS.keys"]?.references ?? [], classes["NS.objects"]?.references ?? [])
+        let ingredient = try #require(entities.first { $0.0.string == "Ingredient" }?.1.object)
+        let recipe = try #require(entities.first { $0.0.string == "Recipe" }?.1.object)
+        let generalization = ArchivedObject(
+            ["XDUMLGeneralizationImp", "XDUMLNamedElementImp", "XDUMLElementImp", "NSObject"],
+            fields: [("_name", .null), ("_specific", .object(ingredient)), ("_owner", .object(ingredient)),
+                     ("_uniqueElementID", .integer(182514105)), ("_general", .object(recipe)), ("_visibility", .integer(0))])
+        let bucket = try #require(ingredient["XDBucketForGeneralizationsstorage"]?.object)
+        bucket["NS.objects"] = .references([.object(generalization)])
+        let version = try read(KeyedArchiveWriter.archive(root))
+        #expect(version.entity(named: "Ingredient")?.parentEntityName == "Recipe")
+        #expect(version.entities.filter { $0.parentEntityName != nil }.map(\.name) == ["Ingredient"])
+
+        // A generalization to something that is not an entity is named, not guessed at.
+        generalization["_general"] = .string("Recipe")
+        #expect { try read(KeyedArchiveWriter.archive(root)) } throws: {
+            "\($0)".contains("unsupported XDBucketForGeneralizationsstorage of entity 'Ingredient' (1 × XDUMLGeneralizationImp)")
+        }
+    }
+}
+
+extension Xcode3ModelReaderTests {
+    /// mogenerator's Xcode 3 test model (rentzsch/mogenerator `test/test.xcdatamodel` at 21774d2:
+    /// inheritance through generalizations, five fetch request templates) and the `contents`
+    /// Xcode 4 converted it into at 6f34c08, proposed for the corpus under these folders.
+    static let mogeneratorXcode3 = "rentzsch__mogenerator@21774d2/test/test.xcdatamodel"
+    static let mogeneratorXcode4 = "rentzsch__mogenerator@6f34c08/test/test.xcdatamodel"
+
+    @Test(.enabled(
+        if: FileManager.default.fileExists(atPath: Corpus.path("\(mogeneratorXcode3)/elements")),
+        "mogenerator's Xcode 3 model is not in the corpus yet"))
+    func mogeneratorsXcode3ModelArchivesAsItsXcode4Conversion() throws {
+        let old = try Xcode3ModelReader.read(
+            elements: elements("\(Self.mogeneratorXcode3)/elements"), name: "test", path: "elements").version
+        let new = try #require(ModelReader().read(at: Corpus.path(Self.mogeneratorXcode4)).bundle?.versions.first)
+        #expect(old.entities.compactMap(\.parentEntityName) == ["Human", "EntitySansCustomClass2", "EntitySansCustomClass2", "Human"])
+        #expect(old.fetchRequests.map(\.name) == new.fetchRequests.map(\.name))
+        #expect(ModelArchiver.archive(old) == ModelArchiver.archive(new))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ModelArchive
 
 /// A `.momd` that Xcode compiled, the source it was compiled from, and the Xcode that compiled it
@@ -15,8 +16,14 @@ public struct XcodeCompiled: Sendable, CustomStringConvertible {
     static let plus = "alemar11__CoreDataPlus/Tests/Resources"
     static let catalog = "richardpiazza__TranslationCatalog@2735875/Sources/TranslationCatalogCoreData"
 
-    /// Every Xcode-compiled bundle of the corpus.
-    public static let all: [XcodeCompiled] = [
+    /// Every Xcode-compiled bundle of the corpus: those it has held since 2026-11-24, and those
+    /// proposed for it that it already holds.
+    public static let all: [XcodeCompiled] = known + proposed.filter {
+        FileManager.default.fileExists(atPath: Corpus.path("\($0.momd)/VersionInfo.plist"))
+    }
+
+    /// The Xcode-compiled bundles the corpus has held since 2026-11-24.
+    public static let known: [XcodeCompiled] = [
         XcodeCompiled(
             momd: "\(plus)/SampleModel/Fixtures/SampleModel.momd",
             source: "alemar11__CoreDataPlus@c42926a7797e/Tests/Resources/SampleModel/SampleModel.xcdatamodeld",
@@ -33,5 +40,30 @@ public struct XcodeCompiled: Sendable, CustomStringConvertible {
         XcodeCompiled(
             momd: "\(catalog)/PrecompiledResources/CatalogModel_3.momd_precompiled",
             source: "\(catalog)/Resources/CatalogModel_3.xcdatamodeld", compiler: .xcode16_4, sourceNamesCurrentVersion: false),
+    ]
+
+    static let cartKit = "Karim-ezzedine__CartKit@63f7d27/Sources/CartKitStorageCoreData/Resources"
+    static let xcodeServer = "richardpiazza__XcodeServer/Sources"
+
+    /// Public Xcode-compiled bundles found for issue 24, proposed for the corpus under these
+    /// folders: Karim-ezzedine/CartKit at 63f7d27 (Xcode 26.2; four decimal attributes whose
+    /// default is `0.0`) and richardpiazza/XcodeServer at b47a554 (three model packages compiled
+    /// by Xcode 12.5 and 13.4, committed as `*.momd_precompiled`).
+    public static let proposed: [XcodeCompiled] = [
+        XcodeCompiled(
+            momd: "\(cartKit)/CartStorage.momd", source: "\(cartKit)/CartStorage.xcdatamodeld",
+            compiler: .xcode26_2, sourceNamesCurrentVersion: true),
+        XcodeCompiled(
+            momd: "\(xcodeServer)/XcodeServerModel_1_0_0/Resources/XcodeServer.momd_precompiled",
+            source: "\(xcodeServer)/XcodeServerModel_1_0_0/Resources/XcodeServer.xcdatamodeld",
+            compiler: .xcode12_5, sourceNamesCurrentVersion: true),
+        XcodeCompiled(
+            momd: "\(xcodeServer)/XcodeServerModel_1_1_0/Resources/XcodeServer.momd_precompiled",
+            source: "\(xcodeServer)/XcodeServerModel_1_1_0/Resources/XcodeServer.xcdatamodeld",
+            compiler: .xcode12_5, sourceNamesCurrentVersion: true),
+        XcodeCompiled(
+            momd: "\(xcodeServer)/XcodeServerModel_2_0_0/Resources/XcodeServer.momd_precompiled",
+            source: "\(xcodeServer)/XcodeServerModel_2_0_0/Resources/XcodeServer.xcdatamodeld",
+            compiler: .xcode13_4, sourceNamesCurrentVersion: true),
     ]
 }

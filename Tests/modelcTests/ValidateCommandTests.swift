@@ -108,3 +108,46 @@ struct ValidateCommandTests {
         #expect(run.standardOutput.contains("--json"))
     }
 }
+
+extension ValidateCommandTests {
+    /// A persistent relationship whose inverse is transient, as mogenerator's ponso sample model
+    /// has them by design (its README: inverses "should be always marked as 'transient'") and
+    /// compiles with `MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR=YES` (rentzsch/mogenerator
+    /// `ponso/generate.sh`).
+    static let transientInverseModel = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Department" representedClassName="Department" syncable="YES">
+                <relationship name="employees" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Employee" inverseName="department" inverseEntity="Employee"/>
+            </entity>
+            <entity name="Employee" representedClassName="Employee" syncable="YES">
+                <relationship name="department" optional="YES" transient="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Department" inverseName="employees" inverseEntity="Department"/>
+            </entity>
+        </model>
+        """
+
+    @Test func suppressInverseTransientErrorLetsAModelWithATransientInverseCompile() throws {
+        try withTemporaryDirectory { folder in
+            let path = try writeModel(Self.transientInverseModel, in: folder)
+            let refused = try Modelc.run(["validate", path])
+            #expect(refused.status == 1)
+            #expect(refused.standardError.contains(
+                "\(path)/contents:4:9: error: relationship 'employees' and its inverse 'department' must both be transient or both persistent [S110]"))
+            let output = folder.appendingPathComponent("out").path
+            #expect(try Modelc.run(["compile", path, "-o", output]).status == 1)
+            #expect(!FileManager.default.fileExists(atPath: "\(output)/Broken.mom"))
+
+            let allowed = try Modelc.run(["validate", "--suppress-inverse-transient-error", path])
+            #expect(allowed.status == 0)
+            #expect(allowed.standardError.contains("0 errors, 0 warnings in 1 model"))
+            let compiled = try Modelc.run(["compile", "--suppress-inverse-transient-error", path, "-o", output])
+            #expect(compiled.status == 0)
+            // The compiled model keeps each side's transience as written.
+            let recovered = folder.appendingPathComponent("recovered").path
+            #expect(try Modelc.run(["decompile", "\(output)/Broken.mom", "-o", recovered]).status == 0)
+            let xml = try String(contentsOfFile: "\(recovered)/Broken.xcdatamodel/contents", encoding: .utf8)
+            #expect(xml.contains("<relationship name=\"department\" optional=\"YES\" transient=\"YES\""))
+            #expect(xml.contains("<relationship name=\"employees\" optional=\"YES\" toMany=\"YES\""))
+        }
+    }
+}

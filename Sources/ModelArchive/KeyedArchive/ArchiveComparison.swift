@@ -101,6 +101,8 @@ public struct ArchiveComparison {
         case .real(let number): .real(number)
         case .string(let text): .string(text)
         case .data(let bytes): .data(bytes)
+        // In place and as an object are different encodings of the same bytes.
+        case .bytes(let bytes): .array([.data(bytes)])
         case .number(let number): .array([number])
         case .object, .references: .string("<container>")
         }
@@ -114,6 +116,7 @@ public struct ArchiveComparison {
         case .real(let number): "\(number)"
         case .string(let text): "'\(text)'"
         case .data(let bytes): "<\(bytes.count) bytes>"
+        case .bytes(let bytes): "<\(bytes.count) bytes in place>"
         case .number(let number): "NSNumber(\(number))"
         case .object(let object): object.className
         case .references(let values): "[\(values.count) references]"

@@ -55,6 +55,8 @@ public enum ArchiveValue {
     /// Objects stored as plain property list values in `$objects`.
     case string(String)
     case data([UInt8])
+    /// Bytes encoded in place (`encodeBytes:length:forKey:`), as NSDecimalNumber's mantissa.
+    case bytes([UInt8])
     /// An NSNumber object: a boolean, integer or real stored in `$objects`.
     case number(PropertyListValue)
     case object(ArchivedObject)

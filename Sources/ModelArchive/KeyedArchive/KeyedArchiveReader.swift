@@ -67,7 +67,7 @@ public enum KeyedArchiveReader {
             case .real(let number): return .real(number)
             case .array(let items): return .references(try items.map { try field($0) })
             case .string(let text): return .string(text)
-            case .data(let bytes): return .data(bytes)
+            case .data(let bytes): return .bytes(bytes)
             default: throw FormatError(description: "unsupported field value")
             }
         }

@@ -28,6 +28,8 @@ public struct KeyedArchiveWriter: ~Copyable {
     /// A field value with its references resolved; an array's members follow it.
     enum FieldValue {
         case uid(UInt32)
+        /// Bytes in place: their index in ``inlineBytes``.
+        case bytes(Int)
         case bool(Bool)
         case integer(Int64)
         case real(Double)
@@ -68,6 +70,8 @@ public struct KeyedArchiveWriter: ~Copyable {
     private var boolNumbers: [UInt32] = [0, 0]
     private var scalarNumbers: [PropertyListValue: UInt32] = [:]
     private var classNumbers: [[String]: UInt32] = [:]
+    /// The bytes of the fields encoded in place, by ``FieldValue/bytes(_:)`` index.
+    private var inlineBytes: [[UInt8]] = []
     /// The class description of each ``ArchiveClass``, by raw value, 0 until numbered.
     private var chainNumbers = [UInt32](repeating: 0, count: ArchiveClass.allCases.count)
     /// The last string numbered: a property's renaming identifier is usually its name, so this
@@ -123,6 +127,14 @@ public struct KeyedArchiveWriter: ~Copyable {
     mutating func append(_ key: ArchiveKey, object number: UInt32) {
         pendingKeys.append(UInt16(key.rawValue))
         pendingValues.append(.uid(number))
+    }
+
+    /// Appends the field `key`, bytes in place (`encodeBytes:length:forKey:`), to the innermost
+    /// open object.
+    mutating func append(_ key: ArchiveKey, bytes: [UInt8]) {
+        pendingKeys.append(UInt16(key.rawValue))
+        pendingValues.append(.bytes(inlineBytes.count))
+        inlineBytes.append(bytes)
     }
 
     /// Appends the field `key`, a nil object, to the innermost open object.
@@ -296,6 +308,9 @@ public struct KeyedArchiveWriter: ~Copyable {
         case .real(let number): resolved = .real(number)
         case .string(let text): resolved = .uid(number(for: text))
         case .data(let bytes): resolved = .uid(number(for: .data(bytes)))
+        case .bytes(let bytes):
+            resolved = .bytes(inlineBytes.count)
+            inlineBytes.append(bytes)
         case .number(let scalar): resolved = .uid(number(for: scalar))
         case .object(let object): resolved = .uid(numbered(object))
         case .references(let items):
@@ -420,7 +435,7 @@ public struct KeyedArchiveWriter: ~Copyable {
                 plist.setMember(count, of: dictionary, to: classKey)
                 var next = firstValue
                 for position in 0..<count {
-                    plist.setMember(count + 1 + position, of: dictionary, to: Self.write(values, at: &next, into: &plist))
+                    plist.setMember(count + 1 + position, of: dictionary, to: Self.write(values, at: &next, inlineBytes, into: &plist))
                 }
                 plist.setMember(2 * count + 1, of: dictionary, to: plist.add(uid: classNumber))
                 object = dictionary.object
@@ -451,30 +466,33 @@ public struct KeyedArchiveWriter: ~Copyable {
         return dictionary.object
     }
 
-    /// Writes the field value at `next` (with its members, for an array) and moves past it.
+    /// Writes the field value at `next` (with its members, for an array) and moves past it;
+    /// bytes in place are taken from `inlineBytes`.
     @inline(__always)
     private static func write(
-        _ values: UnsafeBufferPointer<FieldValue>, at next: inout Int, into plist: inout BinaryPropertyListWriter
+        _ values: UnsafeBufferPointer<FieldValue>, at next: inout Int, _ inlineBytes: [[UInt8]],
+        into plist: inout BinaryPropertyListWriter
     ) -> Int {
         let value = values[next]
         next += 1
         switch value {
         case .uid(let number): return plist.add(uid: number)
+        case .bytes(let index): return plist.add(.data(inlineBytes[index]))
         case .bool(let flag): return plist.add(bool: flag)
         case .integer(let number): return plist.add(integer: number)
         case .real(let number): return plist.add(real: number)
-        case .array(let count): return writeArray(count: count, values, at: &next, into: &plist)
+        case .array(let count): return writeArray(count: count, values, at: &next, inlineBytes, into: &plist)
         }
     }
 
     /// Writes an array of the `count` field values from `next` on and moves past them.
     private static func writeArray(
-        count: Int, _ values: UnsafeBufferPointer<FieldValue>, at next: inout Int,
+        count: Int, _ values: UnsafeBufferPointer<FieldValue>, at next: inout Int, _ inlineBytes: [[UInt8]],
         into plist: inout BinaryPropertyListWriter
     ) -> Int {
         let array = plist.addArray(count: count)
         for position in 0..<count {
-            plist.setMember(position, of: array, to: write(values, at: &next, into: &plist))
+            plist.setMember(position, of: array, to: write(values, at: &next, inlineBytes, into: &plist))
         }
         return array.object
     }

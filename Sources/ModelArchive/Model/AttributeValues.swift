@@ -110,70 +110,6 @@ enum AttributeValues {
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
         return formatter.date(from: text)?.timeIntervalSinceReferenceDate
     }
-
-    /// An NSDecimalNumber as NSCoder stores it: exponent, length in 16-bit words, sign,
-    /// compactness and the little-endian mantissa (up to 19 significant digits here).
-    struct DecimalNumber {
-        let exponent: Int64
-        let length: Int64
-        let isNegative: Bool
-        let mantissa: [UInt8]
-
-        /// Parses decimal text such as `-12.50`.
-        init(_ text: String) {
-            // Trimming through Foundation is slow; most defaults (`0`) have nothing to trim.
-            let isTrimmed = text.first?.isWhitespace == false && text.last?.isWhitespace == false
-            var digits = isTrimmed ? text : text.trimmingCharacters(in: .whitespaces)
-            let isNegative = digits.hasPrefix("-")
-            if isNegative || digits.hasPrefix("+") { digits.removeFirst() }
-            let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-            var all = String(parts.first ?? "") + (parts.count > 1 ? String(parts[1]) : "")
-            var exponent = -(parts.count > 1 ? parts[1].count : 0)
-            all = String(all.drop { $0 == "0" })
-            while all.hasSuffix("0") {
-                all.removeLast()
-                exponent += 1
-            }
-            var mantissa = UInt64(all.prefix(19)) ?? 0
-            if all.isEmpty { exponent = 0 }
-            var words = [UInt16]()
-            while mantissa > 0 {
-                words.append(UInt16(mantissa & 0xFFFF))
-                mantissa >>= 16
-            }
-            var bytes = [UInt8]()
-            for index in 0..<8 {
-                let word = index < words.count ? words[index] : 0
-                bytes += [UInt8(word & 0xFF), UInt8(word >> 8)]
-            }
-            self.exponent = Int64(exponent)
-            self.length = Int64(words.count)
-            self.isNegative = isNegative && !words.isEmpty
-            self.mantissa = bytes
-        }
-
-        /// The same object as a tree, for a constant inside an archived predicate.
-        func object() -> ArchivedObject {
-            ArchivedObject(ArchiveClass.decimalNumber.names, fields: [
-                (ArchiveKey.exponent.name, .integer(exponent)), (ArchiveKey.length.name, .integer(length)),
-                (ArchiveKey.negative.name, .bool(isNegative)), (ArchiveKey.compact.name, .bool(true)),
-                (ArchiveKey.mantissaByteOrder.name, .integer(1)), (ArchiveKey.mantissa.name, .data(mantissa)),
-            ])
-        }
-
-        /// Numbers a new NSDecimalNumber object of this value in `writer`.
-        func number(in writer: inout KeyedArchiveWriter) -> UInt32 {
-            let object = writer.beginObject()
-            writer.append(.exponent, integer: exponent)
-            writer.append(.length, integer: length)
-            writer.append(.negative, bool: isNegative)
-            writer.append(.compact, bool: true)
-            writer.append(.mantissaByteOrder, integer: 1)
-            writer.append(.mantissa, object: writer.number(for: .data(mantissa)))
-            writer.endObject(object, chain: .decimalNumber)
-            return object.number
-        }
-    }
 }
 
 extension AttributeValues {
@@ -212,9 +148,10 @@ extension AttributeValues {
         }
     }
 
-    /// The text of an archived NSDecimalNumber (mantissa × 10^exponent).
+    /// The text of an archived NSDecimalNumber (mantissa × 10^exponent), which parses back to
+    /// the same fields.
     static func decimalText(_ object: ArchivedObject) -> String {
-        guard case .data(let bytes)? = object["NS.mantissa"] else { return "0" }
+        guard case .bytes(let bytes)? = object["NS.mantissa"] else { return "0" }
         var mantissa: UInt64 = 0
         let length = Int(object["NS.length"]?.integer ?? 0)
         for index in stride(from: min(length, 4) - 1, through: 0, by: -1) where index * 2 + 1 < bytes.count {
@@ -222,7 +159,8 @@ extension AttributeValues {
         }
         var digits = String(mantissa)
         let exponent = Int(object["NS.exponent"]?.integer ?? 0)
-        if mantissa == 0 { return "0" }
+        // A zero keeps the exponent its text's fraction digits gave it: `0.0` is exponent -1.
+        if mantissa == 0 { return exponent < 0 ? "0." + String(repeating: "0", count: -exponent) : "0" }
         if exponent > 0 {
             digits += String(repeating: "0", count: exponent)
         } else if exponent < 0 {

@@ -39,9 +39,12 @@ public enum Xcode3ModelReader {
             guard let object = value.object, object.className == "XDPMEntity" else {
                 throw FormatError(description: "unsupported class \(value.object?.className ?? "value") for entity '\(entityName)'")
             }
-            version.entities.append(try Self.entity(object, name: entityName, dropped: dropped))
+            let (entity, requests) = try Self.entity(object, name: entityName, dropped: dropped)
+            version.entities.append(entity)
+            version.fetchRequests += requests
         }
         version.entities.sort { $0.name < $1.name }
+        version.fetchRequests.sort { $0.name < $1.name }
         version.configurations = try ModelUnarchiver.entries(root["_configurationsByName"]).map { entry in
             let members = try names(entry.value, in: "configuration '\(entry.key)'")
             return Configuration(name: entry.key, memberEntityNames: members.sorted())
@@ -51,8 +54,10 @@ public enum Xcode3ModelReader {
 
     // MARK: - Entities
 
-    /// One `XDPMEntity` with its attributes and relationships.
-    private static func entity(_ object: ArchivedObject, name: String, dropped: Xcode3Stereotypes.DroppedKeys) throws -> Entity {
+    /// One `XDPMEntity` with its attributes and relationships, and its fetch request templates.
+    private static func entity(
+        _ object: ArchivedObject, name: String, dropped: Xcode3Stereotypes.DroppedKeys
+    ) throws -> (Entity, [FetchRequestTemplate]) {
         let settings = try Xcode3Stereotypes(object, owner: "entity '\(name)'", dropped: dropped)
         let className = settings.string("XD_PSK_entityClassName")
         var entity = Entity(
@@ -73,21 +78,34 @@ public enum Xcode3ModelReader {
         entity.attributes.sort { $0.name < $1.name }
         entity.relationships.sort { $0.name < $1.name }
         entity.compoundIndexes = try compoundIndexes(settings.value("XDPMCompoundIndexes"), entity: name)
-        // Xcode 3 kept fetch request templates on their entity; none in the files at hand has one.
-        if let request = settings.list("XD_PSK_fetchRequestsArray").first {
-            throw FormatError(description: "unsupported class \(request.object?.className ?? "value") in XD_PSK_fetchRequestsArray of entity '\(name)'")
-        }
+        let requests = try fetchRequests(settings.list("XD_PSK_fetchRequestsArray"), entity: name)
         try settings.checkAllRead(ignoring: ["XD_PSK_classMapping"])
-        return entity
+        return (entity, requests)
     }
 
-    /// The superentity: the one `XDPMEntity` in the entity's generalizations.
+    /// The fetch request templates Xcode 3 kept on their entity (`XD_PSK_fetchRequestsArray`):
+    /// `XDPMFetchRequest`s of a `_name` and a `_predicateString`, which Xcode 4's conversion
+    /// writes as model-level `<fetchRequest name= entity= predicateString=>` (mogenerator's
+    /// `test.xcdatamodel`, before and after 6f34c08).
+    private static func fetchRequests(_ list: [ArchiveValue], entity: String) throws -> [FetchRequestTemplate] {
+        try list.map { item in
+            guard let request = item.object, request.className == "XDPMFetchRequest", let name = request["_name"]?.string,
+                request["_fetchedProperty"]?.object == nil
+            else {
+                throw FormatError(description: "unsupported class \(item.object?.className ?? "value") in XD_PSK_fetchRequestsArray of entity '\(entity)'")
+            }
+            return FetchRequestTemplate(name: name, entityName: entity, predicateString: request["_predicateString"]?.string)
+        }
+    }
+
+    /// The superentity, from the entity's one generalization: an `XDUMLGeneralizationImp` whose
+    /// `_general` is the parent `XDPMEntity` (`_specific` and `_owner` are the entity itself), as
+    /// in mogenerator's Xcode 3 `test.xcdatamodel`, whose `Parent` and `Child` specialise `Human`.
     private static func parentName(_ object: ArchivedObject, entity: String) throws -> String? {
         let generalizations = object["XDBucketForGeneralizationsstorage"]?.object.map(ModelUnarchiver.items) ?? []
         guard let first = generalizations.first else { return nil }
-        guard generalizations.count == 1, let parent = first.object, parent.className == "XDPMEntity",
-            let name = parent["_name"]?.string
-        else {
+        let parent = first.object?.className == "XDUMLGeneralizationImp" ? first.object?["_general"]?.object : nil
+        guard generalizations.count == 1, let parent, parent.className == "XDPMEntity", let name = parent["_name"]?.string else {
             throw FormatError(description: "unsupported XDBucketForGeneralizationsstorage of entity '\(entity)' (\(generalizations.count) × \(first.object?.className ?? "value"))")
         }
         return name

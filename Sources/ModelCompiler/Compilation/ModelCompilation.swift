@@ -19,9 +19,12 @@ public enum ModelCompilation {
         /// The Xcode whose momc to emulate: compiler identity in the `.mom` files, version
         /// checksums in `VersionInfo.plist` or not.
         public var compilerVersion: CompilerVersion
+        /// The rules momc's switches relax.
+        public var validation: ModelValidator.Options
 
-        public init(compilerVersion: CompilerVersion = .newestVerified) {
+        public init(compilerVersion: CompilerVersion = .newestVerified, validation: ModelValidator.Options = ModelValidator.Options()) {
             self.compilerVersion = compilerVersion
+            self.validation = validation
         }
     }
 
@@ -69,7 +72,7 @@ public enum ModelCompilation {
         guard let bundle = read.bundle, !read.diagnostics.contains(where: { $0.severity == .error }) else {
             return Result(diagnostics: diagnostics, outputPath: nil)
         }
-        diagnostics += ModelValidator().validate(bundle)
+        diagnostics += ModelValidator(options: options.validation).validate(bundle)
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
             return Result(diagnostics: diagnostics, outputPath: nil)
         }

@@ -3,7 +3,8 @@ import ModelSchema
 /// Inverses: every relationship should have one (warning), and an inverse must exist on the
 /// destination, point back, and share the relationship's transience. An inverse that names a
 /// third relationship as its own inverse is only a warning: Xcode compiles such models keeping
-/// each side's inverse as written, and Core Data opens their stores.
+/// each side's inverse as written, and Core Data opens their stores. The transience rule is
+/// lifted by momc's `--suppress-inverse-transient-error`.
 struct InverseRule: ValidationRule {
     func check(_ context: ValidationContext, into diagnostics: inout DiagnosticList) {
         for entity in context.entities {
@@ -40,7 +41,7 @@ struct InverseRule: ValidationRule {
                 : Diagnostic.inverseNamesThirdRelationship(relationship.name, inverseName, other, at: relationship.location)
             diagnostics.emit(diagnostic.noting("'\(inverseName)' is declared here", at: inverse.location))
         }
-        if inverse.isTransient != relationship.isTransient {
+        if inverse.isTransient != relationship.isTransient && !context.options.suppressesInverseTransientError {
             diagnostics.emit(
                 Diagnostic.transientInverseMismatch(relationship.name, inverseName, at: relationship.location)
                     .noting("'\(inverseName)' is declared here", at: inverse.location))

@@ -16,7 +16,23 @@ public struct ModelValidator: Sendable {
         ConstraintAndIndexRule(), ValueRule(), ExpressionRule(), TableNameRule(),
     ]
 
-    public init() {}
+    /// momc's switches that relax a rule.
+    public struct Options: Sendable {
+        /// momc's `--suppress-inverse-transient-error` (Xcode's build setting
+        /// `MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR`): a relationship and its inverse may differ in
+        /// transience, and S110 is not reported.
+        public var suppressesInverseTransientError: Bool
+
+        public init(suppressesInverseTransientError: Bool = false) {
+            self.suppressesInverseTransientError = suppressesInverseTransientError
+        }
+    }
+
+    public let options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
 
     /// The diagnostics of every version of the bundle, sorted by file and position.
     public func validate(_ bundle: ModelBundle) -> [Diagnostic] {
@@ -30,7 +46,7 @@ public struct ModelValidator: Sendable {
 
     /// The diagnostics of one version, sorted by position.
     public func validate(_ version: ModelVersion) -> [Diagnostic] {
-        let context = ValidationContext(version)
+        let context = ValidationContext(version, options: options)
         var found = DiagnosticList()
         for rule in Self.rules {
             rule.check(context, into: &found)

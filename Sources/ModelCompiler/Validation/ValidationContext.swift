@@ -5,6 +5,7 @@ import ModelSchema
 /// inheritance on a chain.
 struct ValidationContext: Sendable {
     let version: ModelVersion
+    let options: ModelValidator.Options
     /// The position in `version.entities` of the first entity declared with each name; positions
     /// rather than entities, so that building it and looking names up copies no entity.
     private let positionsByName: [String: Int]
@@ -15,8 +16,9 @@ struct ValidationContext: Sendable {
     /// an inherited property is looked up.
     private let inheritedDeclarers: [String: [Int]]
 
-    init(_ version: ModelVersion) {
+    init(_ version: ModelVersion, options: ModelValidator.Options) {
         self.version = version
+        self.options = options
         var positions = [String: Int](minimumCapacity: version.entities.count)
         for index in version.entities.indices {
             positions[version.entities[index].name] = positions[version.entities[index].name] ?? index

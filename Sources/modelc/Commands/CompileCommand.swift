@@ -33,6 +33,11 @@ struct CompileCommand: ParsableCommand {
     @Flag(help: "Print what was written and the diagnostics (or the error) as JSON on standard output.")
     var json = false
 
+    @Flag(help: ArgumentHelp(
+        "Allow a relationship and its inverse to differ in transience, as momc's flag of this name does.",
+        discussion: "S110 is then not reported; Xcode sets it with MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR."))
+    var suppressInverseTransientError = false
+
     func validate() throws {
         guard CompilerVersion.named(xcodeVersion) != nil else {
             throw ValidationError(
@@ -65,7 +70,9 @@ struct CompileCommand: ParsableCommand {
     /// folder (as Xcode's build does), or one model.
     private func compile() throws -> [ModelCompilation.Result] {
         if MappingCompilation.isMappingModel(model) { return [try MappingCompilation.compile(mappingAt: model, into: output)] }
-        let options = ModelCompilation.Options(compilerVersion: CompilerVersion.named(xcodeVersion) ?? .newestVerified)
+        let options = ModelCompilation.Options(
+            compilerVersion: CompilerVersion.named(xcodeVersion) ?? .newestVerified,
+            validation: .init(suppressesInverseTransientError: suppressInverseTransientError))
         if FolderCompilation.isFolderOfModels(model) { return try FolderCompilation.compile(folderAt: model, into: output, options: options) }
         return [try ModelCompilation.compile(modelAt: model, into: output, options: options)]
     }

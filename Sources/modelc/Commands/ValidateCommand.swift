@@ -24,13 +24,19 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Print the diagnostics as JSON on standard output.")
     var json = false
 
+    @Flag(help: ArgumentHelp(
+        "Allow a relationship and its inverse to differ in transience, as momc's flag of this name does.",
+        discussion: "S110 is then not reported; Xcode sets it with MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR."))
+    var suppressInverseTransientError = false
+
     func run() throws {
         var diagnostics = [Diagnostic]()
         for path in paths {
             let result = ModelSources.reader.read(at: path)
             diagnostics += result.diagnostics
             if let bundle = result.bundle {
-                diagnostics += ModelValidator().validate(bundle)
+                diagnostics += ModelValidator(options: .init(suppressesInverseTransientError: suppressInverseTransientError))
+                    .validate(bundle)
             }
         }
         let report = DiagnosticReport(diagnostics: diagnostics)
