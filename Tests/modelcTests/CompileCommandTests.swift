@@ -161,7 +161,7 @@ struct CompileCommandTests {
         let folder = try Modelc.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("Bad.mom").path
-        FileManager.default.createFile(atPath: path, contents: Data("bplist00 not really".utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("bplist00 not really".utf8)))
         let run = try Modelc.run(["decompile", path, "-o", folder.path])
         #expect(run.status == 1)
         #expect(run.standardError.contains("cannot read compiled model"))
