@@ -42,10 +42,10 @@ extension ManagedObjectContext {
         return makeObject(entity, id: id)
     }
 
-    /// A registered fault of `entity`'s class for `id`.
-    func makeObject(_ entity: EntityDescription, id: ManagedObjectID) -> ManagedObject {
-        let object = persistentStoreCoordinator?.classes.objectClass(for: entity).init(entity: entity, insertInto: nil)
-            ?? ManagedObject(entity: entity, insertInto: nil)
+    /// A registered fault of `entity`'s class (`type`, when the caller knows it already) for `id`.
+    func makeObject(_ entity: EntityDescription, id: ManagedObjectID, of type: ManagedObject.Type? = nil) -> ManagedObject {
+        let type = type ?? persistentStoreCoordinator?.classes.objectClass(for: entity) ?? ManagedObject.self
+        let object = type.init(entity: entity, insertInto: nil)
         object.attach(to: self, id: id)
         registered.add(object)
         return object
@@ -80,24 +80,22 @@ extension ManagedObjectContext {
         var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
         registered.reserve(rows.count)
         return try rows.map { stored in
-            var kind = kinds[stored.number]
-            if kind == nil {
+            if let known = registered[ObjectRegistry.Key(number: stored.number, value: stored.key)] {
+                if known.committed == nil, !known.inserted { fill(known, from: stored) }
+                return known
+            }
+            let kind: (entity: EntityDescription, type: ManagedObject.Type)
+            if let known = kinds[stored.number] {
+                kind = known
+            } else {
                 guard let shape = model.rows.shape(number: stored.number), let entity = model.entitiesByName[shape.name] else {
                     throw ContextError.make(134060, "the store has a row of an entity the model lacks")
                 }
                 kind = (entity, coordinator.classes.objectClass(for: entity))
                 kinds[stored.number] = kind
             }
-            guard let kind else { throw ContextError.make(134060, "the store has a row of an entity the model lacks") }
             let id = ManagedObjectID(entityName: kind.entity.name, storeIdentifier: storeIdentifier, primaryKey: stored.key)
-            let key = ObjectRegistry.Key(number: stored.number, value: stored.key)
-            if let known = registered[key] {
-                if known.committed == nil, !known.inserted { fill(known, from: stored) }
-                return known
-            }
-            let object = kind.type.init(entity: kind.entity, insertInto: nil)
-            object.attach(to: self, id: id)
-            registered[key] = object
+            let object = makeObject(kind.entity, id: id, of: kind.type)
             fill(object, from: stored)
             return object
         }

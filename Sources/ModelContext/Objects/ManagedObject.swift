@@ -132,7 +132,6 @@ open class ManagedObject: NSObject {
             let objects = managedObjectContext?.contents(of: relationship, in: self).objects ?? toManys[key]?.objects ?? []
             return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
         case .transient:
-            if let changed = pending.transient(key) { return changed }
             return transients[key]
         case .toOne(_, nil):
             return pending.transient(key) ?? nil
