@@ -29,6 +29,14 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let properties: PropertyTable
     /// The stored attributes in the order of the row's attribute slots.
     let slotAttributes: [Attribute]
+    /// What `value(forKey:)` and `setValue(_:forKey:)` need of each slot, without the strings of
+    /// its description (reading a field of a larger struct in an array can copy it whole).
+    let slotKinds: [SlotKind]
+
+    struct SlotKind: Sendable {
+        let type: AttributeType
+        let isDerived: Bool
+    }
     /// A new object's stored attributes' starting values, by slot, and its transient attributes'
     /// ones, by name (values of Foundation's immutable value types).
     nonisolated(unsafe) let defaultSlots: [Any?]
@@ -68,6 +76,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             let value = DefaultValue.column(attribute)
             return value.isNull ? nil : StoredValue.object(value, as: attribute.type)
         }
+        slotKinds = shape.attributes.map { SlotKind(type: $0.type, isDerived: $0.isDerived) }
         hasTransformableSlots = slotAttributes.contains { $0.type == .transformable }
         transientDefaults = attributes.compactMap { attribute in
             guard case .transient? = properties[attribute.name] else { return nil }

@@ -147,7 +147,7 @@ extension ManagedObjectContext {
     /// attribute's type; a value of another kind is a validation error (1550).
     private func columnValue(_ value: Any?, slot: Int, of object: ManagedObject) throws -> DatabaseValue {
         // The slot's type, not the attribute's whole description, which would be copied for every value.
-        let type = object.entity.shape.attributes[slot].type
+        let type = object.entity.slotKinds[slot].type
         do {
             guard type == .transformable, let value else { return try StoredValue.databaseValue(object: value, as: type) }
             return try StoredValue.databaseValue(object: ValueTransformer.data(for: value, of: object.entity.slotAttributes[slot]), as: type)
