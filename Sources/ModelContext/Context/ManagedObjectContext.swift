@@ -199,7 +199,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         for object in registered.objects { refresh(object, mergeChanges: true) }
     }
 
-    private func discardChanges(of object: ManagedObject) {
+    func discardChanges(of object: ManagedObject) {
         object.deleted = false
         object.pending = PendingValues()
         object.changedToManys = []

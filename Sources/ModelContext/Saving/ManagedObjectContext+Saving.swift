@@ -5,11 +5,13 @@ import ModelStore
 
 /// Saving: delete rules are applied, every changed object is validated, then one write
 /// transaction inserts, updates (with `Z_OPT` checked and incremented) and deletes the rows and
-/// links as Core Data writes them. A save that fails changes neither the store nor the objects'
-/// saved state.
+/// links as Core Data writes them. A row that changed or went since it was read is a conflict,
+/// settled by the merge policy (``ConflictResolution``). A save that fails changes neither the
+/// store nor the objects' saved state.
 extension ManagedObjectContext {
     /// Writes every unsaved change to the store; throws the validation error (1560 listing several),
-    /// or 133020 when a row changed or vanished in the store since it was read.
+    /// or, under the error merge policy, 133020 listing a ``MergeConflict`` per object whose row
+    /// changed or went in the store since it was read.
     public func save() throws {
         guard hasChanges else { return }
         let coordinator = try coordinator()
@@ -25,29 +27,59 @@ extension ManagedObjectContext {
             orders[identifier]?.object
         }.filter { !$0.inserted && !$0.deleted && !updatedList.contains($0) }
         let store = try coordinator.store()
+        let policy = mergePolicy
+        var resolutions = [ObjectIdentifier: ConflictResolution]()
         let keys = try store.database.write { db -> [ObjectIdentifier: ObjectKey] in
+            resolutions = [:]
             let writer = ObjectRowWriter(db: db, rows: rows)
+            let reader = ObjectRowReader(db: db, rows: rows)
             let keys = try assignKeys(inserted, writer)
             func key(_ object: ManagedObject) -> ObjectKey? {
                 keys[ObjectIdentifier(object)] ?? (try? objectKey(of: object.objectID)) ?? nil
+            }
+            var conflicts = [MergeConflict]()
+            /// Settles the conflict of `object`, whose row is at another version or gone: reported
+            /// under the error policy, else resolved by the policy.
+            func resolve(_ object: ManagedObject, _ own: ObjectKey) throws -> ConflictResolution {
+                let current = try reader.object(own)
+                if policy == .error { conflicts.append(conflict(object, current)) }
+                let resolution = ConflictResolution(policy, object: object, current: current)
+                resolutions[ObjectIdentifier(object)] = resolution
+                return resolution
             }
             for object in inserted {
                 try insertRow(object, writer, key: key, orders: orders[ObjectIdentifier(object)]?.values ?? [:])
             }
             for object in updated {
-                try updateRow(object, writer, key: key, orders: orders[ObjectIdentifier(object)]?.values ?? [:])
+                guard let own = key(object) else { continue }
+                let order = orders[ObjectIdentifier(object)]?.values ?? [:]
+                if try updateRow(object, own, writer, key: key, orders: order, version: object.version) { continue }
+                guard case .write(let current, let attributes, let toOnes, let everything) = try resolve(object, own), policy != .error else { continue }
+                let written = try updateRow(
+                    object, own, writer, key: key, orders: order, version: current.version, skippingAttributes: attributes, skippingToOnes: toOnes, everything: everything)
+                if !written { throw ContextError.make(133020, "\(object.objectID) changed in the store while its conflict was resolved") }
             }
             for object in deleted {
                 guard let own = key(object) else { continue }
+                if try writer.delete(object.entity.shape, key: own.key, version: object.version) {
+                    try writer.unlinkAll(own)
+                    continue
+                }
+                guard case .write(let current, _, _, _) = try resolve(object, own), policy != .error else { continue }
+                _ = try writer.delete(object.entity.shape, key: own.key, version: current.version)
                 try writer.unlinkAll(own)
-                guard try writer.delete(object.entity.shape, key: own.key, version: object.version) else { throw conflict(object) }
+            }
+            if !conflicts.isEmpty {
+                throw ContextError.make(133020, "\(conflicts.count) object(s) changed or were deleted in the store since they were read", [
+                    NSPersistentStoreSaveConflictsErrorKey: conflicts, NSAffectedObjectsErrorKey: conflicts.map(\.sourceObject),
+                ])
             }
             for list in [inserted, updated] {
-                for object in list { try writeLinks(of: object, writer, key: key) }
+                for object in list where resolutions[ObjectIdentifier(object)]?.writesObject ?? true { try writeLinks(of: object, writer, key: key) }
             }
             return keys
         }
-        try commit(inserted: inserted, updated: updated, deleted: deleted, keys: keys, storeIdentifier: store.identifier)
+        try commit(inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: resolutions, storeIdentifier: store.identifier)
     }
 
     /// Gives new objects permanent IDs now (reserving their keys in the store); they stay inserted until saved.
@@ -125,22 +157,26 @@ extension ManagedObjectContext {
         try writer.insert(shape, key: own.key, attributes: attributes, toOnes: targets, orders: shape.toOnes.map { orders[$0.name] })
     }
 
-    private func updateRow(_ object: ManagedObject, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64]) throws {
-        guard let own = key(object) else { return }
+    /// Writes the changed attributes and to-ones of `object` (or, for `everything`, all of them as
+    /// the object has them) over its row at `version`; false when the row is at another version or gone.
+    private func updateRow(
+        _ object: ManagedObject, _ own: ObjectKey, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64],
+        version: Int64, skippingAttributes: Set<Int> = [], skippingToOnes: Set<Int> = [], everything: Bool = false
+    ) throws -> Bool {
         let shape = object.entity.shape
         var attributes = [(slot: Int, value: DatabaseValue)]()
-        for index in shape.attributes.indices {
-            guard let value = object.pending.attribute(index) else { continue }
+        for index in shape.attributes.indices where !skippingAttributes.contains(index) {
+            guard let value = object.pending.attribute(index) ?? (everything ? .some(object.committed?[index] ?? nil) : nil) else { continue }
             attributes.append((index, try columnValue(value, slot: index, of: object)))
         }
         var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()
-        for (index, slot) in shape.toOnes.enumerated() {
+        for (index, slot) in shape.toOnes.enumerated() where !skippingToOnes.contains(index) {
             let changed = object.pending.toOne(index)
-            guard changed != nil || orders[slot.name] != nil else { continue }
+            guard changed != nil || orders[slot.name] != nil || everything else { continue }
             let target = changed.map { $0.flatMap(key) } ?? object.committedToOnes[index]
             toOnes.append((index, target, orders[slot.name]))
         }
-        guard try writer.update(shape, key: own.key, version: object.version, attributes: attributes, toOnes: toOnes) else { throw conflict(object) }
+        return try writer.update(shape, key: own.key, version: version, attributes: attributes, toOnes: toOnes)
     }
 
     /// The column value of attribute `name`: transformable objects as their data, numbers in the
@@ -193,13 +229,34 @@ extension ManagedObjectContext {
         return result
     }
 
-    private func conflict(_ object: ManagedObject) -> NSError {
-        ContextError.make(133020, "\(object.objectID) changed or was deleted in the store since it was read", [NSAffectedObjectsErrorKey: [object]])
+    /// The conflict of `object`, whose row is `current` now (nil when gone).
+    private func conflict(_ object: ManagedObject, _ current: StoredObject?) -> MergeConflict {
+        MergeConflict(
+            sourceObject: object, objectSnapshot: snapshot(of: object.entity, object.committed ?? [], object.committedToOnes),
+            cachedSnapshot: current.map { snapshot(of: object.entity, $0.attributes, $0.toOnes) },
+            newVersionNumber: Int(current?.version ?? 0), oldVersionNumber: Int(object.version))
+    }
+
+    /// A row's values by property name as Core Data's snapshots hold them: attributes, and to-ones as object IDs.
+    private func snapshot(of entity: EntityDescription, _ attributes: [Any?], _ toOnes: [ObjectKey?]) -> [String: Any] {
+        var result = [String: Any]()
+        for (slot, value) in zip(entity.shape.attributes, attributes) { result[slot.name] = value ?? NSNull() }
+        for (slot, target) in zip(entity.shape.toOnes, toOnes) { result[slot.name] = target.flatMap { try? objectID(of: $0) } ?? NSNull() }
+        return result
     }
 
     // MARK: - After the transaction
 
-    private func commit(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: ObjectKey], storeIdentifier: String) throws {
+    private func commit(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: ObjectKey],
+        resolutions: [ObjectIdentifier: ConflictResolution], storeIdentifier: String
+    ) throws {
+        var updated = updated
+        var deleted = deleted
+        if !resolutions.isEmpty {
+            updated = updated.filter { apply(resolutions[ObjectIdentifier($0)], to: $0) }
+            deleted = deleted.filter { apply(resolutions[ObjectIdentifier($0)], to: $0) }
+        }
         registered.reserve(inserted.count)
         for object in inserted {
             if let key = keys[ObjectIdentifier(object)] {
@@ -220,6 +277,34 @@ extension ManagedObjectContext {
         insertedList = ChangeList()
         updatedList = ChangeList()
         deletedList = ChangeList()
+    }
+
+    /// Gives an object whose conflict was resolved the row's state; true when the save still
+    /// settles it as written (updated, or deleted).
+    private func apply(_ resolution: ConflictResolution?, to object: ManagedObject) -> Bool {
+        switch resolution {
+        case nil:
+            return true
+        case .write(let current, let attributes, let toOnes, let everything)?:
+            if !everything, !object.deleted {
+                object.committed = current.attributes
+                object.committedToOnes = current.toOnes
+                for slot in attributes { object.pending.discardAttribute(slot) }
+                for slot in toOnes { object.pending.discardToOne(slot) }
+            }
+            object.version = current.version
+            return true
+        case .takeStore(let current)?:
+            discardChanges(of: object)
+            object.committed = current.attributes
+            object.committedToOnes = current.toOnes
+            object.version = current.version
+            return false
+        case .gone?:
+            registered.remove(object)
+            object.detach()
+            return false
+        }
     }
 
     /// Folds an object's saved changes into its saved state.
