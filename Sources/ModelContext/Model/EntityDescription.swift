@@ -43,6 +43,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     nonisolated(unsafe) let transientDefaults: [(name: String, value: Any)]
     /// Whether a row slot holds a transformable attribute, whose saved form is its data.
     let hasTransformableSlots: Bool
+    /// The uniqueness constraints of the entity and its superentities made of stored attributes:
+    /// their property names and the attributes' slots.
+    let constraints: [(names: [String], slots: [Int])]
     /// The attributes a save must check (required, bounded or patterned ones), each with where it is.
     let validatedAttributes: [(attribute: Attribute, property: Property)]
 
@@ -75,6 +78,11 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         defaultSlots = slotAttributes.map { attribute in
             let value = DefaultValue.column(attribute)
             return value.isNull ? nil : StoredValue.object(value, as: attribute.type)
+        }
+        let slotByName = Dictionary(shape.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        constraints = lineage.flatMap(\.uniquenessConstraints).compactMap { names in
+            let slots = names.compactMap { slotByName[$0] }
+            return slots.count == names.count ? (names, slots) : nil
         }
         slotKinds = shape.attributes.map { SlotKind(type: $0.type, isDerived: $0.isDerived) }
         hasTransformableSlots = slotAttributes.contains { $0.type == .transformable }

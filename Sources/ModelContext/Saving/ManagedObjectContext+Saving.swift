@@ -29,11 +29,14 @@ extension ManagedObjectContext {
         let store = try coordinator.store()
         let policy = mergePolicy
         var resolutions = [ObjectIdentifier: ConflictResolution]()
+        var takenOver = [ObjectIdentifier: StoredObject]()
         let keys = try store.database.write { db -> [ObjectIdentifier: ObjectKey] in
             resolutions = [:]
             let writer = ObjectRowWriter(db: db, rows: rows)
             let reader = ObjectRowReader(db: db, rows: rows)
-            let keys = try assignKeys(inserted, writer)
+            var keys = try assignKeys(inserted, writer)
+            takenOver = try uniquenessCollisions(inserted, reader, policy: policy)
+            for (identifier, stored) in takenOver { keys[identifier] = ObjectKey(number: stored.number, key: stored.key) }
             func key(_ object: ManagedObject) -> ObjectKey? {
                 keys[ObjectIdentifier(object)] ?? (try? objectKey(of: object.objectID)) ?? nil
             }
@@ -48,7 +51,18 @@ extension ManagedObjectContext {
                 return resolution
             }
             for object in inserted {
-                try insertRow(object, writer, key: key, orders: orders[ObjectIdentifier(object)]?.values ?? [:])
+                let order = orders[ObjectIdentifier(object)]?.values ?? [:]
+                guard let stored = takenOver[ObjectIdentifier(object)] else {
+                    try insertRow(object, writer, key: key, orders: order)
+                    continue
+                }
+                // A new object whose constraint values a row has: the row becomes the object's, with
+                // the object's values under object trump and overwrite, as they are under the others.
+                if policy == .mergeByPropertyObjectTrump || policy == .overwrite, let own = key(object) {
+                    guard try updateRow(object, own, writer, key: key, orders: order, version: stored.version, everything: true) else {
+                        throw ContextError.make(133020, "\(object.objectID)'s row changed while its constraint conflict was resolved")
+                    }
+                }
             }
             for object in updated {
                 guard let own = key(object) else { continue }
@@ -74,12 +88,56 @@ extension ManagedObjectContext {
                     NSPersistentStoreSaveConflictsErrorKey: conflicts, NSAffectedObjectsErrorKey: conflicts.map(\.sourceObject),
                 ])
             }
+            let writtenOver = policy == .mergeByPropertyObjectTrump || policy == .overwrite
             for list in [inserted, updated] {
-                for object in list where resolutions[ObjectIdentifier(object)]?.writesObject ?? true { try writeLinks(of: object, writer, key: key) }
+                for object in list where (resolutions[ObjectIdentifier(object)]?.writesObject ?? true) && (writtenOver || takenOver[ObjectIdentifier(object)] == nil) {
+                    try writeLinks(of: object, writer, key: key)
+                }
             }
             return keys
         }
-        try commit(inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: resolutions, storeIdentifier: store.identifier)
+        try commit(
+            inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: resolutions, takenOver: takenOver, storeIdentifier: store.identifier)
+    }
+
+    /// The new objects whose uniqueness constraint values a stored row already has, with that row.
+    /// Under the error policy, any such collision, or two new objects sharing values, fails the
+    /// save with 133021 (`NSManagedObjectConstraintMergeError`) and a ``ConstraintConflict`` each
+    /// (`conflictList`); the other policies give the row to the object, and refuse only new
+    /// objects that collide among themselves.
+    private func uniquenessCollisions(_ inserted: [ManagedObject], _ reader: ObjectRowReader, policy: MergePolicy) throws -> [ObjectIdentifier: StoredObject] {
+        var conflicts = [ConstraintConflict]()
+        var takenOver = [ObjectIdentifier: StoredObject]()
+        var claimed = [[DatabaseValue]: ManagedObject]()
+        for object in inserted where !object.entity.constraints.isEmpty {
+            let shape = object.entity.shape
+            for (names, slots) in object.entity.constraints {
+                let values = try slots.map { try columnValue(object.pending.attribute($0) ?? nil, slot: $0, of: object) }
+                guard !values.contains(where: \.isNull) else { continue }
+                let named = Dictionary(zip(names, slots.map { object.pending.attribute($0) ?? nil }).map { ($0, $1 ?? NSNull()) }, uniquingKeysWith: { first, _ in first })
+                let mark = [shape.table.databaseValue] + names.map(\.databaseValue) + values
+                if let earlier = claimed[mark] {
+                    conflicts.append(ConstraintConflict(constraint: names, constraintValues: named, databaseObject: nil, databaseSnapshot: nil, conflictingObjects: [earlier, object]))
+                    continue
+                }
+                claimed[mark] = object
+                guard takenOver[ObjectIdentifier(object)] == nil, let stored = try reader.object(in: shape, attributes: slots, equalTo: values) else { continue }
+                if policy == .error {
+                    let owner = registeredOrFault(ObjectKey(number: stored.number, key: stored.key))
+                    conflicts.append(ConstraintConflict(
+                        constraint: names, constraintValues: named, databaseObject: owner,
+                        databaseSnapshot: owner.map { snapshot(of: $0.entity, stored.attributes, stored.toOnes) }, conflictingObjects: [object]))
+                } else {
+                    takenOver[ObjectIdentifier(object)] = stored
+                }
+            }
+        }
+        guard conflicts.isEmpty else {
+            throw ContextError.make(133021, "\(conflicts.count) uniqueness constraint conflict(s)", [
+                NSPersistentStoreSaveConflictsErrorKey: conflicts, NSAffectedObjectsErrorKey: conflicts.flatMap(\.conflictingObjects),
+            ])
+        }
+        return takenOver
     }
 
     /// Gives new objects permanent IDs now (reserving their keys in the store); they stay inserted until saved.
@@ -173,7 +231,7 @@ extension ManagedObjectContext {
         for (index, slot) in shape.toOnes.enumerated() where !skippingToOnes.contains(index) {
             let changed = object.pending.toOne(index)
             guard changed != nil || orders[slot.name] != nil || everything else { continue }
-            let target = changed.map { $0.flatMap(key) } ?? object.committedToOnes[index]
+            let target = changed.map { $0.flatMap(key) } ?? (index < object.committedToOnes.count ? object.committedToOnes[index] : nil)
             toOnes.append((index, target, orders[slot.name]))
         }
         return try writer.update(shape, key: own.key, version: version, attributes: attributes, toOnes: toOnes)
@@ -249,7 +307,7 @@ extension ManagedObjectContext {
 
     private func commit(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: ObjectKey],
-        resolutions: [ObjectIdentifier: ConflictResolution], storeIdentifier: String
+        resolutions: [ObjectIdentifier: ConflictResolution], takenOver: [ObjectIdentifier: StoredObject], storeIdentifier: String
     ) throws {
         var updated = updated
         var deleted = deleted
@@ -264,6 +322,15 @@ extension ManagedObjectContext {
             }
             object.inserted = false
             object.version = 1
+            if let stored = takenOver[ObjectIdentifier(object)] {
+                // The stored row is the object's now: written over (one version more), or taken as it is.
+                guard mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite else {
+                    discardChanges(of: object)
+                    fill(object, from: stored)
+                    continue
+                }
+                object.version = stored.version + 1
+            }
             settle(object, keys: keys)
         }
         for object in updated {
