@@ -15,6 +15,7 @@ extension ManagedObjectContext {
     public func save() throws {
         guard hasChanges else { return }
         let coordinator = try coordinator()
+        NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         let rows = coordinator.managedObjectModel.rows
         try processPendingChanges()
         let inserted = insertedList.objects
@@ -96,8 +97,9 @@ extension ManagedObjectContext {
             }
             return keys
         }
-        try commit(
+        let saved = try commit(
             inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: resolutions, takenOver: takenOver, storeIdentifier: store.identifier)
+        postDidSave(inserted: inserted, updated: saved.updated, deleted: saved.deleted)
     }
 
     /// The new objects whose uniqueness constraint values a stored row already has, with that row.
@@ -114,7 +116,8 @@ extension ManagedObjectContext {
             for (names, slots) in object.entity.constraints {
                 let values = try slots.map { try columnValue(object.pending.attribute($0) ?? nil, slot: $0, of: object) }
                 guard !values.contains(where: \.isNull) else { continue }
-                let named = Dictionary(zip(names, slots.map { object.pending.attribute($0) ?? nil }).map { ($0, $1 ?? NSNull()) }, uniquingKeysWith: { first, _ in first })
+                var named = [String: Any]()
+                for (name, slot) in zip(names, slots) { named[name] = (object.pending.attribute(slot) ?? nil) ?? NSNull() }
                 let mark = [shape.table.databaseValue] + names.map(\.databaseValue) + values
                 if let earlier = claimed[mark] {
                     conflicts.append(ConstraintConflict(constraint: names, constraintValues: named, databaseObject: nil, databaseSnapshot: nil, conflictingObjects: [earlier, object]))
@@ -159,6 +162,7 @@ extension ManagedObjectContext {
     /// the inverse, cascade deletes the destinations too, deny is checked by validation, no action
     /// leaves the destinations as they are.
     public func processPendingChanges() throws {
+        defer { postObjectsDidChange() }
         var queue = deletedList.objects
         var done = Set<ObjectIdentifier>()
         while let object = queue.popLast() {
@@ -308,7 +312,7 @@ extension ManagedObjectContext {
     private func commit(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: ObjectKey],
         resolutions: [ObjectIdentifier: ConflictResolution], takenOver: [ObjectIdentifier: StoredObject], storeIdentifier: String
-    ) throws {
+    ) throws -> (updated: [ManagedObject], deleted: [ManagedObject]) {
         var updated = updated
         var deleted = deleted
         if !resolutions.isEmpty {
@@ -344,6 +348,8 @@ extension ManagedObjectContext {
         insertedList = ChangeList()
         updatedList = ChangeList()
         deletedList = ChangeList()
+        noticed = (0, 0, 0)
+        return (updated, deleted)
     }
 
     /// Gives an object whose conflict was resolved the row's state; true when the save still
