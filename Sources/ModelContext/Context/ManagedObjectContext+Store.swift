@@ -31,7 +31,7 @@ extension ManagedObjectContext {
     /// The ID of the row `key`.
     func objectID(of key: ObjectKey) throws -> ManagedObjectID? {
         guard let shape = try rows().shape(number: key.number) else { return nil }
-        return ManagedObjectID(entityName: shape.name, storeIdentifier: try coordinator().storeIdentifier(), primaryKey: key.key)
+        return try coordinator().store().objectID(shape.name, key.key)
     }
 
     /// The registered object of the row `key`, or a new fault for it.
@@ -53,15 +53,10 @@ extension ManagedObjectContext {
 
     /// The object registered under `id`, if any (an ID of another store names none).
     func registeredObject(under id: ManagedObjectID) -> ManagedObject? {
-        let key: ObjectRegistry.Key
-        switch id.reference {
-        case .temporary(let number):
-            key = ObjectRegistry.Key(number: ObjectRegistry.Key.newObject, value: number)
-        case .permanent(let primaryKey):
-            guard let shape = try? rows().shape(named: id.entityName) else { return nil }
-            key = ObjectRegistry.Key(number: shape.number, value: primaryKey)
-        }
-        guard let object = registered[key], object.objectID == id else { return nil }
+        guard let primaryKey = id.primaryKey else { return insertedList.objects.first { $0.objectID == id } }
+        guard let shape = try? rows().shape(named: id.entityName),
+            let object = registered[ObjectRegistry.Key(number: shape.number, value: primaryKey)], object.objectID == id
+        else { return nil }
         return object
     }
 
@@ -76,7 +71,7 @@ extension ManagedObjectContext {
     func materialize(_ rows: [StoredObject]) throws -> [ManagedObject] {
         let coordinator = try coordinator()
         let model = coordinator.managedObjectModel
-        let storeIdentifier = try coordinator.storeIdentifier()
+        let store = try coordinator.store()
         var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
         registered.reserve(rows.count)
         return try rows.map { stored in
@@ -94,7 +89,7 @@ extension ManagedObjectContext {
                 kind = (entity, coordinator.classes.objectClass(for: entity))
                 kinds[stored.number] = kind
             }
-            let id = ManagedObjectID(entityName: kind.entity.name, storeIdentifier: storeIdentifier, primaryKey: stored.key)
+            let id = store.objectID(kind.entity.name, stored.key)
             let object = makeObject(kind.entity, id: id, of: kind.type)
             fill(object, from: stored)
             return object

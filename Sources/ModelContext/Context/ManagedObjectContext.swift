@@ -61,7 +61,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     deinit {
         // Objects do not keep their context alive, as in Core Data; those still held learn it is gone.
-        for object in registered.objects { object.detach() }
+        for object in registered.objects + insertedList.objects { object.detach() }
         if let saveObserver { NotificationCenter.default.removeObserver(saveObserver.observer) }
     }
 
@@ -122,7 +122,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var insertedObjects: Set<ManagedObject> { Set(insertedList.objects) }
     public var updatedObjects: Set<ManagedObject> { Set(updatedList.objects) }
     public var deletedObjects: Set<ManagedObject> { Set(deletedList.objects) }
-    public var registeredObjects: Set<ManagedObject> { Set(registered.objects) }
+    public var registeredObjects: Set<ManagedObject> { Set(registered.objects + insertedList.objects) }
 
     /// Whether anything was inserted, changed or deleted since the last save.
     public var hasChanges: Bool { !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty }
@@ -205,7 +205,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Forgets every object; objects held elsewhere are no longer usable with this context.
     public func reset() {
-        for object in registered.objects { object.detach() }
+        for object in registered.objects + insertedList.objects { object.detach() }
         let released = registered.removeAll()
         withExtendedLifetime(released) {}
         insertedList = ChangeList()

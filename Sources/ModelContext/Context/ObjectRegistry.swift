@@ -5,30 +5,26 @@
 /// deallocated (``ManagedObject``'s `deinit`), which, like every use of an object, happens on
 /// its context's queue. Weak references would do the same at a price paid on every retain and
 /// release of every object (Swift moves a weakly referenced object's counts to a side table).
-/// Objects are found by their row (entity number and key) or, before they have one, by their
-/// temporary number: two integers hash and compare faster than an ID's strings, and a fetch of a
-/// million rows looks each up, registers it and, as it goes, removes it.
+/// Objects are found by their row, entity number and key: two integers hash and compare faster
+/// than an ID's strings, and a fetch of a million rows looks each up, registers it and, as it
+/// goes, removes it. New objects, until they have a permanent ID, are not in the table: the
+/// context's inserted list holds them, and a save of many would otherwise fill the table with
+/// entries only to move them all (a lookup by temporary ID, rare, searches that list).
 struct ObjectRegistry {
     /// An object's place in the table.
     struct Key: Hashable {
-        /// The entity number of a saved object's row, or `newObject`.
         let number: Int
-        /// The row's key, or the new object's temporary number.
         let value: Int64
-
-        static let newObject = -1
 
         init(number: Int, value: Int64) {
             self.number = number
             self.value = value
         }
 
-        /// Where `object` is, under its current ID.
-        init(of object: ManagedObject) {
-            switch object.objectID.reference {
-            case .permanent(let key): self.init(number: object.entity.shape.number, value: key)
-            case .temporary(let number): self.init(number: Self.newObject, value: number)
-            }
+        /// Where `object` is, under its permanent ID; nil while it has a temporary one.
+        init?(of object: ManagedObject) {
+            guard let key = object.objectID.primaryKey else { return nil }
+            self.init(number: object.entity.shape.number, value: key)
         }
     }
 
@@ -61,19 +57,19 @@ struct ObjectRegistry {
         }
     }
 
-    /// Registers `object` under its current ID.
+    /// Registers `object` under its permanent ID (a new object's temporary one is not kept).
     mutating func add(_ object: ManagedObject) {
-        self[Key(of: object)] = object
+        if let key = Key(of: object) { self[key] = object }
     }
 
     /// Unregisters `object` under its current ID.
     mutating func remove(_ object: ManagedObject) {
-        self[Key(of: object)] = nil
+        if let key = Key(of: object) { self[key] = nil }
     }
 
     /// Removes an object being deallocated, if it is the one registered under its ID.
     mutating func forget(_ object: ManagedObject) {
-        let key = Key(of: object)
+        guard let key = Key(of: object) else { return }
         if entries[key]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() { entries[key] = nil }
     }
 

@@ -8,9 +8,36 @@ import Synchronization
 public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The object's own entity.
     public let entityName: String
-    /// The store's `NSStoreUUID`; empty for a temporary ID.
-    public let storeIdentifier: String
+    private let store: Store
     let reference: Reference
+
+    /// The store's `NSStoreUUID`; empty for a temporary ID.
+    public var storeIdentifier: String {
+        switch store {
+        case .none: ""
+        case .uuid(let uuid): uuid.uuidString
+        case .text(let text): text
+        }
+    }
+
+    /// The store an ID names: its UUID kept as 16 bytes when its text is a UUID's canonical form,
+    /// so that copying and comparing IDs, which fetches and saves do by the million, touches no
+    /// reference count.
+    private enum Store: Sendable, Hashable {
+        case none
+        case uuid(UUID)
+        case text(String)
+
+        init(_ text: String) {
+            if text.isEmpty {
+                self = .none
+            } else if let uuid = UUID(uuidString: text), uuid.uuidString == text {
+                self = .uuid(uuid)
+            } else {
+                self = .text(text)
+            }
+        }
+    }
 
     enum Reference: Sendable, Hashable {
         case permanent(Int64)
@@ -20,25 +47,35 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
     init(entityName: String, storeIdentifier: String, primaryKey: Int64) {
         self.entityName = entityName
-        self.storeIdentifier = storeIdentifier
+        store = Store(storeIdentifier)
+        reference = .permanent(primaryKey)
+    }
+
+    /// The ID of row `primaryKey` of `entityName` in the store `other` names (its identifier parsed once).
+    init(entityName: String, storeOf other: ManagedObjectID, primaryKey: Int64) {
+        self.entityName = entityName
+        store = other.store
         reference = .permanent(primaryKey)
     }
 
     init(temporaryFor entityName: String, reference: Int64) {
         self.entityName = entityName
-        storeIdentifier = ""
+        store = .none
         self.reference = .temporary(reference)
     }
 
     /// Hashes the key alone: IDs of one context rarely share a key across entities and stores,
     /// and a registry of a million objects hashes it a million times on each fetch.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(reference)
+        switch reference {
+        case .permanent(let key): hasher.combine(key)
+        case .temporary(let number): hasher.combine(~number)
+        }
     }
 
     /// Compares the keys first: IDs in one table differ there, and strings cost more to compare.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.reference == rhs.reference && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
+        lhs.reference == rhs.reference && lhs.entityName == rhs.entityName && lhs.store == rhs.store
     }
 
     /// Whether the object has not been saved or given a permanent ID yet.

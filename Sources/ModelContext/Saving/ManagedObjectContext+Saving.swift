@@ -98,7 +98,7 @@ extension ManagedObjectContext {
             return keys
         }
         let saved = try commit(
-            inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: resolutions, takenOver: takenOver, storeIdentifier: store.identifier)
+            inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: resolutions, takenOver: takenOver, store: store)
         postDidSave(inserted: inserted, updated: saved.updated, deleted: saved.deleted)
     }
 
@@ -152,7 +152,7 @@ extension ManagedObjectContext {
         let keys = try store.database.write { try assignKeys(pending, ObjectRowWriter(db: $0, rows: rows)) }
         for object in pending {
             guard let key = keys[ObjectIdentifier(object)] else { continue }
-            rekey(object, ManagedObjectID(entityName: object.entity.name, storeIdentifier: store.identifier, primaryKey: key.key))
+            rekey(object, store.objectID(object.entity.name, key.key))
         }
     }
 
@@ -311,7 +311,7 @@ extension ManagedObjectContext {
 
     private func commit(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: ObjectKey],
-        resolutions: [ObjectIdentifier: ConflictResolution], takenOver: [ObjectIdentifier: StoredObject], storeIdentifier: String
+        resolutions: [ObjectIdentifier: ConflictResolution], takenOver: [ObjectIdentifier: StoredObject], store: PersistentStoreCoordinator.OpenedStore
     ) throws -> (updated: [ManagedObject], deleted: [ManagedObject]) {
         var updated = updated
         var deleted = deleted
@@ -322,7 +322,7 @@ extension ManagedObjectContext {
         registered.reserve(inserted.count)
         for object in inserted {
             if let key = keys[ObjectIdentifier(object)] {
-                rekey(object, ManagedObjectID(entityName: object.entity.name, storeIdentifier: storeIdentifier, primaryKey: key.key))
+                rekey(object, store.objectID(object.entity.name, key.key))
             }
             object.inserted = false
             object.version = 1

@@ -17,6 +17,13 @@ public final class PersistentStoreCoordinator: Sendable {
     struct OpenedStore: Sendable {
         var database: any DatabaseWriter
         var identifier: String
+        /// An ID of the store, whose store part every other ID of it copies.
+        var anyID: ManagedObjectID
+
+        /// The ID of row `key` of `entity`.
+        func objectID(_ entity: String, _ key: Int64) -> ManagedObjectID {
+            ManagedObjectID(entityName: entity, storeOf: anyID, primaryKey: key)
+        }
     }
 
     /// A coordinator for `model` over the store `database` opened (read-only or for writing),
@@ -39,7 +46,7 @@ public final class PersistentStoreCoordinator: Sendable {
             throw ContextError.make(134060, "this coordinator has no persistent stores: load them first")
         }
         let identifier = try database.read { try StoreMetadata.read(from: $0)?.uuid } ?? ""
-        let store = OpenedStore(database: database, identifier: identifier)
+        let store = OpenedStore(database: database, identifier: identifier, anyID: ManagedObjectID(entityName: "", storeIdentifier: identifier, primaryKey: 0))
         opened.withLock { $0 = store }
         return store
     }
