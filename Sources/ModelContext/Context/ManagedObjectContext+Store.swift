@@ -14,8 +14,10 @@ extension ManagedObjectContext {
 
     func rows() throws -> ObjectRowLayout { try coordinator().managedObjectModel.rows }
 
+    /// Reads the store, as of the pinned query generation when there is one.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try coordinator().store().database.read(body)
+        if pinned != nil, let result = try readPinned(body) { return result }
+        return try coordinator().store().database.read(body)
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {

@@ -30,6 +30,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
     /// The observer of other contexts' saves, while merging them.
     var saveObserver: ObserverToken?
+    /// The query generation the context reads, when pinned.
+    var pinned: Pin?
     /// Whether the context keeps every registered object alive; by default it keeps only those
     /// with unsaved changes, and the others live as long as the app holds them, as in Core Data.
     public var retainsRegisteredObjects: Bool {

@@ -99,6 +99,8 @@ extension ManagedObjectContext {
         }
         let saved = try commit(
             inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: resolutions, takenOver: takenOver, store: store)
+        // A pinned context's generation moves past its own save, as Core Data's does.
+        if pinned != nil { pinned = Pin(generation: nil) }
         postDidSave(inserted: inserted, updated: saved.updated, deleted: saved.deleted)
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+/// A generation of the store's data (`NSQueryGenerationToken`): a context pinned to one reads the
+/// store as it was when the generation began, whatever other contexts and processes save since,
+/// until it moves to another. A generation is a read transaction SQLite keeps open on a WAL store
+/// (the snapshot of `DatabasePool.makeSnapshot()`), shared by every context holding its token.
+public struct QueryGenerationToken: Sendable, Hashable {
+    /// Pins a context to the generation current at its next read.
+    public static let current = QueryGenerationToken(generation: nil)
+
+    let generation: Generation?
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.generation === rhs.generation }
+    public func hash(into hasher: inout Hasher) { hasher.combine(generation.map(ObjectIdentifier.init)) }
+}
+
+/// The snapshot of one generation.
+final class Generation: Sendable {
+    let snapshot: DatabaseSnapshot
+
+    init(_ snapshot: DatabaseSnapshot) { self.snapshot = snapshot }
+}
+
+extension ManagedObjectContext {
+    /// The generation the context is pinned to; nil when it reads the store as it is now.
+    public var queryGenerationToken: QueryGenerationToken? {
+        pinned.map { QueryGenerationToken(generation: $0.generation) }
+    }
+
+    /// Pins the context to the generation `token` names (`.current`: the one current at the next
+    /// read; another context's token: that context's), or unpins it with nil. Query generations
+    /// need a store in WAL mode, as Core Data's; another is 134091 (unsupported request).
+    public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
+        guard let token else {
+            pinned = nil
+            return
+        }
+        guard try coordinator().store().database is DatabasePool else {
+            throw ContextError.make(134091, "query generations need a store in WAL mode")
+        }
+        pinned = Pin(generation: token.generation)
+        // The objects read so far belong to another generation: read them again when next used.
+        refreshAllObjects()
+    }
+
+    /// Reads through the pinned generation when there is one (starting it at the first read after `.current`).
+    func readPinned<T>(_ body: (Database) throws -> T) throws -> T? {
+        guard var pin = pinned else { return nil }
+        if pin.generation == nil {
+            guard let pool = try coordinator().store().database as? DatabasePool else { return nil }
+            pin.generation = Generation(try pool.makeSnapshot())
+            pinned = pin
+        }
+        return try pin.generation?.snapshot.read(body)
+    }
+
+    /// What a pinned context is pinned to.
+    struct Pin {
+        var generation: Generation?
+    }
+}
