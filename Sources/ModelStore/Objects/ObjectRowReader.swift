@@ -44,6 +44,14 @@ public struct ObjectRowReader {
         return result
     }
 
+    /// The rows a statement selecting `t0.Z_PK, t0.Z_ENT, t0.Z_OPT` returns, with their versions
+    /// (a batch request's rows, written at the version they are read at in its transaction).
+    public func versionedKeys(_ statement: StoreStatement) throws -> [(key: ObjectKey, version: Int64)] {
+        try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: statement.arguments).map { row in
+            (ObjectKey(number: row[1] ?? 0, key: row[0]), row[2] ?? 0)
+        }
+    }
+
     /// The keys a statement selecting `t0.Z_PK` returns, in its order.
     public func primaryKeys(_ statement: StoreStatement) throws -> PrimaryKeys {
         var keys = PrimaryKeys()

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A request a context passes to its store without touching its objects
+/// (`NSPersistentStoreRequest`): the batch requests.
+public protocol PersistentStoreRequest: AnyObject {}
+
+/// What a batch request gives back (`NSPersistentStoreResult`); its `result` is, by the request's
+/// result type, `true`, the IDs of the objects it touched, or their count.
+public class PersistentStoreResult: @unchecked Sendable {
+    public let result: Any?
+
+    init(_ result: Any?) { self.result = result }
+}
+
+public final class BatchDeleteResult: PersistentStoreResult, @unchecked Sendable {}
+public final class BatchUpdateResult: PersistentStoreResult, @unchecked Sendable {}
+public final class BatchInsertResult: PersistentStoreResult, @unchecked Sendable {}
+
+/// What a batch request returns (`NSBatchDeleteRequestResultType` and its siblings share the values).
+public enum BatchRequestResultType: Int, Sendable {
+    case statusOnly = 0
+    case objectIDs = 1
+    case count = 2
+}
+
+/// Deletes the rows a fetch request matches, or the objects of some IDs, in the store itself
+/// (`NSBatchDeleteRequest`): no object is read, no validation or delete rule runs, contexts are
+/// not told (merge the result's IDs with `mergeChanges(fromRemoteContextSave:into:)`).
+public final class BatchDeleteRequest: PersistentStoreRequest {
+    let entityName: String?
+    let predicate: FetchPredicate?
+    let includesSubentities: Bool
+    let objectIDs: [ManagedObjectID]?
+    public var resultType = BatchRequestResultType.statusOnly
+
+    public init<T>(fetchRequest: FetchRequest<T>) {
+        entityName = fetchRequest.entityName
+        predicate = fetchRequest.predicate
+        includesSubentities = fetchRequest.includesSubentities
+        objectIDs = nil
+    }
+
+    public init(objectIDs: [ManagedObjectID]) {
+        entityName = nil
+        predicate = nil
+        includesSubentities = true
+        self.objectIDs = objectIDs
+    }
+}
+
+/// Sets attributes of the rows a predicate matches in the store itself (`NSBatchUpdateRequest`):
+/// no object is read or validated, each row's `Z_OPT` goes up by one, contexts are not told.
+public final class BatchUpdateRequest: PersistentStoreRequest {
+    public let entityName: String
+    public var predicate: FetchPredicate?
+    public var includesSubentities = true
+    /// The new values, by attribute name (`nil` or `NSNull` to clear one).
+    public var propertiesToUpdate: [String: Any]?
+    public var resultType = BatchRequestResultType.statusOnly
+
+    public init(entityName: String) {
+        self.entityName = entityName
+    }
+}
+
+/// Inserts rows, one per dictionary of attribute values, in the store itself
+/// (`NSBatchInsertRequest`): keys from `Z_PRIMARYKEY`, `Z_OPT` 1, defaults for the attributes a
+/// dictionary leaves out; no object is made, contexts are not told.
+public final class BatchInsertRequest: PersistentStoreRequest {
+    public let entityName: String
+    public var objectsToInsert: [[String: Any]]
+    public var resultType = BatchRequestResultType.statusOnly
+
+    public init(entityName: String, objects: [[String: Any]]) {
+        self.entityName = entityName
+        objectsToInsert = objects
+    }
+}

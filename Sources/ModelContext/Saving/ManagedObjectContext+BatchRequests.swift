@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import ModelStore
+
+/// Batch requests, run in the store in one write transaction, leaving the context's objects as
+/// they are (OBJECT-LAYER §A8): the matching rows are read with their versions and written at
+/// them, so a delete takes the row's links and external files with it and an update raises `Z_OPT`
+/// as a save does, and objects other contexts hold see the change as a conflict when they save.
+extension ManagedObjectContext {
+    /// Runs `request` in the store; returns its result as the request's result type asks.
+    public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
+        let store = try coordinator().store()
+        let rows = try rows()
+        do {
+            switch request {
+            case let delete as BatchDeleteRequest:
+                let ids = try store.database.write { db in try batchDelete(delete, db, rows) }
+                return BatchDeleteResult(Self.result(ids, delete.resultType))
+            case let update as BatchUpdateRequest:
+                let ids = try store.database.write { db in try batchUpdate(update, db, rows) }
+                return BatchUpdateResult(Self.result(ids, update.resultType))
+            case let insert as BatchInsertRequest:
+                let ids = try store.database.write { db in try batchInsert(insert, db, rows) }
+                return BatchInsertResult(Self.result(ids, insert.resultType))
+            default:
+                throw ContextError.make(134091, "\(type(of: request)) is not a request the store runs")
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw ContextError.make(133021, "a batch request's row collides on a uniqueness constraint: \(error.message ?? "")")
+        }
+    }
+
+    private static func result(_ ids: [ManagedObjectID], _ type: BatchRequestResultType) -> Any {
+        switch type {
+        case .statusOnly: true
+        case .objectIDs: ids
+        case .count: ids.count
+        }
+    }
+
+    /// The rows of `entityName` (and its subentities) `predicate` matches, with their versions.
+    private func matchingRows(_ entityName: String, _ predicate: FetchPredicate?, subentities: Bool, _ reader: ObjectRowReader) throws -> [(key: ObjectKey, version: Int64)] {
+        guard try coordinator().managedObjectModel.entitiesByName[entityName] != nil else {
+            throw ContextError.make(134060, "the model has no entity named '\(entityName)'")
+        }
+        var fetch = StoreFetch(entity: entityName)
+        fetch.includesSubentities = subentities
+        fetch.predicate = predicate?.node
+        let statement = try Self.translating {
+            try fetch.select(["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"], layout: reader.rows.layout, entities: reader.rows.entities)
+        }
+        return try reader.versionedKeys(statement)
+    }
+
+    private func batchDelete(_ request: BatchDeleteRequest, _ db: Database, _ rows: ObjectRowLayout) throws -> [ManagedObjectID] {
+        let reader = ObjectRowReader(db: db, rows: rows)
+        let writer = ObjectRowWriter(db: db, rows: rows)
+        let targets: [(key: ObjectKey, version: Int64)]
+        if let ids = request.objectIDs {
+            targets = try ids.compactMap { id in
+                guard let key = try objectKey(of: id), let stored = try reader.object(key) else { return nil }
+                return (ObjectKey(number: stored.number, key: stored.key), stored.version)
+            }
+        } else {
+            targets = try matchingRows(request.entityName ?? "", request.predicate, subentities: request.includesSubentities, reader)
+        }
+        var deleted = [ManagedObjectID]()
+        for (key, version) in targets {
+            guard let shape = rows.shape(number: key.number), try writer.delete(shape, key: key.key, version: version) else { continue }
+            try writer.unlinkAll(key)
+            if let id = try objectID(of: key) { deleted.append(id) }
+        }
+        return deleted
+    }
+
+    private func batchUpdate(_ request: BatchUpdateRequest, _ db: Database, _ rows: ObjectRowLayout) throws -> [ManagedObjectID] {
+        let reader = ObjectRowReader(db: db, rows: rows)
+        let writer = ObjectRowWriter(db: db, rows: rows)
+        let values = request.propertiesToUpdate ?? [:]
+        var changesByNumber = [Int: [(slot: Int, value: DatabaseValue)]]()
+        var updated = [ManagedObjectID]()
+        for (key, version) in try matchingRows(request.entityName, request.predicate, subentities: request.includesSubentities, reader) {
+            guard let shape = rows.shape(number: key.number) else { continue }
+            if changesByNumber[key.number] == nil {
+                changesByNumber[key.number] = try columnValues(values, of: shape)
+            }
+            guard try writer.update(shape, key: key.key, version: version, attributes: changesByNumber[key.number] ?? [], toOnes: []) else { continue }
+            if let id = try objectID(of: key) { updated.append(id) }
+        }
+        return updated
+    }
+
+    private func batchInsert(_ request: BatchInsertRequest, _ db: Database, _ rows: ObjectRowLayout) throws -> [ManagedObjectID] {
+        guard let entity = try coordinator().managedObjectModel.entitiesByName[request.entityName] else {
+            throw ContextError.make(134060, "the model has no entity named '\(request.entityName)'")
+        }
+        let writer = ObjectRowWriter(db: db, rows: rows)
+        let shape = entity.shape
+        let defaults = try entity.defaultSlots.enumerated().map { slot, value in
+            try StoredValue.databaseValue(object: value, as: shape.attributes[slot].type)
+        }
+        let first = try writer.reserveKeys(rootNumber: shape.rootNumber, count: request.objectsToInsert.count)
+        var inserted = [ManagedObjectID]()
+        for (offset, object) in request.objectsToInsert.enumerated() {
+            var attributes = defaults
+            for (slot, value) in try columnValues(object, of: shape) { attributes[slot] = value }
+            let key = first + Int64(offset)
+            try writer.insert(shape, key: key, attributes: attributes, toOnes: shape.toOnes.map { _ in nil }, orders: shape.toOnes.map { _ in nil })
+            if let id = try objectID(of: ObjectKey(number: shape.number, key: key)) { inserted.append(id) }
+        }
+        return inserted
+    }
+
+    /// The column values of attribute values by name; a name `shape` has no stored attribute of,
+    /// or a value its attribute cannot hold, is 134060 naming it.
+    private func columnValues(_ values: [String: Any], of shape: EntityRowShape) throws -> [(slot: Int, value: DatabaseValue)] {
+        try values.map { name, value in
+            guard let slot = shape.attributes.firstIndex(where: { $0.name == name }) else {
+                throw ContextError.make(134060, "\(shape.name) has no stored attribute '\(name)' a batch request can set")
+            }
+            let type = shape.attributes[slot].type
+            do {
+                return (slot, try StoredValue.databaseValue(object: ManagedObject.normalized(value, as: type), as: type))
+            } catch {
+                throw ContextError.make(134060, "'\(name)' of \(shape.name) cannot hold this value: \(error)")
+            }
+        }
+    }
+}
