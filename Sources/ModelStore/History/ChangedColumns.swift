@@ -1,0 +1,19 @@
+import Foundation
+
+/// `ACHANGE.ZCOLUMNS`, the bitmap of an update's changed properties: bit *n* stands for the *n*th
+/// property of the changed object's entity, its persistent attributes and relationships (to-manys
+/// included) sorted by name, counted from the most significant bit of the first byte.
+///
+/// The order is settled on a store SwiftData (Core Data build 1345) wrote with update changes in
+/// its history, where a two-property entity's updates carry 0x80 and 0x40 and never a low bit
+/// (Documentation/History.md).
+public enum ChangedColumns {
+    /// The positions of the bits set in `bitmap`, lowest first.
+    public static func positions(in bitmap: Data) -> [Int] {
+        var positions = [Int]()
+        for (index, byte) in bitmap.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (0x80 >> bit) != 0 { positions.append(index * 8 + bit) }
+        }
+        return positions
+    }
+}
