@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+import ModelSchema
+import ModelStore
+
+/// What an `ACHANGE` row's numbers mean in a model: the entity of `ZENTITY`, the property each
+/// bit of `ZCOLUMNS` stands for (the entity's persistent attributes and relationships, to-manys
+/// included, sorted by name) and the attribute each `ZTOMBSTONEn` column holds (the entity's
+/// attributes preserved on deletion, sorted by name, external binary data never). Each entity's
+/// lists are worked out once per read.
+struct HistoryPropertyLists {
+    let model: ManagedObjectModel
+    private var properties: [String: [String]] = [:]
+    private var tombstoned: [String: [Attribute]] = [:]
+
+    init(model: ManagedObjectModel) { self.model = model }
+
+    /// The entity numbered `number`; 134060 when the model has none (the store is of another model).
+    func entity(number: Int, change: Int64) throws -> EntityDescription {
+        guard let shape = model.rows.shape(number: number), let entity = model.entitiesByName[shape.name] else {
+            throw ContextError.make(134060, "change \(change) is of entity number \(number), which the model has not")
+        }
+        return entity
+    }
+
+    /// The names of the properties at `positions` of `entity`'s list.
+    mutating func names(at positions: [Int], in entity: EntityDescription) -> [String] {
+        let list = properties[entity.name] ?? {
+            let names = (entity.attributes.filter { !$0.isTransient }.map(\.name) + entity.relationships.filter { !$0.isTransient }.map(\.name)).sorted()
+            properties[entity.name] = names
+            return names
+        }()
+        return positions.compactMap { $0 < list.count ? list[$0] : nil }
+    }
+
+    /// The preserved values of a deleted object of `entity`, by attribute name, nil ones left out.
+    mutating func tombstone(_ columns: [DatabaseValue], of entity: EntityDescription) -> [String: Any] {
+        let attributes = tombstoned[entity.name] ?? {
+            let found = entity.attributes.filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient && !$0.allowsExternalBinaryDataStorage }
+                .sorted { $0.name < $1.name }
+            tombstoned[entity.name] = found
+            return found
+        }()
+        var values = [String: Any]()
+        for (attribute, column) in zip(attributes, columns) {
+            if let value = StoredValue.object(column, as: attribute.type) { values[attribute.name] = value }
+        }
+        return values
+    }
+}
