@@ -25,12 +25,22 @@ struct HistoryPropertyLists {
 
     /// The names of the properties at `positions` of `entity`'s list.
     mutating func names(at positions: [Int], in entity: EntityDescription) -> [String] {
-        let list = properties[entity.name] ?? {
-            let names = (entity.attributes.filter { !$0.isTransient }.map(\.name) + entity.relationships.filter { !$0.isTransient }.map(\.name)).sorted()
-            properties[entity.name] = names
-            return names
-        }()
+        let list = propertyNames(of: entity)
         return positions.compactMap { $0 < list.count ? list[$0] : nil }
+    }
+
+    /// The positions of the persistent properties among `names` in `entity`'s list, lowest first.
+    mutating func positions(of names: some Sequence<String>, in entity: EntityDescription) -> [Int] {
+        let list = propertyNames(of: entity)
+        return Set(names).compactMap { list.firstIndex(of: $0) }.sorted()
+    }
+
+    /// `entity`'s persistent attributes and relationships, sorted by name.
+    private mutating func propertyNames(of entity: EntityDescription) -> [String] {
+        if let known = properties[entity.name] { return known }
+        let names = (entity.attributes.filter { !$0.isTransient }.map(\.name) + entity.relationships.filter { !$0.isTransient }.map(\.name)).sorted()
+        properties[entity.name] = names
+        return names
     }
 
     /// The preserved values of a deleted object of `entity`, by attribute name, nil ones left out.

@@ -45,6 +45,7 @@ extension ManagedObjectContext {
             for list in [inserted, updated] {
                 for object in list { try writeLinks(of: object, writer, key: key) }
             }
+            try recordHistory(db, inserted: inserted, updated: updated, deleted: deleted, key: key)
             return keys
         }
         try commit(inserted: inserted, updated: updated, deleted: deleted, keys: keys, storeIdentifier: store.identifier)

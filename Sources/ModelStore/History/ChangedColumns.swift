@@ -17,3 +17,13 @@ public enum ChangedColumns {
         return positions
     }
 }
+
+extension ChangedColumns {
+    /// The bitmap with the bits at `positions` set, as many bytes as the highest one needs.
+    public static func bitmap(_ positions: [Int]) -> Data {
+        guard let highest = positions.max() else { return Data() }
+        var bytes = [UInt8](repeating: 0, count: highest / 8 + 1)
+        for position in positions { bytes[position / 8] |= 0x80 >> UInt8(position % 8) }
+        return Data(bytes)
+    }
+}

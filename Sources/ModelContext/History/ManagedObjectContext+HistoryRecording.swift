@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+import ModelStore
+
+/// Recording a save in persistent history, as Core Data does for a store opened with
+/// `NSPersistentHistoryTrackingKey`: a store that has the history tables was opened so (without
+/// the option Core Data, and this project's loader, open it read-only), so a save into one records.
+extension ManagedObjectContext {
+    /// Writes the transaction of a save of `inserted`, `updated` and `deleted` (their rows written
+    /// in `db` already, `key` giving each its row) when the store tracks history: the context's
+    /// `transactionAuthor` and `name`, the process's bundle identifier and name, the time, and one
+    /// change per object with an update's changed properties as the `ZCOLUMNS` bitmap.
+    func recordHistory(
+        _ db: Database, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], key: (ManagedObject) -> ObjectKey?
+    ) throws {
+        guard try PersistentHistoryLayout.isPresent(in: db), let model = persistentStoreCoordinator?.managedObjectModel else { return }
+        var lists = HistoryPropertyLists(model: model)
+        var changes = [HistoryWriter.Change]()
+        changes.reserveCapacity(inserted.count + updated.count + deleted.count)
+        for (type, objects) in [(HistoryChangeType.insert, inserted), (.update, updated), (.delete, deleted)] {
+            for object in objects {
+                guard let own = key(object) else { continue }
+                let positions = type == .update ? lists.positions(of: object.changedValues().keys, in: object.entity) : nil
+                changes.append(HistoryWriter.Change(type: type.rawValue, entityNumber: own.number, primaryKey: own.key, updatedPositions: positions))
+            }
+        }
+        try HistoryWriter(db: db).record(
+            timestamp: Date().timeIntervalSinceReferenceDate, author: transactionAuthor, contextName: name,
+            bundleID: Bundle.main.bundleIdentifier, processID: ProcessInfo.processInfo.processName, changes: changes)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import ModelContext
+import Testing
+import _ModelTestSupport
+
+/// A save into a store that tracks history records it as Core Data did in the corpus store's
+/// real transaction (CoreDataPlus's SampleModel2_V1): the same columns set and left NULL, the
+/// same entity numbering and keys, and it is fetched back with the right changes.
+@Suite(Corpus.required)
+struct HistoryRecordingTests {
+    /// The columns of a row as their SQLite types, to compare a row's shape with a real one's.
+    static func types(_ db: Database, _ sql: String) throws -> [String] {
+        let row = try #require(try Row.fetchOne(db, sql: sql))
+        return row.databaseValues.map { value in
+            switch value.storage {
+            case .null: "null"
+            case .int64: "integer"
+            case .double: "real"
+            case .string: "text"
+            case .blob: "blob"
+            }
+        }
+    }
+
+    @Test func aSaveIsRecordedAsCoreDataRecordsOne() throws {
+        try withTemporaryDirectory { folder in
+            let (context, database) = try HistoryTests.context(in: folder, readOnly: false)
+            let storeID = try context.persistentStoreCoordinator!.storeIdentifier()
+            let feedback = try #require(context.persistentStoreCoordinator?.managedObjectModel.entitiesByName["Feedback"])
+            // The bitmap's list for Feedback: its properties sorted by name.
+            #expect((feedback.attributes.map(\.name) + feedback.relationships.map(\.name)).sorted() == ["authorAlias", "bookID", "comment", "rating"])
+            try context.performAndWait {
+                let inserted = ManagedObject(entity: feedback, insertInto: context)
+                inserted.setValue("Ursula", forKey: "authorAlias")
+                inserted.setValue(UUID(), forKey: "bookID")
+                inserted.setValue(4.5, forKey: "rating")
+                let updated = try context.existingObject(with: try #require(context.persistentStoreCoordinator?.managedObjectID(
+                    forURIRepresentation: URL(string: "x-coredata://\(storeID)/Feedback/p64")!)))
+                updated.setValue("a second reading", forKey: "comment")
+                updated.setValue(1.0, forKey: "rating")
+                let deleted = try context.existingObject(with: try #require(context.persistentStoreCoordinator?.managedObjectID(
+                    forURIRepresentation: URL(string: "x-coredata://\(storeID)/Feedback/p1")!)))
+                context.delete(deleted)
+                try context.save()
+            }
+            try database.read { db in
+                // The transaction row as the real one: the same columns set, the same left NULL (no
+                // author or context name; no bundle identifier for a process without a bundle).
+                #expect(try Self.types(db, "SELECT * FROM ATRANSACTION WHERE Z_PK = 2")
+                    == ["integer", "integer", "null", "null", "null", "null", "integer", "real", "null", "null", "null", "null", "null"])
+                let real = try Self.types(db, "SELECT * FROM ATRANSACTION WHERE Z_PK = 1")
+                #expect(real == ["integer", "integer", "null", "null", "integer", "null", "integer", "real", "null", "null", "null", "null", "null"])
+                #expect(try Row.fetchAll(db, sql: "SELECT Z_ENT, ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK = (SELECT ZPROCESSIDTS FROM ATRANSACTION WHERE Z_PK = 2)")
+                    .map { "\($0[0] as Int)|\($0[1] as String)" } == ["16003|\(ProcessInfo.processInfo.processName)"])
+                // Change rows as the real ones: Z_ENT 16001, Z_OPT NULL, the object's own entity
+                // number and key, the transaction's number, ZCOLUMNS only on the update.
+                let changes = try Row.fetchAll(db, sql: "SELECT * FROM ACHANGE WHERE ZTRANSACTIONID = 2 ORDER BY Z_PK").map { row in
+                    row.databaseValues.map { $0.isNull ? "NULL" : ($0.storage == .blob(Data([0x30])) ? "x30" : "\($0)") }.joined(separator: "|")
+                }
+                #expect(changes == ["5469|16001|NULL|0|3|445|2|NULL", "5470|16001|NULL|1|3|64|2|x30", "5471|16001|NULL|2|3|1|2|NULL"])
+                let realChange = try Row.fetchOne(db, sql: "SELECT Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZTRANSACTIONID, ZCOLUMNS FROM ACHANGE WHERE Z_PK = 5468")
+                #expect(realChange?.databaseValues.map { $0.isNull ? "NULL" : "\($0)" } == ["16001", "NULL", "0", "3", "1", "NULL"])
+                #expect(try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT > 16000").map { "\($0[0] as Int)|\($0[1] as Int)" }
+                    == ["16001|5471", "16002|2", "16003|3"])
+            }
+            let transactions = try context.performAndWait {
+                try context.execute(HistoryChangeRequest.fetchHistory(after: HistoryToken(storeIdentifier: storeID, transactionNumber: 1))).transactions
+            }
+            #expect(transactions.map(\.transactionNumber) == [2])
+            let changes = try #require(transactions.first?.changes)
+            #expect(changes.map { "\($0.changeType) \($0.changedObjectID)" } == [
+                "insert x-coredata://\(storeID)/Feedback/p445", "update x-coredata://\(storeID)/Feedback/p64", "delete x-coredata://\(storeID)/Feedback/p1",
+            ])
+            #expect(changes.map(\.updatedProperties) == [nil, ["comment", "rating"], nil])
+            #expect(transactions.first?.processID == ProcessInfo.processInfo.processName)
+            try database.close()
+        }
+    }
+}
