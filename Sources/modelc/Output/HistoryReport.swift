@@ -71,7 +71,7 @@ struct HistoryReport: Encodable {
                 if let tombstone = change.tombstone {
                     detail = tombstone.keys.sorted().map { "\($0)=\(tombstone[$0]?.text ?? "nil")" }.joined(separator: ", ")
                 }
-                print("  " + [change.type.padding(toLength: 6, withPad: " ", startingAt: 0), change.object, detail].joined(separator: "  "))
+                print("  " + [change.type.padding(toLength: 6, withPad: " ", startingAt: 0), change.object, detail].filter { !$0.isEmpty }.joined(separator: "  "))
             }
         }
         let changes = transactions.reduce(0) { $0 + $1.changes.count }
