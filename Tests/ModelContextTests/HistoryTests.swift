@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ModelArchive
 import ModelContext
+import ModelSchema
 import ModelStore
 import ModelXML
 import Testing
@@ -16,11 +17,14 @@ struct HistoryTests {
     static let model = "\(CorpusStores.plus)/SampleModel/SampleModel.xcdatamodeld"
 
     /// A context on a copy of the tracked store in `folder`, with the model the store carries
-    /// (`Z_MODELCACHE`), and the copy's database.
-    static func context(in folder: URL, readOnly: Bool = true) throws -> (ManagedObjectContext, DatabaseQueue) {
+    /// (`Z_MODELCACHE`) as `adjust` leaves it, and the copy's database.
+    static func context(
+        in folder: URL, readOnly: Bool = true, adjusting adjust: (inout ModelVersion) -> Void = { _ in }
+    ) throws -> (ManagedObjectContext, DatabaseQueue) {
         let path = try copyStore(Corpus.path(tracked), into: folder)
         let archive = try #require(try StoreModelCache.archive(at: path))
-        let version = try ModelUnarchiver.version(from: archive, name: "Store", path: path)
+        var version = try ModelUnarchiver.version(from: archive, name: "Store", path: path)
+        adjust(&version)
         var configuration = Configuration()
         configuration.readonly = readOnly
         let database = try DatabaseQueue(path: path, configuration: configuration)
@@ -123,6 +127,39 @@ struct HistoryTests {
                     + [try Int.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16002") ?? -1]
             }
             #expect(counts == [0, 0, 2, 1])
+            try database.close()
+        }
+    }
+
+    /// A delete's `ZTOMBSTONEn` columns hold the entity's preserved attributes in name order
+    /// (inferred: no real store with tombstones has been seen), read as their attributes' values.
+    @Test func aDeletesTombstoneNamesThePreservedAttributes() throws {
+        try withTemporaryDirectory { folder in
+            let (context, database) = try Self.context(in: folder) { version in
+                guard let feedback = version.entities.firstIndex(where: { $0.name == "Feedback" }) else { return }
+                for index in version.entities[feedback].attributes.indices where ["rating", "authorAlias"].contains(version.entities[feedback].attributes[index].name) {
+                    version.entities[feedback].attributes[index].preservesValueInHistoryOnDeletion = true
+                }
+            }
+            let writable = try DatabaseQueue(path: database.path)
+            try writable.write { db in
+                try db.execute(sql: """
+                    ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE0 VARCHAR;
+                    ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE1 FLOAT;
+                    INSERT INTO ATRANSACTION (Z_PK, Z_ENT, ZTIMESTAMP) VALUES (2, 16002, 737057700);
+                    INSERT INTO ACHANGE (Z_PK, Z_ENT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZTOMBSTONE0, ZTOMBSTONE1)
+                        VALUES (5469, 16001, 2, 3, 1, 2, 'Andrea', 5.8);
+                    """)
+            }
+            try writable.close()
+            let transactions = try context.performAndWait {
+                try context.execute(HistoryChangeRequest.fetchHistory(after: HistoryToken(storeIdentifier: "", transactionNumber: 1))).transactions
+            }
+            let change = try #require(transactions.first?.changes.first)
+            #expect(change.changeType == .delete && change.updatedProperties == nil)
+            #expect(change.tombstone?.count == 2)
+            #expect(change.tombstone?["authorAlias"] as? String == "Andrea")
+            #expect(change.tombstone?["rating"].map { "\($0)" } == "5.8")
             try database.close()
         }
     }
