@@ -6,7 +6,8 @@ import _ModelTestSupport
 
 /// A save into a store that tracks history records it as Core Data did in the corpus store's
 /// real transaction (CoreDataPlus's SampleModel2_V1): the same columns set and left NULL, the
-/// same entity numbering and keys, and it is fetched back with the right changes.
+/// same entity numbering and keys, and it is fetched back, and printed by `modelc history`, with
+/// the right changes.
 @Suite(Corpus.required)
 struct HistoryRecordingTests {
     /// The columns of a row as their SQLite types, to compare a row's shape with a real one's.
@@ -75,6 +76,16 @@ struct HistoryRecordingTests {
             #expect(changes.map(\.updatedProperties) == [nil, ["comment", "rating"], nil])
             #expect(transactions.first?.processID == ProcessInfo.processInfo.processName)
             try database.close()
+
+            // The built modelc prints it back as saved, and only it after transaction 1.
+            let run = try Modelc.run(["history", database.path, "--after", "1", "--json"])
+            #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+            let printed = try #require(try run.json()["transactions"] as? [[String: Any]])
+            #expect(printed.map { $0["number"] as? Int } == [2])
+            let printedChanges = try #require(printed.first?["changes"] as? [[String: Any]])
+            #expect(printedChanges.map { "\($0["type"] ?? "") \($0["object"] ?? "")" } == changes.map { "\($0.changeType) \($0.changedObjectID)" })
+            #expect(printedChanges[1]["updatedProperties"] as? [String] == ["comment", "rating"])
+            #expect(printed.first?["author"] is NSNull && printed.first?["processID"] as? String == ProcessInfo.processInfo.processName)
         }
     }
 }
