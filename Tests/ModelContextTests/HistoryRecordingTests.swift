@@ -88,4 +88,35 @@ struct HistoryRecordingTests {
             #expect(printed.first?["author"] is NSNull && printed.first?["processID"] as? String == ProcessInfo.processInfo.processName)
         }
     }
+
+    /// A delete of an object whose entity preserves attributes fills the store's `ZTOMBSTONEn`
+    /// columns with their saved values, in name order, and reads back as its tombstone.
+    @Test func aDeleteRecordsItsTombstoneWhereTheStoreHasTheColumns() throws {
+        try withTemporaryDirectory { folder in
+            let (context, database) = try HistoryTests.context(in: folder, readOnly: false) { version in
+                guard let feedback = version.entities.firstIndex(where: { $0.name == "Feedback" }) else { return }
+                for index in version.entities[feedback].attributes.indices where ["rating", "authorAlias"].contains(version.entities[feedback].attributes[index].name) {
+                    version.entities[feedback].attributes[index].preservesValueInHistoryOnDeletion = true
+                }
+            }
+            try database.write { db in
+                try db.execute(sql: "ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE0 VARCHAR; ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE1 FLOAT")
+            }
+            let storeID = try context.persistentStoreCoordinator!.storeIdentifier()
+            let transactions = try context.performAndWait {
+                let id = try #require(context.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: URL(string: "x-coredata://\(storeID)/Feedback/p2")!))
+                context.delete(context.object(with: id))
+                try context.save()
+                return try context.execute(HistoryChangeRequest.fetchHistory(after: HistoryToken(storeIdentifier: storeID, transactionNumber: 1))).transactions
+            }
+            let row = try database.read { db in
+                try Row.fetchOne(db, sql: "SELECT ZCHANGETYPE, ZENTITYPK, ZTOMBSTONE0, ZTOMBSTONE1 FROM ACHANGE WHERE ZTRANSACTIONID = 2")
+            }
+            #expect(row?.databaseValues.map { "\($0)" } == ["2", "2", "\"Andrea\"", "2.4"])
+            let change = try #require(transactions.first?.changes.first)
+            #expect(change.tombstone?["authorAlias"] as? String == "Andrea")
+            #expect(change.tombstone?["rating"].map { "\($0)" } == "2.4")
+            try database.close()
+        }
+    }
 }

@@ -45,16 +45,19 @@ struct HistoryPropertyLists {
 
     /// The preserved values of a deleted object of `entity`, by attribute name, nil ones left out.
     mutating func tombstone(_ columns: [DatabaseValue], of entity: EntityDescription) -> [String: Any] {
-        let attributes = tombstoned[entity.name] ?? {
-            let found = entity.attributes.filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient && !$0.allowsExternalBinaryDataStorage }
-                .sorted { $0.name < $1.name }
-            tombstoned[entity.name] = found
-            return found
-        }()
         var values = [String: Any]()
-        for (attribute, column) in zip(attributes, columns) {
+        for (attribute, column) in zip(preservedAttributes(of: entity), columns) {
             if let value = StoredValue.object(column, as: attribute.type) { values[attribute.name] = value }
         }
         return values
+    }
+
+    /// `entity`'s attributes preserved on deletion, in the order of the `ZTOMBSTONEn` columns.
+    mutating func preservedAttributes(of entity: EntityDescription) -> [Attribute] {
+        if let known = tombstoned[entity.name] { return known }
+        let found = entity.attributes.filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient && !$0.allowsExternalBinaryDataStorage }
+            .sorted { $0.name < $1.name }
+        tombstoned[entity.name] = found
+        return found
     }
 }

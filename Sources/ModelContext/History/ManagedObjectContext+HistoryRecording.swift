@@ -9,9 +9,11 @@ extension ManagedObjectContext {
     /// Writes the transaction of a save of `inserted`, `updated` and `deleted` (their rows written
     /// in `db` already, `key` giving each its row) when the store tracks history: the context's
     /// `transactionAuthor` and `name`, the process's bundle identifier and name, the time, and one
-    /// change per object with an update's changed properties as the `ZCOLUMNS` bitmap.
+    /// change per object with an update's changed properties as the `ZCOLUMNS` bitmap and a
+    /// delete's `tombstones` (from ``preservedValues(of:)``).
     func recordHistory(
-        _ db: Database, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], key: (ManagedObject) -> ObjectKey?
+        _ db: Database, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
+        tombstones: [ObjectIdentifier: [DatabaseValue]], key: (ManagedObject) -> ObjectKey?
     ) throws {
         guard try PersistentHistoryLayout.isPresent(in: db), let model = persistentStoreCoordinator?.managedObjectModel else { return }
         var lists = HistoryPropertyLists(model: model)
@@ -21,11 +23,32 @@ extension ManagedObjectContext {
             for object in objects {
                 guard let own = key(object) else { continue }
                 let positions = type == .update ? lists.positions(of: object.changedValues().keys, in: object.entity) : nil
-                changes.append(HistoryWriter.Change(type: type.rawValue, entityNumber: own.number, primaryKey: own.key, updatedPositions: positions))
+                changes.append(HistoryWriter.Change(
+                    type: type.rawValue, entityNumber: own.number, primaryKey: own.key, updatedPositions: positions,
+                    tombstones: tombstones[ObjectIdentifier(object)] ?? []))
             }
         }
         try HistoryWriter(db: db).record(
             timestamp: Date().timeIntervalSinceReferenceDate, author: transactionAuthor, contextName: name,
             bundleID: Bundle.main.bundleIdentifier, processID: ProcessInfo.processInfo.processName, changes: changes)
+    }
+
+    /// The saved values of the attributes each of `deleted` preserves in history (marked
+    /// `preservesValueInHistoryOnDeletion`), in `ZTOMBSTONEn` order, as their columns hold them;
+    /// read before the save's write transaction, which cannot read faults in.
+    func preservedValues(of deleted: [ManagedObject]) throws -> [ObjectIdentifier: [DatabaseValue]] {
+        guard let model = persistentStoreCoordinator?.managedObjectModel else { return [:] }
+        var lists = HistoryPropertyLists(model: model)
+        var values = [ObjectIdentifier: [DatabaseValue]]()
+        for object in deleted {
+            let attributes = lists.preservedAttributes(of: object.entity)
+            guard !attributes.isEmpty else { continue }
+            fulfill(object)
+            values[ObjectIdentifier(object)] = try attributes.map { attribute in
+                guard case .attribute(_, let slot)? = object.entity.properties[attribute.name] else { return .null }
+                return try StoredValue.databaseValue(object: object.committed?[slot] ?? nil, as: attribute.type)
+            }
+        }
+        return values
     }
 }

@@ -25,6 +25,7 @@ extension ManagedObjectContext {
             orders[identifier]?.object
         }.filter { !$0.inserted && !$0.deleted && !updatedList.contains($0) }
         let store = try coordinator.store()
+        let tombstones = try preservedValues(of: deleted)
         let keys = try store.database.write { db -> [ObjectIdentifier: ObjectKey] in
             let writer = ObjectRowWriter(db: db, rows: rows)
             let keys = try assignKeys(inserted, writer)
@@ -45,7 +46,7 @@ extension ManagedObjectContext {
             for list in [inserted, updated] {
                 for object in list { try writeLinks(of: object, writer, key: key) }
             }
-            try recordHistory(db, inserted: inserted, updated: updated, deleted: deleted, key: key)
+            try recordHistory(db, inserted: inserted, updated: updated, deleted: deleted, tombstones: tombstones, key: key)
             return keys
         }
         try commit(inserted: inserted, updated: updated, deleted: deleted, keys: keys, storeIdentifier: store.identifier)

@@ -42,7 +42,7 @@ public struct HistoryReader {
         }
         guard let first = records.first?.number else { return [] }
         let index = Dictionary(records.enumerated().map { ($1.number, $0) }, uniquingKeysWith: { first, _ in first })
-        let tombstones = try tombstoneColumns()
+        let tombstones = try Self.tombstoneColumns(in: db)
         let columns = (["Z_PK", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"] + tombstones).joined(separator: ", ")
         let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY ZTRANSACTIONID, Z_PK", arguments: [first])
         while let row = try rows.next() {
@@ -80,7 +80,7 @@ public struct HistoryReader {
     // MARK: - Helpers
 
     /// `ZTOMBSTONE0`, `ZTOMBSTONE1`, … as the store's `ACHANGE` has them, in number order.
-    private func tombstoneColumns() throws -> [String] {
+    static func tombstoneColumns(in db: Database) throws -> [String] {
         try db.columns(in: "ACHANGE").map(\.name)
             .compactMap { name in name.hasPrefix("ZTOMBSTONE") ? Int(name.dropFirst("ZTOMBSTONE".count)).map { (name, $0) } : nil }
             .sorted { $0.1 < $1.1 }.map(\.0)

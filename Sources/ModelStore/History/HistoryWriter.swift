@@ -20,12 +20,15 @@ public struct HistoryWriter {
         public var primaryKey: Int64
         /// For an update, the positions of its changed properties in the entity's name-sorted list.
         public var updatedPositions: [Int]?
+        /// For a delete, the values of `ZTOMBSTONE0`, `ZTOMBSTONE1`, … in order.
+        public var tombstones: [DatabaseValue]
 
-        public init(type: Int, entityNumber: Int, primaryKey: Int64, updatedPositions: [Int]?) {
+        public init(type: Int, entityNumber: Int, primaryKey: Int64, updatedPositions: [Int]?, tombstones: [DatabaseValue] = []) {
             self.type = type
             self.entityNumber = entityNumber
             self.primaryKey = primaryKey
             self.updatedPositions = updatedPositions
+            self.tombstones = tombstones
         }
     }
 
@@ -42,12 +45,18 @@ public struct HistoryWriter {
                 """,
             arguments: [number, try string(author), try string(bundleID), try string(contextName), try string(processID), timestamp])
         var key = try ObjectRowWriter.reserveKeys(rootNumber: 16001, count: changes.count, in: db)
+        // Tombstone columns only where the store has them: Core Data adds them for a model with
+        // preserved attributes, in a declaration not yet seen, so modelc never adds them.
+        let tombstones = changes.contains { !$0.tombstones.isEmpty } ? try HistoryReader.tombstoneColumns(in: db) : []
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, 16001, NULL, ?, ?, ?, ?, ?)
+            INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstones.map { ", " + $0 }.joined()))
+            VALUES (?, 16001, NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstones.count)))
             """)
         for change in changes {
             let columns = change.updatedPositions.map(ChangedColumns.bitmap)
-            try insert.execute(arguments: [key, change.type, change.entityNumber, change.primaryKey, number, columns])
+            let preserved = tombstones.indices.map { $0 < change.tombstones.count ? change.tombstones[$0] : .null }
+            let values: [(any DatabaseValueConvertible)?] = [key, change.type, change.entityNumber, change.primaryKey, number, columns]
+            try insert.execute(arguments: StatementArguments(values + preserved))
             key += 1
         }
         return number
