@@ -23,8 +23,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var transactionAuthor: String?
     /// How conflicts with the store are resolved when saving; see ``MergePolicy``.
     public var mergePolicy: MergePolicy = .error
-    /// Whether saves of other contexts on the same store are merged into this one.
-    public var automaticallyMergesChangesFromParent = false
+    /// Whether saves of the other contexts on the same coordinator are merged into this one, on
+    /// its queue, as they happen.
+    public var automaticallyMergesChangesFromParent = false {
+        didSet { if automaticallyMergesChangesFromParent != oldValue { observeSaves(automaticallyMergesChangesFromParent) } }
+    }
+    /// The observer of other contexts' saves, while merging them.
+    var saveObserver: ObserverToken?
     /// Whether the context keeps every registered object alive; by default it keeps only those
     /// with unsaved changes, and the others live as long as the app holds them, as in Core Data.
     public var retainsRegisteredObjects: Bool {
@@ -44,6 +49,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var insertedList = ChangeList()
     var updatedList = ChangeList()
     var deletedList = ChangeList()
+    /// How many of each list's objects the last objects-did-change notification covered (the
+    /// lists only grow between saves; a removal at worst leaves an object unannounced).
+    var noticed = (inserted: 0, updated: 0, deleted: 0)
 
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
@@ -54,6 +62,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     deinit {
         // Objects do not keep their context alive, as in Core Data; those still held learn it is gone.
         for object in registered.objects { object.detach() }
+        if let saveObserver { NotificationCenter.default.removeObserver(saveObserver.observer) }
     }
 
     // MARK: - Queues
@@ -65,15 +74,23 @@ public final class ManagedObjectContext: @unchecked Sendable {
         DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) || (concurrencyType == .mainQueueConcurrencyType && Thread.isMainThread)
     }
 
-    /// Runs `block` on the context's queue, later.
+    /// Runs `block` on the context's queue, later; the changes it made are then announced
+    /// (objects-did-change), as Core Data's `perform` ends with processing pending changes.
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
+        queue.async {
+            block()
+            self.postObjectsDidChange()
+        }
     }
 
     /// Runs `block` on the context's queue and returns its result.
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result(catching: block)) }
+            queue.async {
+                let result = Result(catching: block)
+                self.postObjectsDidChange()
+                continuation.resume(with: result)
+            }
         }
     }
 
@@ -81,7 +98,22 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// (reentrant, as Core Data's).
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue { return try block() }
-        return try queue.sync(execute: block)
+        return try queue.sync {
+            defer { postObjectsDidChange() }
+            return try block()
+        }
+    }
+
+    /// Posts objects-did-change for the objects inserted, updated and deleted since the last one.
+    func postObjectsDidChange() {
+        let inserted = insertedList.objects.dropFirst(noticed.inserted)
+        let updated = updatedList.objects.dropFirst(noticed.updated)
+        let deleted = deletedList.objects.dropFirst(noticed.deleted)
+        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
+        noticed = (insertedList.objects.count, updatedList.objects.count, deletedList.objects.count)
+        NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
+            NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
+        ])
     }
 
     // MARK: - Objects
@@ -168,6 +200,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         insertedList = ChangeList()
         updatedList = ChangeList()
         deletedList = ChangeList()
+        noticed = (0, 0, 0)
     }
 
     /// Forgets every object; objects held elsewhere are no longer usable with this context.
@@ -178,6 +211,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         insertedList = ChangeList()
         updatedList = ChangeList()
         deletedList = ChangeList()
+        noticed = (0, 0, 0)
     }
 
     /// Rereads `object` from the store when next touched; with `mergeChanges`, its unsaved
@@ -199,7 +233,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         for object in registered.objects { refresh(object, mergeChanges: true) }
     }
 
-    private func discardChanges(of object: ManagedObject) {
+    func discardChanges(of object: ManagedObject) {
         object.deleted = false
         object.pending = PendingValues()
         object.changedToManys = []

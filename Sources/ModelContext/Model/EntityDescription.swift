@@ -29,12 +29,23 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let properties: PropertyTable
     /// The stored attributes in the order of the row's attribute slots.
     let slotAttributes: [Attribute]
+    /// What `value(forKey:)` and `setValue(_:forKey:)` need of each slot, without the strings of
+    /// its description (reading a field of a larger struct in an array can copy it whole).
+    let slotKinds: [SlotKind]
+
+    struct SlotKind: Sendable {
+        let type: AttributeType
+        let isDerived: Bool
+    }
     /// A new object's stored attributes' starting values, by slot, and its transient attributes'
     /// ones, by name (values of Foundation's immutable value types).
     nonisolated(unsafe) let defaultSlots: [Any?]
     nonisolated(unsafe) let transientDefaults: [(name: String, value: Any)]
     /// Whether a row slot holds a transformable attribute, whose saved form is its data.
     let hasTransformableSlots: Bool
+    /// The uniqueness constraints of the entity and its superentities made of stored attributes:
+    /// their property names and the attributes' slots.
+    let constraints: [(names: [String], slots: [Int])]
     /// The attributes a save must check (required, bounded or patterned ones), each with where it is.
     let validatedAttributes: [(attribute: Attribute, property: Property)]
 
@@ -68,6 +79,12 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             let value = DefaultValue.column(attribute)
             return value.isNull ? nil : StoredValue.object(value, as: attribute.type)
         }
+        let slotByName = Dictionary(shape.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        constraints = lineage.flatMap(\.uniquenessConstraints).compactMap { names in
+            let slots = names.compactMap { slotByName[$0] }
+            return slots.count == names.count ? (names, slots) : nil
+        }
+        slotKinds = shape.attributes.map { SlotKind(type: $0.type, isDerived: $0.isDerived) }
         hasTransformableSlots = slotAttributes.contains { $0.type == .transformable }
         transientDefaults = attributes.compactMap { attribute in
             guard case .transient? = properties[attribute.name] else { return nil }

@@ -122,7 +122,7 @@ open class ManagedObject: NSObject {
             if let changed = pending.attribute(slot) { return changed }
             if committed == nil { managedObjectContext?.fulfill(self) }
             guard let stored = committed?[slot] else { return nil }
-            return entity.shape.attributes[slot].type == .transformable ? ValueTransformer.object(from: stored, for: entity.slotAttributes[slot]) : stored
+            return entity.slotKinds[slot].type == .transformable ? ValueTransformer.object(from: stored, for: entity.slotAttributes[slot]) : stored
         case .toOne(_, let slot?):
             if let changed = pending.toOne(slot) { return changed }
             managedObjectContext?.fulfill(self)
@@ -146,9 +146,9 @@ open class ManagedObject: NSObject {
         let property = entity.properties[key]
         switch property {
         case .attribute(_, let slot)?:
-            // The row slot's type and flag, not the attribute's whole description, which would be copied.
-            guard !entity.shape.attributes[slot].isDerived else { return }
-            pending.setAttribute(Self.normalized(value, as: entity.shape.attributes[slot].type), slot: slot, of: entity.shape.attributes.count)
+            let kind = entity.slotKinds[slot]
+            guard !kind.isDerived else { return }
+            pending.setAttribute(Self.normalized(value, as: kind.type), slot: slot, of: entity.slotKinds.count)
             context.markUpdated(self)
         case .transient(let attribute)?:
             let normalized = Self.normalized(value, as: attribute.type)

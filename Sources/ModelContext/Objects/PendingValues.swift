@@ -38,6 +38,15 @@ struct PendingValues {
         changedToOnes.insert(slot)
     }
 
+    /// Forgets the change of the attribute in `slot` (its saved value stands).
+    mutating func discardAttribute(_ slot: Int) {
+        changedAttributes.remove(slot)
+    }
+
+    mutating func discardToOne(_ slot: Int) {
+        changedToOnes.remove(slot)
+    }
+
     mutating func setTransient(_ value: Any?, name: String) {
         transients[name] = .some(value)
     }
@@ -82,6 +91,14 @@ struct SlotSet: Equatable {
         if slot < 64 { return first & (1 << UInt64(slot)) != 0 }
         let word = slot / 64 - 1
         return word < rest.count && rest[word] & (1 << UInt64(slot % 64)) != 0
+    }
+
+    mutating func remove(_ slot: Int) {
+        if slot < 64 {
+            first &= ~(1 << UInt64(slot))
+        } else if slot / 64 - 1 < rest.count {
+            rest[slot / 64 - 1] &= ~(1 << UInt64(slot % 64))
+        }
     }
 
     mutating func insert(_ slot: Int) {

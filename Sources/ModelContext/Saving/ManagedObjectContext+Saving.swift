@@ -5,14 +5,17 @@ import ModelStore
 
 /// Saving: delete rules are applied, every changed object is validated, then one write
 /// transaction inserts, updates (with `Z_OPT` checked and incremented) and deletes the rows and
-/// links as Core Data writes them. A save that fails changes neither the store nor the objects'
-/// saved state.
+/// links as Core Data writes them. A row that changed or went since it was read is a conflict,
+/// settled by the merge policy (``ConflictResolution``). A save that fails changes neither the
+/// store nor the objects' saved state.
 extension ManagedObjectContext {
     /// Writes every unsaved change to the store; throws the validation error (1560 listing several),
-    /// or 133020 when a row changed or vanished in the store since it was read.
+    /// or, under the error merge policy, 133020 listing a ``MergeConflict`` per object whose row
+    /// changed or went in the store since it was read.
     public func save() throws {
         guard hasChanges else { return }
         let coordinator = try coordinator()
+        NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         let rows = coordinator.managedObjectModel.rows
         try processPendingChanges()
         let inserted = insertedList.objects
@@ -26,30 +29,126 @@ extension ManagedObjectContext {
         }.filter { !$0.inserted && !$0.deleted && !updatedList.contains($0) }
         let store = try coordinator.store()
         let tombstones = try preservedValues(of: deleted)
+        let policy = mergePolicy
+        var resolutions = [ObjectIdentifier: ConflictResolution]()
+        var takenOver = [ObjectIdentifier: StoredObject]()
         let keys = try store.database.write { db -> [ObjectIdentifier: ObjectKey] in
+            resolutions = [:]
             let writer = ObjectRowWriter(db: db, rows: rows)
-            let keys = try assignKeys(inserted, writer)
+            let reader = ObjectRowReader(db: db, rows: rows)
+            var keys = try assignKeys(inserted, writer)
+            takenOver = try uniquenessCollisions(inserted, reader, policy: policy)
+            for (identifier, stored) in takenOver { keys[identifier] = ObjectKey(number: stored.number, key: stored.key) }
             func key(_ object: ManagedObject) -> ObjectKey? {
                 keys[ObjectIdentifier(object)] ?? (try? objectKey(of: object.objectID)) ?? nil
             }
+            var conflicts = [MergeConflict]()
+            /// Settles the conflict of `object`, whose row is at another version or gone: reported
+            /// under the error policy, else resolved by the policy.
+            func resolve(_ object: ManagedObject, _ own: ObjectKey) throws -> ConflictResolution {
+                let current = try reader.object(own)
+                if policy == .error { conflicts.append(conflict(object, current)) }
+                let resolution = ConflictResolution(policy, object: object, current: current)
+                resolutions[ObjectIdentifier(object)] = resolution
+                return resolution
+            }
             for object in inserted {
-                try insertRow(object, writer, key: key, orders: orders[ObjectIdentifier(object)]?.values ?? [:])
+                let order = orders[ObjectIdentifier(object)]?.values ?? [:]
+                guard let stored = takenOver[ObjectIdentifier(object)] else {
+                    try insertRow(object, writer, key: key, orders: order)
+                    continue
+                }
+                // A new object whose constraint values a row has: the row becomes the object's, with
+                // the object's values under object trump and overwrite, as they are under the others.
+                if policy == .mergeByPropertyObjectTrump || policy == .overwrite, let own = key(object) {
+                    guard try updateRow(object, own, writer, key: key, orders: order, version: stored.version, everything: true) else {
+                        throw ContextError.make(133020, "\(object.objectID)'s row changed while its constraint conflict was resolved")
+                    }
+                }
             }
             for object in updated {
-                try updateRow(object, writer, key: key, orders: orders[ObjectIdentifier(object)]?.values ?? [:])
+                guard let own = key(object) else { continue }
+                let order = orders[ObjectIdentifier(object)]?.values ?? [:]
+                if try updateRow(object, own, writer, key: key, orders: order, version: object.version) { continue }
+                guard case .write(let current, let attributes, let toOnes, let everything) = try resolve(object, own), policy != .error else { continue }
+                let written = try updateRow(
+                    object, own, writer, key: key, orders: order, version: current.version, skippingAttributes: attributes, skippingToOnes: toOnes, everything: everything)
+                if !written { throw ContextError.make(133020, "\(object.objectID) changed in the store while its conflict was resolved") }
             }
             for object in deleted {
                 guard let own = key(object) else { continue }
+                if try writer.delete(object.entity.shape, key: own.key, version: object.version) {
+                    try writer.unlinkAll(own)
+                    continue
+                }
+                guard case .write(let current, _, _, _) = try resolve(object, own), policy != .error else { continue }
+                _ = try writer.delete(object.entity.shape, key: own.key, version: current.version)
                 try writer.unlinkAll(own)
-                guard try writer.delete(object.entity.shape, key: own.key, version: object.version) else { throw conflict(object) }
             }
+            if !conflicts.isEmpty {
+                throw ContextError.make(133020, "\(conflicts.count) object(s) changed or were deleted in the store since they were read", [
+                    NSPersistentStoreSaveConflictsErrorKey: conflicts, NSAffectedObjectsErrorKey: conflicts.map(\.sourceObject),
+                ])
+            }
+            let writtenOver = policy == .mergeByPropertyObjectTrump || policy == .overwrite
             for list in [inserted, updated] {
-                for object in list { try writeLinks(of: object, writer, key: key) }
+                for object in list where (resolutions[ObjectIdentifier(object)]?.writesObject ?? true) && (writtenOver || takenOver[ObjectIdentifier(object)] == nil) {
+                    try writeLinks(of: object, writer, key: key)
+                }
             }
-            try recordHistory(db, inserted: inserted, updated: updated, deleted: deleted, tombstones: tombstones, key: key)
+            // History records what was written: an object a policy kept from the store is no
+            // change, and a new object that took over a colliding row updated that row.
+            let kept = { (object: ManagedObject) in resolutions[ObjectIdentifier(object)]?.writesObject == false }
+            try recordHistory(
+                db, inserted: inserted.filter { takenOver[ObjectIdentifier($0)] == nil },
+                updated: updated.filter { !kept($0) } + (writtenOver ? inserted.filter { takenOver[ObjectIdentifier($0)] != nil } : []),
+                deleted: deleted, tombstones: tombstones, key: key)
             return keys
         }
-        try commit(inserted: inserted, updated: updated, deleted: deleted, keys: keys, storeIdentifier: store.identifier)
+        let saved = try commit(
+            inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: resolutions, takenOver: takenOver, storeIdentifier: store.identifier)
+        postDidSave(inserted: inserted, updated: saved.updated, deleted: saved.deleted)
+    }
+
+    /// The new objects whose uniqueness constraint values a stored row already has, with that row.
+    /// Under the error policy, any such collision, or two new objects sharing values, fails the
+    /// save with 133021 (`NSManagedObjectConstraintMergeError`) and a ``ConstraintConflict`` each
+    /// (`conflictList`); the other policies give the row to the object, and refuse only new
+    /// objects that collide among themselves.
+    private func uniquenessCollisions(_ inserted: [ManagedObject], _ reader: ObjectRowReader, policy: MergePolicy) throws -> [ObjectIdentifier: StoredObject] {
+        var conflicts = [ConstraintConflict]()
+        var takenOver = [ObjectIdentifier: StoredObject]()
+        var claimed = [[DatabaseValue]: ManagedObject]()
+        for object in inserted where !object.entity.constraints.isEmpty {
+            let shape = object.entity.shape
+            for (names, slots) in object.entity.constraints {
+                let values = try slots.map { try columnValue(object.pending.attribute($0) ?? nil, slot: $0, of: object) }
+                guard !values.contains(where: \.isNull) else { continue }
+                var named = [String: Any]()
+                for (name, slot) in zip(names, slots) { named[name] = (object.pending.attribute(slot) ?? nil) ?? NSNull() }
+                let mark = [shape.table.databaseValue] + names.map(\.databaseValue) + values
+                if let earlier = claimed[mark] {
+                    conflicts.append(ConstraintConflict(constraint: names, constraintValues: named, databaseObject: nil, databaseSnapshot: nil, conflictingObjects: [earlier, object]))
+                    continue
+                }
+                claimed[mark] = object
+                guard takenOver[ObjectIdentifier(object)] == nil, let stored = try reader.object(in: shape, attributes: slots, equalTo: values) else { continue }
+                if policy == .error {
+                    let owner = registeredOrFault(ObjectKey(number: stored.number, key: stored.key))
+                    conflicts.append(ConstraintConflict(
+                        constraint: names, constraintValues: named, databaseObject: owner,
+                        databaseSnapshot: owner.map { snapshot(of: $0.entity, stored.attributes, stored.toOnes) }, conflictingObjects: [object]))
+                } else {
+                    takenOver[ObjectIdentifier(object)] = stored
+                }
+            }
+        }
+        guard conflicts.isEmpty else {
+            throw ContextError.make(133021, "\(conflicts.count) uniqueness constraint conflict(s)", [
+                NSPersistentStoreSaveConflictsErrorKey: conflicts, NSAffectedObjectsErrorKey: conflicts.flatMap(\.conflictingObjects),
+            ])
+        }
+        return takenOver
     }
 
     /// Gives new objects permanent IDs now (reserving their keys in the store); they stay inserted until saved.
@@ -71,6 +170,7 @@ extension ManagedObjectContext {
     /// the inverse, cascade deletes the destinations too, deny is checked by validation, no action
     /// leaves the destinations as they are.
     public func processPendingChanges() throws {
+        defer { postObjectsDidChange() }
         var queue = deletedList.objects
         var done = Set<ObjectIdentifier>()
         while let object = queue.popLast() {
@@ -127,29 +227,33 @@ extension ManagedObjectContext {
         try writer.insert(shape, key: own.key, attributes: attributes, toOnes: targets, orders: shape.toOnes.map { orders[$0.name] })
     }
 
-    private func updateRow(_ object: ManagedObject, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64]) throws {
-        guard let own = key(object) else { return }
+    /// Writes the changed attributes and to-ones of `object` (or, for `everything`, all of them as
+    /// the object has them) over its row at `version`; false when the row is at another version or gone.
+    private func updateRow(
+        _ object: ManagedObject, _ own: ObjectKey, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64],
+        version: Int64, skippingAttributes: Set<Int> = [], skippingToOnes: Set<Int> = [], everything: Bool = false
+    ) throws -> Bool {
         let shape = object.entity.shape
         var attributes = [(slot: Int, value: DatabaseValue)]()
-        for index in shape.attributes.indices {
-            guard let value = object.pending.attribute(index) else { continue }
+        for index in shape.attributes.indices where !skippingAttributes.contains(index) {
+            guard let value = object.pending.attribute(index) ?? (everything ? .some(object.committed?[index] ?? nil) : nil) else { continue }
             attributes.append((index, try columnValue(value, slot: index, of: object)))
         }
         var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()
-        for (index, slot) in shape.toOnes.enumerated() {
+        for (index, slot) in shape.toOnes.enumerated() where !skippingToOnes.contains(index) {
             let changed = object.pending.toOne(index)
-            guard changed != nil || orders[slot.name] != nil else { continue }
-            let target = changed.map { $0.flatMap(key) } ?? object.committedToOnes[index]
+            guard changed != nil || orders[slot.name] != nil || everything else { continue }
+            let target = changed.map { $0.flatMap(key) } ?? (index < object.committedToOnes.count ? object.committedToOnes[index] : nil)
             toOnes.append((index, target, orders[slot.name]))
         }
-        guard try writer.update(shape, key: own.key, version: object.version, attributes: attributes, toOnes: toOnes) else { throw conflict(object) }
+        return try writer.update(shape, key: own.key, version: version, attributes: attributes, toOnes: toOnes)
     }
 
     /// The column value of attribute `name`: transformable objects as their data, numbers in the
     /// attribute's type; a value of another kind is a validation error (1550).
     private func columnValue(_ value: Any?, slot: Int, of object: ManagedObject) throws -> DatabaseValue {
         // The slot's type, not the attribute's whole description, which would be copied for every value.
-        let type = object.entity.shape.attributes[slot].type
+        let type = object.entity.slotKinds[slot].type
         do {
             guard type == .transformable, let value else { return try StoredValue.databaseValue(object: value, as: type) }
             return try StoredValue.databaseValue(object: ValueTransformer.data(for: value, of: object.entity.slotAttributes[slot]), as: type)
@@ -195,13 +299,34 @@ extension ManagedObjectContext {
         return result
     }
 
-    private func conflict(_ object: ManagedObject) -> NSError {
-        ContextError.make(133020, "\(object.objectID) changed or was deleted in the store since it was read", [NSAffectedObjectsErrorKey: [object]])
+    /// The conflict of `object`, whose row is `current` now (nil when gone).
+    private func conflict(_ object: ManagedObject, _ current: StoredObject?) -> MergeConflict {
+        MergeConflict(
+            sourceObject: object, objectSnapshot: snapshot(of: object.entity, object.committed ?? [], object.committedToOnes),
+            cachedSnapshot: current.map { snapshot(of: object.entity, $0.attributes, $0.toOnes) },
+            newVersionNumber: Int(current?.version ?? 0), oldVersionNumber: Int(object.version))
+    }
+
+    /// A row's values by property name as Core Data's snapshots hold them: attributes, and to-ones as object IDs.
+    private func snapshot(of entity: EntityDescription, _ attributes: [Any?], _ toOnes: [ObjectKey?]) -> [String: Any] {
+        var result = [String: Any]()
+        for (slot, value) in zip(entity.shape.attributes, attributes) { result[slot.name] = value ?? NSNull() }
+        for (slot, target) in zip(entity.shape.toOnes, toOnes) { result[slot.name] = target.flatMap { try? objectID(of: $0) } ?? NSNull() }
+        return result
     }
 
     // MARK: - After the transaction
 
-    private func commit(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: ObjectKey], storeIdentifier: String) throws {
+    private func commit(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: ObjectKey],
+        resolutions: [ObjectIdentifier: ConflictResolution], takenOver: [ObjectIdentifier: StoredObject], storeIdentifier: String
+    ) throws -> (updated: [ManagedObject], deleted: [ManagedObject]) {
+        var updated = updated
+        var deleted = deleted
+        if !resolutions.isEmpty {
+            updated = updated.filter { apply(resolutions[ObjectIdentifier($0)], to: $0) }
+            deleted = deleted.filter { apply(resolutions[ObjectIdentifier($0)], to: $0) }
+        }
         registered.reserve(inserted.count)
         for object in inserted {
             if let key = keys[ObjectIdentifier(object)] {
@@ -209,6 +334,15 @@ extension ManagedObjectContext {
             }
             object.inserted = false
             object.version = 1
+            if let stored = takenOver[ObjectIdentifier(object)] {
+                // The stored row is the object's now: written over (one version more), or taken as it is.
+                guard mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite else {
+                    discardChanges(of: object)
+                    fill(object, from: stored)
+                    continue
+                }
+                object.version = stored.version + 1
+            }
             settle(object, keys: keys)
         }
         for object in updated {
@@ -222,6 +356,36 @@ extension ManagedObjectContext {
         insertedList = ChangeList()
         updatedList = ChangeList()
         deletedList = ChangeList()
+        noticed = (0, 0, 0)
+        return (updated, deleted)
+    }
+
+    /// Gives an object whose conflict was resolved the row's state; true when the save still
+    /// settles it as written (updated, or deleted).
+    private func apply(_ resolution: ConflictResolution?, to object: ManagedObject) -> Bool {
+        switch resolution {
+        case nil:
+            return true
+        case .write(let current, let attributes, let toOnes, let everything)?:
+            if !everything, !object.deleted {
+                object.committed = current.attributes
+                object.committedToOnes = current.toOnes
+                for slot in attributes { object.pending.discardAttribute(slot) }
+                for slot in toOnes { object.pending.discardToOne(slot) }
+            }
+            object.version = current.version
+            return true
+        case .takeStore(let current)?:
+            discardChanges(of: object)
+            object.committed = current.attributes
+            object.committedToOnes = current.toOnes
+            object.version = current.version
+            return false
+        case .gone?:
+            registered.remove(object)
+            object.detach()
+            return false
+        }
     }
 
     /// Folds an object's saved changes into its saved state.

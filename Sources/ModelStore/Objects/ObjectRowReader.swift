@@ -75,6 +75,18 @@ public struct ObjectRowReader {
         return decode(row)
     }
 
+    /// The row of `shape`'s table whose attributes in `slots` hold `values`, the stored side of a
+    /// uniqueness constraint's collision; nil when there is none (or a value is null, which a
+    /// unique index lets repeat).
+    public func object(in shape: EntityRowShape, attributes slots: [Int], equalTo values: [DatabaseValue]) throws -> StoredObject? {
+        guard !slots.isEmpty, !values.contains(where: \.isNull) else { return nil }
+        let select = rows.selectList(forTableOf: shape.name).joined(separator: ", ")
+        let tests = slots.map { "t0.\(shape.attributes[$0].column) = ?" }.joined(separator: " AND ")
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE \(tests) LIMIT 1"), arguments: StatementArguments(values))
+        else { return nil }
+        return decode(row)
+    }
+
     /// One row as an object of the entity its `Z_ENT` names; nil for a number the model lacks.
     func decode(_ row: Row) -> StoredObject? {
         let number: Int = row[1] ?? 0

@@ -1,0 +1,174 @@
+import Foundation
+
+/// Core Data's notification names and user-info keys, with their values, so that code observing
+/// `NSManagedObjectContext`'s notifications ports by renaming.
+extension ManagedObjectContext {
+    /// Posted at the start of a save, by the context (no user info).
+    public static let willSaveObjectsNotification = Notification.Name("NSManagedObjectContextWillSaveNotification")
+    /// Posted after a save, by the context: the objects it inserted, updated and deleted.
+    public static let didSaveObjectsNotification = Notification.Name("NSManagedObjectContextDidSaveNotification")
+    /// Posted after a save, by the context: the IDs of the objects it inserted, updated and deleted.
+    public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+    /// Posted when the context processes its pending changes (at the end of each `perform` block
+    /// and before a save), and after it merges another save: the objects changed since.
+    public static let didChangeObjectsNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
+    /// Posted after the context merged changes, by the context: the IDs merged.
+    public static let didMergeChangesObjectIDsNotification = Notification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
+}
+
+public let NSInsertedObjectsKey = "inserted"
+public let NSUpdatedObjectsKey = "updated"
+public let NSDeletedObjectsKey = "deleted"
+public let NSRefreshedObjectsKey = "refreshed"
+public let NSInvalidatedObjectsKey = "invalidated"
+public let NSInsertedObjectIDsKey = "inserted_objectIDs"
+public let NSUpdatedObjectIDsKey = "updated_objectIDs"
+public let NSDeletedObjectIDsKey = "deleted_objectIDs"
+public let NSRefreshedObjectIDsKey = "refreshed_objectIDs"
+
+/// What a save changed, by object ID: what crosses queues of the notifications' contents, and
+/// what ``ManagedObjectContext/didSaveChanges()`` yields.
+public struct SavedChanges: Sendable, Hashable {
+    public var inserted: Set<ManagedObjectID>
+    public var updated: Set<ManagedObjectID>
+    public var deleted: Set<ManagedObjectID>
+
+    public init(inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [], deleted: Set<ManagedObjectID> = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// The changes a did-save (or did-change) notification's user info lists, as objects or as IDs
+    /// (or, as `mergeChanges(fromRemoteContextSave:into:)` takes them, as ID URIs).
+    init(_ userInfo: [AnyHashable: Any], coordinator: PersistentStoreCoordinator?) {
+        func ids(_ keys: String...) -> Set<ManagedObjectID> {
+            var result = Set<ManagedObjectID>()
+            for key in keys {
+                let values: [Any] = switch userInfo[key] {
+                case let set as Set<ManagedObject>: Array(set)
+                case let set as Set<ManagedObjectID>: Array(set)
+                case let array as [Any]: array
+                case let set as NSSet: set.allObjects
+                default: []
+                }
+                for value in values {
+                    switch value {
+                    case let object as ManagedObject: result.insert(object.objectID)
+                    case let id as ManagedObjectID: result.insert(id)
+                    case let uri as URL: coordinator?.managedObjectID(forURIRepresentation: uri).map { _ = result.insert($0) }
+                    default: continue
+                    }
+                }
+            }
+            return result
+        }
+        self.init(
+            inserted: ids(NSInsertedObjectsKey, NSInsertedObjectIDsKey), updated: ids(NSUpdatedObjectsKey, NSUpdatedObjectIDsKey),
+            deleted: ids(NSDeletedObjectsKey, NSDeletedObjectIDsKey))
+    }
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// Merging: another context's save is folded into this one's objects, as
+/// `mergeChanges(fromContextDidSave:)` does: updated objects registered here are refreshed (their
+/// unsaved changes kept on top), deleted ones leave the context, inserted ones are read when
+/// first used. With ``automaticallyMergesChangesFromParent``, saves of the other contexts on the
+/// same coordinator are merged on this context's queue as they happen.
+extension ManagedObjectContext {
+    /// Merges the changes a did-save notification of another context lists.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        merge(SavedChanges(notification.userInfo ?? [:], coordinator: persistentStoreCoordinator))
+    }
+
+    /// Merges changes saved elsewhere (another process, a batch request) into `contexts`: the
+    /// dictionary holds, under the did-save keys, object IDs or their URIs.
+    public static func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any], into contexts: [ManagedObjectContext]) {
+        for context in contexts {
+            let changes = SavedChanges(changeNotificationData, coordinator: context.persistentStoreCoordinator)
+            context.performAndWait { context.merge(changes) }
+        }
+    }
+
+    /// The saves of this context as they happen, by object ID.
+    public func didSaveChanges() -> AsyncStream<SavedChanges> {
+        AsyncStream { continuation in
+            let observer = NotificationCenter.default.addObserver(forName: Self.didSaveObjectsNotification, object: self, queue: nil) { notification in
+                continuation.yield(SavedChanges(notification.userInfo ?? [:], coordinator: nil))
+            }
+            let token = ObserverToken(observer)
+            continuation.onTermination = { _ in NotificationCenter.default.removeObserver(token.observer) }
+        }
+    }
+
+    func merge(_ changes: SavedChanges) {
+        guard !changes.isEmpty else { return }
+        var refreshed = Set<ManagedObject>()
+        for id in changes.updated {
+            guard let object = registeredObject(under: id) else { continue }
+            refresh(object, mergeChanges: true)
+            refreshed.insert(object)
+        }
+        var deleted = Set<ManagedObject>()
+        for id in changes.deleted {
+            guard let object = registeredObject(under: id) else { continue }
+            insertedList.remove(object)
+            updatedList.remove(object)
+            deletedList.remove(object)
+            registered.remove(object)
+            object.detach()
+            deleted.insert(object)
+        }
+        // To-manys read before may now miss new members or hold deleted ones: read them again when next used.
+        if !changes.inserted.isEmpty || !deleted.isEmpty {
+            for object in registered.objects where !object.toManys.isEmpty {
+                for name in Array(object.toManys.keys) where !object.changedToManys.contains(name) {
+                    object.toManys[name] = nil
+                    object.committedToManys[name] = nil
+                }
+            }
+        }
+        NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
+            NSRefreshedObjectsKey: refreshed, NSDeletedObjectsKey: deleted,
+        ])
+        NotificationCenter.default.post(name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: [
+            NSInsertedObjectIDsKey: changes.inserted, NSUpdatedObjectIDsKey: changes.updated, NSDeletedObjectIDsKey: changes.deleted,
+        ])
+    }
+
+    /// Starts or stops merging the saves of the other contexts on this context's coordinator.
+    func observeSaves(_ merging: Bool) {
+        if let observer = saveObserver {
+            NotificationCenter.default.removeObserver(observer.observer)
+            saveObserver = nil
+        }
+        guard merging else { return }
+        let observer = NotificationCenter.default.addObserver(forName: Self.didSaveObjectIDsNotification, object: nil, queue: nil) { [weak self] notification in
+            guard let self, let saver = notification.object as? ManagedObjectContext, saver !== self,
+                saver.persistentStoreCoordinator === self.persistentStoreCoordinator
+            else { return }
+            let changes = SavedChanges(notification.userInfo ?? [:], coordinator: nil)
+            self.perform { [weak self] in self?.merge(changes) }
+        }
+        saveObserver = ObserverToken(observer)
+    }
+
+    /// Posts the notifications of a save that wrote `inserted`, `updated` and `deleted`.
+    func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: [
+            NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
+        ])
+        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
+            NSInsertedObjectIDsKey: Set(inserted.map(\.objectID)), NSUpdatedObjectIDsKey: Set(updated.map(\.objectID)),
+            NSDeletedObjectIDsKey: Set(deleted.map(\.objectID)),
+        ])
+    }
+}
+
+/// An observer of NotificationCenter, to remove from any thread.
+final class ObserverToken: @unchecked Sendable {
+    let observer: NSObjectProtocol
+
+    init(_ observer: NSObjectProtocol) { self.observer = observer }
+}
