@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ModelContext
+import ModelStack
 import Testing
 import _ModelTestSupport
 
@@ -118,5 +119,54 @@ struct HistoryRecordingTests {
             #expect(change.tombstone?["rating"].map { "\($0)" } == "2.4")
             try database.close()
         }
+    }
+
+    /// With tracking on in the store description, each save is one transaction with its context's
+    /// author and name; a save whose conflict the rollback policy settles for the store wrote
+    /// nothing and records nothing; one the object-trump policy settles records the properties it wrote.
+    @Test func savesUnderMergePoliciesRecordWhatTheyWrote() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try PersistentContainer(name: "Library", model: URL(fileURLWithPath: ContextTestSupport.library))
+        var description = StoreDescription(url: folder.url.appendingPathComponent("Library.sqlite"))
+        description.persistentHistoryTracking = true
+        container.persistentStoreDescriptions = [description]
+        try await container.loadPersistentStores()
+        let setup = container.newBackgroundContext()
+        let id = try setup.performAndWait {
+            let author = ManagedObject(entity: container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Author"]!, insertInto: setup)
+            author.setValue("Alice", forKey: "name")
+            try setup.save()
+            return author.objectID
+        }
+        let (first, kept, overwriting) = (container.newBackgroundContext(), container.newBackgroundContext(), container.newBackgroundContext())
+        first.transactionAuthor = "sync"
+        first.name = "background"
+        kept.mergePolicy = .rollback
+        overwriting.mergePolicy = .mergeByPropertyObjectTrump
+        let staleKept = try kept.performAndWait { try kept.existingObject(with: id) }
+        let staleOverwriting = try overwriting.performAndWait { try overwriting.existingObject(with: id) }
+        try first.performAndWait {
+            let author = try first.existingObject(with: id)
+            author.setValue("A1", forKey: "name")
+            author.setValue("e1", forKey: "email")
+            try first.save()
+        }
+        try kept.performAndWait {
+            staleKept.setValue("A2", forKey: "name")
+            try kept.save()
+        }
+        try overwriting.performAndWait {
+            staleOverwriting.setValue(Date(timeIntervalSinceReferenceDate: 1000), forKey: "born")
+            try overwriting.save()
+        }
+        let transactions = try setup.performAndWait { try setup.execute(HistoryChangeRequest.fetchHistory(after: nil as HistoryToken?)).transactions }
+        #expect(transactions.map(\.transactionNumber) == [1, 2, 3])
+        #expect(transactions.map { $0.changes.map { "\($0.changeType) \($0.changedObjectID.entityName)/p\($0.changedObjectID.primaryKey ?? 0)" } } == [
+            ["insert Author/p1"], ["update Author/p1"], ["update Author/p1"],
+        ])
+        #expect(transactions.map { $0.changes.first?.updatedProperties } == [nil, ["email", "name"], ["born"]])
+        #expect(transactions.map(\.author) == [nil, "sync", nil])
+        #expect(transactions.map(\.contextName) == [nil, "background", nil])
     }
 }

@@ -28,6 +28,8 @@ extension ManagedObjectContext {
                     tombstones: tombstones[ObjectIdentifier(object)] ?? []))
             }
         }
+        // A save that wrote nothing (every conflict settled for the store) records nothing.
+        guard !changes.isEmpty else { return }
         try HistoryWriter(db: db).record(
             timestamp: Date().timeIntervalSinceReferenceDate, author: transactionAuthor, contextName: name,
             bundleID: Bundle.main.bundleIdentifier, processID: ProcessInfo.processInfo.processName, changes: changes)
