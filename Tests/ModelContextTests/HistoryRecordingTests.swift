@@ -123,7 +123,8 @@ struct HistoryRecordingTests {
 
     /// With tracking on in the store description, each save is one transaction with its context's
     /// author and name; a save whose conflict the rollback policy settles for the store wrote
-    /// nothing and records nothing; one the object-trump policy settles records the properties it wrote.
+    /// nothing and records nothing; under store trump the properties the store's values won are
+    /// not recorded; under object trump the properties the context wrote are.
     @Test func savesUnderMergePoliciesRecordWhatTheyWrote() async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
@@ -140,6 +141,9 @@ struct HistoryRecordingTests {
             return author.objectID
         }
         let (first, kept, overwriting) = (container.newBackgroundContext(), container.newBackgroundContext(), container.newBackgroundContext())
+        let trumped = container.newBackgroundContext()
+        trumped.mergePolicy = .mergeByPropertyStoreTrump
+        let staleTrumped = try trumped.performAndWait { try trumped.existingObject(with: id) }
         first.transactionAuthor = "sync"
         first.name = "background"
         kept.mergePolicy = .rollback
@@ -156,17 +160,22 @@ struct HistoryRecordingTests {
             staleKept.setValue("A2", forKey: "name")
             try kept.save()
         }
+        try trumped.performAndWait {
+            staleTrumped.setValue("A3", forKey: "name")
+            staleTrumped.setValue(Date(timeIntervalSinceReferenceDate: 2000), forKey: "born")
+            try trumped.save()
+        }
         try overwriting.performAndWait {
             staleOverwriting.setValue(Date(timeIntervalSinceReferenceDate: 1000), forKey: "born")
             try overwriting.save()
         }
         let transactions = try setup.performAndWait { try setup.execute(HistoryChangeRequest.fetchHistory(after: nil as HistoryToken?)).transactions }
-        #expect(transactions.map(\.transactionNumber) == [1, 2, 3])
+        #expect(transactions.map(\.transactionNumber) == [1, 2, 3, 4])
         #expect(transactions.map { $0.changes.map { "\($0.changeType) \($0.changedObjectID.entityName)/p\($0.changedObjectID.primaryKey ?? 0)" } } == [
-            ["insert Author/p1"], ["update Author/p1"], ["update Author/p1"],
+            ["insert Author/p1"], ["update Author/p1"], ["update Author/p1"], ["update Author/p1"],
         ])
-        #expect(transactions.map { $0.changes.first?.updatedProperties } == [nil, ["email", "name"], ["born"]])
-        #expect(transactions.map(\.author) == [nil, "sync", nil])
-        #expect(transactions.map(\.contextName) == [nil, "background", nil])
+        #expect(transactions.map { $0.changes.first?.updatedProperties } == [nil, ["email", "name"], ["born"], ["born"]])
+        #expect(transactions.map(\.author) == [nil, "sync", nil, nil])
+        #expect(transactions.map(\.contextName) == [nil, "background", nil, nil])
     }
 }

@@ -10,10 +10,11 @@ extension ManagedObjectContext {
     /// in `db` already, `key` giving each its row) when the store tracks history: the context's
     /// `transactionAuthor` and `name`, the process's bundle identifier and name, the time, and one
     /// change per object with an update's changed properties as the `ZCOLUMNS` bitmap and a
-    /// delete's `tombstones` (from ``preservedValues(of:)``).
+    /// delete's `tombstones` (from ``preservedValues(of:)``); an update whose conflict store trump
+    /// settled leaves out the properties the store's values won (`resolutions`).
     func recordHistory(
         _ db: Database, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
-        tombstones: [ObjectIdentifier: [DatabaseValue]], key: (ManagedObject) -> ObjectKey?
+        tombstones: [ObjectIdentifier: [DatabaseValue]], resolutions: [ObjectIdentifier: ConflictResolution], key: (ManagedObject) -> ObjectKey?
     ) throws {
         guard try PersistentHistoryLayout.isPresent(in: db), let model = persistentStoreCoordinator?.managedObjectModel else { return }
         var lists = HistoryPropertyLists(model: model)
@@ -22,7 +23,7 @@ extension ManagedObjectContext {
         for (type, objects) in [(HistoryChangeType.insert, inserted), (.update, updated), (.delete, deleted)] {
             for object in objects {
                 guard let own = key(object) else { continue }
-                let positions = type == .update ? lists.positions(of: object.changedValues().keys, in: object.entity) : nil
+                let positions = type == .update ? lists.positions(of: writtenProperties(of: object, resolutions[ObjectIdentifier(object)]), in: object.entity) : nil
                 changes.append(HistoryWriter.Change(
                     type: type.rawValue, entityNumber: own.number, primaryKey: own.key, updatedPositions: positions,
                     tombstones: tombstones[ObjectIdentifier(object)] ?? []))
@@ -33,6 +34,17 @@ extension ManagedObjectContext {
         try HistoryWriter(db: db).record(
             timestamp: Date().timeIntervalSinceReferenceDate, author: transactionAuthor, contextName: name,
             bundleID: Bundle.main.bundleIdentifier, processID: ProcessInfo.processInfo.processName, changes: changes)
+    }
+
+    /// The names of the properties a save wrote for updated `object`: those it changed, less the
+    /// ones whose store values won under store trump.
+    private func writtenProperties(of object: ManagedObject, _ resolution: ConflictResolution?) -> Set<String> {
+        var names = Set(object.changedValues().keys)
+        if case .write(_, let attributes, let toOnes, _)? = resolution {
+            let shape = object.entity.shape
+            names.subtract(attributes.map { shape.attributes[$0].name } + toOnes.map { shape.toOnes[$0].name })
+        }
+        return names
     }
 
     /// The saved values of the attributes each of `deleted` preserves in history (marked
