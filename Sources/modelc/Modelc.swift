@@ -31,7 +31,7 @@ struct Modelc: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             ValidateCommand.self, HashCommand.self, CompileCommand.self, DecompileCommand.self, InspectCommand.self,
-            StoreCommand.self, DiffCommand.self, MigrateCommand.self, CheckCommand.self, FetchCommand.self, ImportCommand.self,
+            StoreCommand.self, DiffCommand.self, MigrateCommand.self, CheckCommand.self, FetchCommand.self, HistoryCommand.self, ImportCommand.self,
             GenerateCommand.self,
         ]
     )

@@ -28,6 +28,7 @@ extension ManagedObjectContext {
             orders[identifier]?.object
         }.filter { !$0.inserted && !$0.deleted && !updatedList.contains($0) }
         let store = try coordinator.store()
+        let tombstones = try preservedValues(of: deleted)
         let policy = mergePolicy
         var resolutions = [ObjectIdentifier: ConflictResolution]()
         var takenOver = [ObjectIdentifier: StoredObject]()
@@ -95,6 +96,13 @@ extension ManagedObjectContext {
                     try writeLinks(of: object, writer, key: key)
                 }
             }
+            // History records what was written: an object a policy kept from the store (or whose
+            // row was gone) is no change, and a new object that took over a colliding row updated that row.
+            let kept = { (object: ManagedObject) in resolutions[ObjectIdentifier(object)]?.writesObject == false }
+            try recordHistory(
+                db, inserted: inserted.filter { takenOver[ObjectIdentifier($0)] == nil },
+                updated: updated.filter { !kept($0) } + (writtenOver ? inserted.filter { takenOver[ObjectIdentifier($0)] != nil } : []),
+                deleted: deleted.filter { !kept($0) }, tombstones: tombstones, resolutions: resolutions, key: key)
             return keys
         }
         let saved = try commit(

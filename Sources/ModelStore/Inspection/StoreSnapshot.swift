@@ -84,7 +84,7 @@ public enum StoreSnapshot {
     ///
     /// SQLite opens any `-wal` it finds beside a database, whatever the header says, and maps
     /// its `-shm`; `immutable=1` ignores both, which is right only when the log holds nothing.
-    static func inPlaceURI(of path: String) -> String? {
+    public static func inPlaceURI(of path: String) -> String? {
         let files = StoreFiles(path: path)
         guard readsURIs, !files.hasHotJournal, let isWAL = files.headerSaysWAL else { return nil }
         let log = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int

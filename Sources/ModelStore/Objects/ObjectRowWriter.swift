@@ -25,6 +25,12 @@ public struct ObjectRowWriter {
 
     /// Reserves `count` keys of the hierarchy whose root is `rootNumber` and returns the first.
     public func reserveKeys(rootNumber: Int, count: Int) throws -> Int64 {
+        try Self.reserveKeys(rootNumber: rootNumber, count: count, in: db)
+    }
+
+    /// Reserves `count` keys of `rootNumber` in `db`'s `Z_PRIMARYKEY` (Core Data's own history
+    /// entities are numbered there too) and returns the first.
+    static func reserveKeys(rootNumber: Int, count: Int, in db: Database) throws -> Int64 {
         let recorded = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [rootNumber]) ?? 0
         try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?").execute(arguments: [recorded + Int64(count), rootNumber])
         return recorded + 1

@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
-import ModelArchive
 import ModelContext
 import ModelSchema
 import ModelStore
@@ -69,59 +67,39 @@ struct FetchCommand: ParsableCommand {
     }
 
     private func fetch() throws -> FetchReport {
-        try StoreCheck.checkFile(store)
-        let version = try storeVersion()
-        var configuration = CoreDataFunctions.registering(in: Configuration())
-        configuration.readonly = true
-        let database = try StoreError.mapping(path: store) { try DatabaseQueue(path: store, configuration: configuration) }
-        let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version), database: database)
-        guard coordinator.managedObjectModel.entitiesByName[entity] != nil else {
-            throw CommandFailure(
-                errorClass: "usage", code: "X020", message: "the model version '\(version.name)' has no entity '\(entity)'", path: store,
-                exitCode: ExitCode.validationFailure.rawValue)
-        }
-        let request = FetchRequest<ManagedObject>(entityName: entity)
-        request.fetchLimit = limit ?? 0
-        request.fetchOffset = offset ?? 0
-        request.sortDescriptors = sort.map { key in
-            key.hasSuffix(":desc") ? FetchSortDescriptor(key: String(key.dropLast(5)), ascending: false)
-                : FetchSortDescriptor(key: key.hasSuffix(":asc") ? String(key.dropLast(4)) : key)
-        }
-        if let predicate {
-            do {
-                request.predicate = try FetchPredicate(format: predicate)
-            } catch {
+        try StoreReading.withCoordinator(store: store, model: model) { coordinator in
+            guard coordinator.managedObjectModel.entitiesByName[entity] != nil else {
                 throw CommandFailure(
-                    errorClass: "usage", code: "S127", message: "the predicate does not parse: \(error)", path: store,
+                    errorClass: "usage", code: "X020", message: "the model version '\(coordinator.managedObjectModel.version.name)' has no entity '\(entity)'", path: store,
                     exitCode: ExitCode.validationFailure.rawValue)
             }
-        }
-        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
-        return try context.performAndWait {
-            do {
-                if count { return FetchReport(entity: entity, count: try context.count(for: request), objects: nil) }
-                let objects = try context.fetch(request)
-                return FetchReport(entity: entity, count: objects.count, objects: objects.map(FetchReport.Object.init))
-            } catch let error as NSError where error.domain == NSCocoaErrorDomain {
-                throw CommandFailure(errorClass: "fetchFailed", code: String(error.code), message: error.localizedDescription, path: store)
+            let request = FetchRequest<ManagedObject>(entityName: entity)
+            request.fetchLimit = limit ?? 0
+            request.fetchOffset = offset ?? 0
+            request.sortDescriptors = sort.map { key in
+                key.hasSuffix(":desc") ? FetchSortDescriptor(key: String(key.dropLast(5)), ascending: false)
+                    : FetchSortDescriptor(key: key.hasSuffix(":asc") ? String(key.dropLast(4)) : key)
+            }
+            if let predicate {
+                do {
+                    request.predicate = try FetchPredicate(format: predicate)
+                } catch {
+                    throw CommandFailure(
+                        errorClass: "usage", code: "S127", message: "the predicate does not parse: \(error)", path: store,
+                        exitCode: ExitCode.validationFailure.rawValue)
+                }
+            }
+            let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            return try context.performAndWait {
+                do {
+                    if count { return FetchReport(entity: entity, count: try context.count(for: request), objects: nil) }
+                    let objects = try context.fetch(request)
+                    return FetchReport(entity: entity, count: objects.count, objects: objects.map(FetchReport.Object.init))
+                } catch let error as NSError where error.domain == NSCocoaErrorDomain {
+                    throw CommandFailure(errorClass: "fetchFailed", code: String(error.code), message: error.localizedDescription, path: store)
+                }
             }
         }
-    }
-
-    /// The version that made the store: the matching version of --model, or the store's model cache.
-    private func storeVersion() throws -> ModelVersion {
-        let metadata = try StoreInfo.read(at: store).metadata
-        guard let model else {
-            guard let archive = try StoreModelCache.archive(at: store) else {
-                throw StoreError(.missingSourceModel, path: store, message: "the store has no model cache (Z_MODELCACHE); name its model with --model")
-            }
-            return try ModelUnarchiver.version(from: archive, name: "Store", path: store)
-        }
-        let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: try ModelLoading.read(model))
-        guard let version = match.matched else {
-            throw StoreError(.incompatibleVersionHash, path: store, message: "no version of \(model) made this store (its entity hashes match none)")
-        }
-        return version
     }
 }

@@ -1,0 +1,36 @@
+import Foundation
+
+/// What happened to an object in a transaction (`NSPersistentHistoryChangeType`), with Core
+/// Data's raw values, which `ACHANGE.ZCHANGETYPE` stores.
+public enum HistoryChangeType: Int, Sendable, CustomStringConvertible {
+    case insert = 0
+    case update = 1
+    case delete = 2
+
+    public var description: String {
+        switch self {
+        case .insert: "insert"
+        case .update: "update"
+        case .delete: "delete"
+        }
+    }
+}
+
+/// One object's change in a transaction of persistent history (`NSPersistentHistoryChange`).
+public struct HistoryChange: @unchecked Sendable, CustomStringConvertible {
+    /// The change's number (`ACHANGE.Z_PK`), in the order changes were recorded.
+    public let changeID: Int64
+    public let changeType: HistoryChangeType
+    /// The object changed, its own entity and primary key.
+    public let changedObjectID: ManagedObjectID
+    /// For an update, the names of the properties it changed, in name order; nil otherwise.
+    public let updatedProperties: [String]?
+    /// For a delete, the values of the deleted object's attributes marked to be preserved
+    /// (`preservesValueInHistoryOnDeletion`) that were not nil, by name, as objects hold them
+    /// (Foundation's immutable value types, hence `Sendable`); nil otherwise.
+    public let tombstone: [String: Any]?
+    /// The number of the transaction the change belongs to.
+    public let transactionNumber: Int64
+
+    public var description: String { "\(changeType) \(changedObjectID)" }
+}

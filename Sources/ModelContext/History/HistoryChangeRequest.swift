@@ -1,0 +1,86 @@
+import Foundation
+
+/// A read or a pruning of a store's persistent history (`NSPersistentHistoryChangeRequest`),
+/// executed through a context with ``ManagedObjectContext/execute(_:)``. Anchors are exclusive,
+/// as in Core Data: a fetch returns the transactions strictly after its anchor, a deletion
+/// removes those strictly before it and keeps the anchor.
+public final class HistoryChangeRequest: Sendable, CustomStringConvertible {
+    /// Fetch or delete.
+    enum Operation: Sendable {
+        case fetch
+        case delete
+    }
+
+    /// Where the request's range of transactions ends.
+    enum Anchor: Sendable {
+        /// No anchor: every transaction.
+        case none
+        case token(HistoryToken)
+        case date(Date)
+    }
+
+    let operation: Operation
+    let anchor: Anchor
+
+    private init(_ operation: Operation, _ anchor: Anchor) {
+        self.operation = operation
+        self.anchor = anchor
+    }
+
+    // MARK: - Fetching
+
+    /// The transactions after `token`, or every transaction when it is nil.
+    public static func fetchHistory(after token: HistoryToken?) -> HistoryChangeRequest {
+        HistoryChangeRequest(.fetch, token.map(Anchor.token) ?? .none)
+    }
+
+    /// The transactions recorded after `date`.
+    public static func fetchHistory(after date: Date) -> HistoryChangeRequest {
+        HistoryChangeRequest(.fetch, .date(date))
+    }
+
+    /// The transactions after `transaction`, or every transaction when it is nil.
+    public static func fetchHistory(after transaction: HistoryTransaction?) -> HistoryChangeRequest {
+        fetchHistory(after: transaction?.token)
+    }
+
+    // MARK: - Deleting
+
+    /// Deletes the transactions before `token`, or every transaction when it is nil.
+    public static func deleteHistory(before token: HistoryToken?) -> HistoryChangeRequest {
+        HistoryChangeRequest(.delete, token.map(Anchor.token) ?? .none)
+    }
+
+    /// Deletes the transactions recorded before `date`.
+    public static func deleteHistory(before date: Date) -> HistoryChangeRequest {
+        HistoryChangeRequest(.delete, .date(date))
+    }
+
+    /// Deletes the transactions before `transaction`, or every transaction when it is nil.
+    public static func deleteHistory(before transaction: HistoryTransaction?) -> HistoryChangeRequest {
+        deleteHistory(before: transaction?.token)
+    }
+
+    public var description: String {
+        let anchor = switch anchor {
+        case .none: "all"
+        case .token(let token): "\(operation == .fetch ? "after" : "before") \(token)"
+        case .date(let date): "\(operation == .fetch ? "after" : "before") \(date)"
+        }
+        return "HistoryChangeRequest \(operation == .fetch ? "fetch" : "delete") \(anchor)"
+    }
+}
+
+/// What executing a ``HistoryChangeRequest`` gives (`NSPersistentHistoryResult`).
+public enum HistoryResult: Sendable {
+    /// A fetch's transactions, oldest first.
+    case transactions([HistoryTransaction])
+    /// How many transactions a deletion removed.
+    case deleted(count: Int)
+
+    /// A fetch's transactions; empty for a deletion.
+    public var transactions: [HistoryTransaction] {
+        if case .transactions(let found) = self { return found }
+        return []
+    }
+}

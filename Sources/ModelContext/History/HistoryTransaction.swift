@@ -1,0 +1,26 @@
+import Foundation
+
+/// One save's record in a store's persistent history (`NSPersistentHistoryTransaction`): when,
+/// by whom and which objects it changed.
+public struct HistoryTransaction: Sendable, CustomStringConvertible {
+    /// The transaction's number (`ATRANSACTION.Z_PK`), increasing with each save.
+    public let transactionNumber: Int64
+    public let timestamp: Date
+    /// The saving context's `transactionAuthor`.
+    public let author: String?
+    /// The saving context's `name`.
+    public let contextName: String?
+    /// The saving app's bundle identifier.
+    public let bundleID: String?
+    /// The saving process's name, as Core Data records it (`xctest`, an app's executable).
+    public let processID: String?
+    /// The store's `NSStoreUUID`.
+    public let storeID: String
+    /// The changes, in the order they were recorded.
+    public let changes: [HistoryChange]
+
+    /// The token that stands for this transaction: history after it begins with the next one.
+    public var token: HistoryToken { HistoryToken(storeIdentifier: storeID, transactionNumber: transactionNumber) }
+
+    public var description: String { "transaction \(transactionNumber) (\(changes.count) changes)" }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+
+/// One transaction of a store's persistent history as Core Data recorded it: an `ATRANSACTION`
+/// row with its strings resolved through `ATRANSACTIONSTRING`, and its `ACHANGE` rows in the order
+/// they were written (Documentation/History.md).
+public struct HistoryRecord: Sendable, Equatable {
+    /// `Z_PK`, the transaction number tokens count by.
+    public var number: Int64
+    /// `ZTIMESTAMP`: seconds since 2001-01-01.
+    public var timestamp: Double
+    public var author: String?
+    public var contextName: String?
+    public var bundleID: String?
+    public var processID: String?
+    public var changes: [Change]
+
+    /// One `ACHANGE` row.
+    public struct Change: Sendable, Equatable {
+        /// `Z_PK` of the change.
+        public var number: Int64
+        /// `ZCHANGETYPE`: 0 insert, 1 update, 2 delete (`NSPersistentHistoryChangeType`).
+        public var type: Int
+        /// `ZENTITY`: the changed object's own entity number (`Z_ENT`).
+        public var entityNumber: Int
+        /// `ZENTITYPK`: the changed object's `Z_PK`.
+        public var primaryKey: Int64
+        /// `ZCOLUMNS` decoded: the positions of the updated properties in the entity's
+        /// name-sorted property list; nil when the row has no bitmap (inserts and deletes).
+        public var updatedPositions: [Int]?
+        /// `ZTOMBSTONE0`… in order: the deleted object's preserved values, as their columns hold them.
+        public var tombstones: [DatabaseValue]
+
+        public init(number: Int64, type: Int, entityNumber: Int, primaryKey: Int64, updatedPositions: [Int]?, tombstones: [DatabaseValue]) {
+            self.number = number
+            self.type = type
+            self.entityNumber = entityNumber
+            self.primaryKey = primaryKey
+            self.updatedPositions = updatedPositions
+            self.tombstones = tombstones
+        }
+    }
+}

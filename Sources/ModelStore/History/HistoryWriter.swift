@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// Records a save in a store's persistent history as Core Data does (Documentation/History.md):
+/// one `ATRANSACTION` row, its strings interned once in `ATRANSACTIONSTRING`, one `ACHANGE` row
+/// per object, each row numbered from `Z_PRIMARYKEY` like any entity's, `Z_OPT` NULL.
+///
+/// Use it inside the save's write transaction on `db`.
+public struct HistoryWriter {
+    public let db: Database
+
+    public init(db: Database) { self.db = db }
+
+    /// What a save did to one object.
+    public struct Change: Sendable {
+        /// 0 insert, 1 update, 2 delete.
+        public var type: Int
+        /// The object's own entity number.
+        public var entityNumber: Int
+        public var primaryKey: Int64
+        /// For an update, the positions of its changed properties in the entity's name-sorted list.
+        public var updatedPositions: [Int]?
+        /// For a delete, the values of `ZTOMBSTONE0`, `ZTOMBSTONE1`, … in order.
+        public var tombstones: [DatabaseValue]
+
+        public init(type: Int, entityNumber: Int, primaryKey: Int64, updatedPositions: [Int]?, tombstones: [DatabaseValue] = []) {
+            self.type = type
+            self.entityNumber = entityNumber
+            self.primaryKey = primaryKey
+            self.updatedPositions = updatedPositions
+            self.tombstones = tombstones
+        }
+    }
+
+    /// Writes one transaction with `changes`, in their order; returns its number.
+    @discardableResult
+    public func record(
+        timestamp: Double, author: String?, contextName: String?, bundleID: String?, processID: String?, changes: [Change]
+    ) throws -> Int64 {
+        let number = try ObjectRowWriter.reserveKeys(rootNumber: 16002, count: 1, in: db)
+        try db.execute(
+            sql: """
+                INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
+                VALUES (?, 16002, NULL, ?, ?, ?, ?, ?)
+                """,
+            arguments: [number, try string(author), try string(bundleID), try string(contextName), try string(processID), timestamp])
+        var key = try ObjectRowWriter.reserveKeys(rootNumber: 16001, count: changes.count, in: db)
+        // Tombstone columns only where the store has them: Core Data adds them for a model with
+        // preserved attributes, in a declaration not yet seen, so modelc never adds them.
+        let tombstones = changes.contains { !$0.tombstones.isEmpty } ? try HistoryReader.tombstoneColumns(in: db) : []
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstones.map { ", " + $0 }.joined()))
+            VALUES (?, 16001, NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstones.count)))
+            """)
+        for change in changes {
+            let columns = change.updatedPositions.map(ChangedColumns.bitmap)
+            let preserved = tombstones.indices.map { $0 < change.tombstones.count ? change.tombstones[$0] : .null }
+            let values: [(any DatabaseValueConvertible)?] = [key, change.type, change.entityNumber, change.primaryKey, number, columns]
+            try insert.execute(arguments: StatementArguments(values + preserved))
+            key += 1
+        }
+        return number
+    }
+
+    /// The `ATRANSACTIONSTRING` key of `name`, added when new; nil for nil.
+    private func string(_ name: String?) throws -> Int64? {
+        guard let name else { return nil }
+        if let known = try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", arguments: [name]) { return known }
+        let key = try ObjectRowWriter.reserveKeys(rootNumber: 16003, count: 1, in: db)
+        try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 16003, NULL, ?)", arguments: [key, name])
+        return key
+    }
+}
