@@ -7,7 +7,7 @@ import ModelStore
 /// the option Core Data, and this project's loader, open it read-only), so a save into one records.
 extension ManagedObjectContext {
     /// Writes the transaction of a save of `inserted`, `updated` and `deleted` (their rows written
-    /// in `db` already, `key` giving each its row) when the store tracks history: the context's
+    /// in `db` already, `key` giving each its row) into a store that tracks history: the context's
     /// `transactionAuthor` and `name`, the process's bundle identifier and name, the time, and one
     /// change per object with an update's changed properties as the `ZCOLUMNS` bitmap and a
     /// delete's `tombstones` (from ``preservedValues(of:)``); an update whose conflict store trump
@@ -16,7 +16,7 @@ extension ManagedObjectContext {
         _ db: Database, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
         tombstones: [ObjectIdentifier: [DatabaseValue]], resolutions: [ObjectIdentifier: ConflictResolution], key: (ManagedObject) -> ObjectKey?
     ) throws {
-        guard try PersistentHistoryLayout.isPresent(in: db), let model = persistentStoreCoordinator?.managedObjectModel else { return }
+        guard let model = persistentStoreCoordinator?.managedObjectModel else { return }
         var lists = HistoryPropertyLists(model: model)
         var changes = [HistoryWriter.Change]()
         changes.reserveCapacity(inserted.count + updated.count + deleted.count)

@@ -99,10 +99,12 @@ extension ManagedObjectContext {
             // History records what was written: an object a policy kept from the store (or whose
             // row was gone) is no change, and a new object that took over a colliding row updated that row.
             let kept = { (object: ManagedObject) in resolutions[ObjectIdentifier(object)]?.writesObject == false }
-            try recordHistory(
-                db, inserted: inserted.filter { takenOver[ObjectIdentifier($0)] == nil },
-                updated: updated.filter { !kept($0) } + (writtenOver ? inserted.filter { takenOver[ObjectIdentifier($0)] != nil } : []),
-                deleted: deleted.filter { !kept($0) }, tombstones: tombstones, resolutions: resolutions, key: key)
+            if try PersistentHistoryLayout.isPresent(in: db) {
+                try recordHistory(
+                    db, inserted: inserted.filter { takenOver[ObjectIdentifier($0)] == nil },
+                    updated: updated.filter { !kept($0) } + (writtenOver ? inserted.filter { takenOver[ObjectIdentifier($0)] != nil } : []),
+                    deleted: deleted.filter { !kept($0) }, tombstones: tombstones, resolutions: resolutions, key: key)
+            }
             return keys
         }
         let saved = try commit(
