@@ -6,6 +6,9 @@
 #   count(for:) on 1,000,000 rows / SELECT COUNT(*)
 #   the query plan of a predicate on the indexed attribute
 #   peak memory of a batch-faulting fetch (batch size 500) of 100,000 and of 1,000,000 objects
+#   insert 50,000 objects and save with persistent history / without
+#   update 10,000 fetched objects and save / the same UPDATEs by hand, Z_OPT checked
+#   merge a background save of 10,000 updated objects into a context holding them / that save
 # Usage: Benchmarks/object-layer.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -37,3 +40,7 @@ run seed 1000000 >/dev/null
 echo "batches 1000000: peak $(peak batches 1000000)"
 run count 1000000
 run plan 1000000
+run history 50000
+run seed 10000 >/dev/null
+run update 10000
+run merge 10000

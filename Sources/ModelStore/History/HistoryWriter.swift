@@ -48,15 +48,16 @@ public struct HistoryWriter {
         // Tombstone columns only where the store has them: Core Data adds them for a model with
         // preserved attributes, in a declaration not yet seen, so modelc never adds them.
         let tombstones = changes.contains { !$0.tombstones.isEmpty } ? try HistoryReader.tombstoneColumns(in: db) : []
-        let insert = try db.cachedStatement(sql: """
+        let sql = """
             INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstones.map { ", " + $0 }.joined()))
             VALUES (?, 16001, NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstones.count)))
-            """)
+            """
+        let statements = PreparedStatements()
         for change in changes {
-            let columns = change.updatedPositions.map(ChangedColumns.bitmap)
+            let columns = change.updatedPositions.map(ChangedColumns.bitmap)?.databaseValue ?? .null
             let preserved = tombstones.indices.map { $0 < change.tombstones.count ? change.tombstones[$0] : .null }
-            let values: [(any DatabaseValueConvertible)?] = [key, change.type, change.entityNumber, change.primaryKey, number, columns]
-            try insert.execute(arguments: StatementArguments(values + preserved))
+            let values = [key.databaseValue, change.type.databaseValue, change.entityNumber.databaseValue, change.primaryKey.databaseValue, number.databaseValue, columns]
+            try statements.run(0, values + preserved, in: db) { sql }
             key += 1
         }
         return number

@@ -14,8 +14,9 @@ public struct ObjectRowWriter {
     public let db: Database
     public let rows: ObjectRowLayout
     private let files: ExternalFileChanges
-    /// Each entity's insert statement, made once per writer (a save inserts many rows of few entities).
-    private let inserts = InsertStatements()
+    /// The writer's statements: an entity's inserts, updates of one set of columns (a save writes
+    /// many rows of few entities and shapes).
+    private let statements = PreparedStatements()
 
     public init(db: Database, rows: ObjectRowLayout) {
         self.db = db
@@ -40,7 +41,7 @@ public struct ObjectRowWriter {
     /// slots (derived attributes are skipped: the store's triggers set them).
     public func insert(_ shape: EntityRowShape, key: Int64, attributes: [DatabaseValue], toOnes: [ObjectKey?], orders: [Int64?]) throws {
         // The column list only for the entity's first row: the statement is prepared once.
-        var columns: [String]? = inserts.has(shape.number) ? nil : ["Z_PK", "Z_ENT", "Z_OPT"]
+        var columns: [String]? = statements.has(shape.number) ? nil : ["Z_PK", "Z_ENT", "Z_OPT"]
         var values: [DatabaseValue] = [key.databaseValue, shape.number.databaseValue, 1.databaseValue]
         values.reserveCapacity(3 + attributes.count + shape.toOnes.count * 3)
         for (slot, value) in zip(shape.attributes, attributes) where !slot.isDerived {
@@ -50,16 +51,11 @@ public struct ObjectRowWriter {
         for (index, slot) in shape.toOnes.enumerated() {
             append(slot, toOnes[index], orders[index], &columns, &values)
         }
-        if let statement = inserts.statement(for: shape.number) {
-            try statement.execute(binding: values)
-            return
+        try statements.run(shape.number, values, in: db) {
+            let names = columns ?? []
+            let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
+            return "INSERT INTO \(shape.table)(\(names.joined(separator: ", "))) VALUES(\(marks))"
         }
-        let names = columns ?? []
-        let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let statement = try db.makeStatement(sql: "INSERT INTO \(shape.table)(\(names.joined(separator: ", "))) VALUES(\(marks))")
-        inserts.keep(statement, for: shape.number)
-        statement.setUncheckedArguments(StatementArguments(values))
-        try statement.execute()
     }
 
     /// Updates the changed attributes and to-ones of an object whose row is at `version`, and sets
@@ -79,10 +75,15 @@ public struct ObjectRowWriter {
         for change in toOnes {
             append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
         }
-        let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
-        let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
-        try db.cachedStatement(sql: "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)")
-            .execute(arguments: StatementArguments(values + [(version + 1).databaseValue, key.databaseValue, version.databaseValue]))
+        // One statement per entity, set of columns and kind of version test.
+        let signature = UpdateSignature(
+            number: shape.number, attributes: attributes.map(\.slot), toOnes: toOnes.map { $0.order == nil ? $0.slot : -1 - $0.slot },
+            versionless: version == 0)
+        try statements.run(signature, values + [(version + 1).databaseValue, key.databaseValue, version.databaseValue], in: db) {
+            let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
+            let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
+            return "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)"
+        }
         return db.changesCount == 1
     }
 
@@ -192,28 +193,11 @@ private final class ExternalFileChanges: @unchecked Sendable {
     }
 }
 
-/// Prepared insert statements by entity number: every row of an entity inserts the same columns.
-private final class InsertStatements {
-    private var byNumber: [Int: Statement] = [:]
-
-    func has(_ number: Int) -> Bool { byNumber[number] != nil }
-
-    func statement(for number: Int) -> Statement? { byNumber[number] }
-
-    func keep(_ statement: Statement, for number: Int) { byNumber[number] = statement }
-}
-
-extension Statement {
-    /// Runs again, with `values`, a statement whose first run set its arguments through GRDB:
-    /// the values are bound as GRDB binds them, without building `StatementArguments`, whose
-    /// conversion costs more than the row's insert. GRDB keeps bindings across `execute()`
-    /// while the arguments it was given stay valid, so only the values change.
-    fileprivate func execute(binding values: [DatabaseValue]) throws {
-        sqlite3_reset(sqliteStatement)
-        for (offset, value) in values.enumerated() {
-            let code = value.bind(to: sqliteStatement, at: CInt(offset + 1))
-            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot bind an insert's value", sql: sql) }
-        }
-        try execute()
-    }
+/// What an update statement writes: the entity, the attribute slots, the to-one slots (negative
+/// when the order column is written too) and whether the version read was 0.
+private struct UpdateSignature: Hashable {
+    let number: Int
+    let attributes: [Int]
+    let toOnes: [Int]
+    let versionless: Bool
 }

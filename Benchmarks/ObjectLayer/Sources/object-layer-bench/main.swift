@@ -11,7 +11,10 @@ import ModelStore
 //   plan: the query plan of a predicate on the indexed attribute
 //   seed: a new store of N rows through prepared statements (for fetch, count, plan and batches)
 //   batches: N objects through a batch-faulting fetch of batch size 500, every attribute read
-// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER insert|seed|fetch|count|plan|batches N
+//   history: N objects inserted and saved into a store that tracks persistent history, against the same without
+//   update: N fetched objects changed and saved (optimistic locking included), against UPDATEs by hand checking Z_OPT
+//   merge: a background save updating N objects, and the merge of it into a context holding them
+// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER insert|seed|fetch|count|plan|batches|history|update|merge N
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[4]) else {
@@ -33,9 +36,11 @@ func best(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
     return fastest
 }
 
-func container(at path: String) async throws -> PersistentContainer {
+func container(at path: String, history: Bool = false) async throws -> PersistentContainer {
     let container = try PersistentContainer(name: "Bench", model: URL(fileURLWithPath: modelPath))
-    container.persistentStoreDescriptions = [StoreDescription(url: URL(fileURLWithPath: path))]
+    var description = StoreDescription(url: URL(fileURLWithPath: path))
+    description.persistentHistoryTracking = history
+    container.persistentStoreDescriptions = [description]
     try await container.loadPersistentStores()
     return container
 }
@@ -143,6 +148,71 @@ case "plan":
         try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String? ?? "" }
     }
     print("plan of a0 == 42: \(plan.joined(separator: "; "))")
+case "history":
+    /// Inserts and saves `count` objects into a new store, with or without history.
+    func insertTime(history: Bool) async throws -> Double {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
+        let container = try await container(at: storePath, history: history)
+        let context = container.newBackgroundContext()
+        return try context.performAndWait {
+            let entity = container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Item"]!
+            return try seconds {
+                for index in 0..<count {
+                    let item = ManagedObject(entity: entity, insertInto: context)
+                    for key in keys { item.setValue(Int64(index), forKey: key) }
+                }
+                try context.save()
+            }
+        }
+    }
+    var (off, on) = (Double.infinity, Double.infinity)
+    for _ in 0..<3 {
+        off = min(off, try await insertTime(history: false))
+        on = min(on, try await insertTime(history: true))
+    }
+    print("history \(count): save with history \(String(format: "%.3f", on)) s, without \(String(format: "%.3f", off)) s, ratio \(String(format: "%.2f", on / off))")
+case "update":
+    let container = try await container(at: storePath)
+    let context = container.newBackgroundContext()
+    let request = FetchRequest<ManagedObject>(entityName: "Item")
+    request.fetchLimit = count
+    let objectTime = try context.performAndWait {
+        let objects = try context.fetch(request)
+        return try seconds {
+            for object in objects { object.setValue((object.value(forKey: "a1") as? Int64 ?? 0) + 1, forKey: "a1") }
+            try context.save()
+        }
+    }
+    let sqlTime = try seconds {
+        try container.database!.write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_OPT, ZA1 FROM ZITEM ORDER BY Z_PK LIMIT ?", arguments: [count])
+            let statement = try db.makeStatement(sql: "UPDATE ZITEM SET ZA1 = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?")
+            for row in rows {
+                let (key, version, value): (Int64, Int64, Int64) = (row[0], row[1], row[2])
+                try statement.execute(arguments: [value + 1, version + 1, key, version])
+                guard db.changesCount == 1 else { throw DatabaseError(message: "conflict") }
+            }
+        }
+    }
+    print("update \(count): context+save \(String(format: "%.3f", objectTime)) s, UPDATEs by hand \(String(format: "%.3f", sqlTime)) s, ratio \(String(format: "%.2f", objectTime / sqlTime))")
+case "merge":
+    let container = try await container(at: storePath)
+    let (viewer, worker) = (container.newBackgroundContext(), container.newBackgroundContext())
+    let request = FetchRequest<ManagedObject>(entityName: "Item")
+    request.fetchLimit = count
+    let held = try viewer.performAndWait { try viewer.fetch(request) }
+    nonisolated(unsafe) var saved: Notification?
+    let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectsNotification, object: worker, queue: nil) { saved = $0 }
+    let saveTime = try worker.performAndWait {
+        let objects = try worker.fetch(request)
+        return try seconds {
+            for object in objects { object.setValue((object.value(forKey: "a2") as? Int64 ?? 0) + 1, forKey: "a2") }
+            try worker.save()
+        }
+    }
+    NotificationCenter.default.removeObserver(observer)
+    let mergeTime = viewer.performAndWait { seconds { if let saved { viewer.mergeChanges(fromContextDidSave: saved) } } }
+    print("merge \(count): background save \(String(format: "%.3f", saveTime)) s, merge into a context holding them \(String(format: "%.3f", mergeTime)) s, ratio \(String(format: "%.2f", mergeTime / saveTime)) (\(held.count) held)")
 default:
     exit(64)
 }

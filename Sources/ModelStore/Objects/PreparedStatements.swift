@@ -1,0 +1,32 @@
+import GRDB
+import GRDBSQLite
+
+/// Statements a writer prepares once and runs for many rows (an entity's inserts, updates of one
+/// set of columns, history changes), each owned by the writer alone. After a statement's first
+/// run, values are bound as GRDB binds them, without building `StatementArguments`, whose
+/// conversion of each value through a key path cost more than the row's write. GRDB keeps a
+/// statement's bindings across `execute()` while the arguments it was given stay valid, which
+/// holds because no one else runs these statements.
+final class PreparedStatements {
+    private var statements: [AnyHashable: Statement] = [:]
+
+    /// Whether the statement of `key` is prepared already (its SQL need not be built again).
+    func has(_ key: AnyHashable) -> Bool { statements[key] != nil }
+
+    /// Runs the statement of `key` with `values`, preparing it from `sql` the first time.
+    func run(_ key: AnyHashable, _ values: [DatabaseValue], in db: Database, sql: () -> String) throws {
+        if let statement = statements[key] {
+            sqlite3_reset(statement.sqliteStatement)
+            for (offset, value) in values.enumerated() {
+                let code = value.bind(to: statement.sqliteStatement, at: CInt(offset + 1))
+                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot bind a value", sql: statement.sql) }
+            }
+            try statement.execute()
+            return
+        }
+        let statement = try db.makeStatement(sql: sql())
+        statements[key] = statement
+        statement.setUncheckedArguments(StatementArguments(values))
+        try statement.execute()
+    }
+}
