@@ -40,7 +40,7 @@ extension ManagedObjectContext {
             takenOver = try uniquenessCollisions(inserted, reader, policy: policy)
             for (identifier, stored) in takenOver { keys[identifier] = ObjectKey(number: stored.number, key: stored.key) }
             func key(_ object: ManagedObject) -> ObjectKey? {
-                keys[ObjectIdentifier(object)] ?? (try? objectKey(of: object.objectID)) ?? nil
+                keys[ObjectIdentifier(object)] ?? object.objectID.primaryKey.map { ObjectKey(number: object.entity.shape.number, key: $0) }
             }
             var conflicts = [MergeConflict]()
             /// Settles the conflict of `object`, whose row is at another version or gone: reported

@@ -52,7 +52,7 @@ public struct HistoryWriter {
             INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstones.map { ", " + $0 }.joined()))
             VALUES (?, 16001, NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstones.count)))
             """
-        let statements = PreparedStatements()
+        let statements = PreparedStatements<Int>()
         for change in changes {
             let columns = change.updatedPositions.map(ChangedColumns.bitmap)?.databaseValue ?? .null
             let preserved = tombstones.indices.map { $0 < change.tombstones.count ? change.tombstones[$0] : .null }

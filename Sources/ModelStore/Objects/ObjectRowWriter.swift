@@ -16,7 +16,8 @@ public struct ObjectRowWriter {
     private let files: ExternalFileChanges
     /// The writer's statements: an entity's inserts, updates of one set of columns (a save writes
     /// many rows of few entities and shapes).
-    private let statements = PreparedStatements()
+    private let inserts = PreparedStatements<Int>()
+    private let updates = PreparedStatements<UpdateSignature>()
 
     public init(db: Database, rows: ObjectRowLayout) {
         self.db = db
@@ -41,7 +42,7 @@ public struct ObjectRowWriter {
     /// slots (derived attributes are skipped: the store's triggers set them).
     public func insert(_ shape: EntityRowShape, key: Int64, attributes: [DatabaseValue], toOnes: [ObjectKey?], orders: [Int64?]) throws {
         // The column list only for the entity's first row: the statement is prepared once.
-        var columns: [String]? = statements.has(shape.number) ? nil : ["Z_PK", "Z_ENT", "Z_OPT"]
+        var columns: [String]? = inserts.has(shape.number) ? nil : ["Z_PK", "Z_ENT", "Z_OPT"]
         var values: [DatabaseValue] = [key.databaseValue, shape.number.databaseValue, 1.databaseValue]
         values.reserveCapacity(3 + attributes.count + shape.toOnes.count * 3)
         for (slot, value) in zip(shape.attributes, attributes) where !slot.isDerived {
@@ -51,7 +52,7 @@ public struct ObjectRowWriter {
         for (index, slot) in shape.toOnes.enumerated() {
             append(slot, toOnes[index], orders[index], &columns, &values)
         }
-        try statements.run(shape.number, values, in: db) {
+        try inserts.run(shape.number, values, in: db) {
             let names = columns ?? []
             let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
             return "INSERT INTO \(shape.table)(\(names.joined(separator: ", "))) VALUES(\(marks))"
@@ -64,10 +65,18 @@ public struct ObjectRowWriter {
         _ shape: EntityRowShape, key: Int64, version: Int64, attributes: [(slot: Int, value: DatabaseValue)],
         toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]
     ) throws -> Bool {
-        var columns: [String]? = []
+        // One statement per entity, set of columns and kind of version test; its column list is
+        // built only for the first row that needs it.
+        let signature = UpdateSignature(
+            number: shape.number, attributes: attributes.map(\.slot), toOnes: toOnes.map { $0.order == nil ? $0.slot : -1 - $0.slot },
+            versionless: version == 0)
+        var columns: [String]? = updates.has(signature) ? nil : []
         var values = [DatabaseValue]()
-        let external = attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column }
-        try files.replacing(external, of: shape, key: key, db)
+        values.reserveCapacity(attributes.count + toOnes.count * 3 + 3)
+        if shape.hasExternalAttributes {
+            let external = attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column }
+            try files.replacing(external, of: shape, key: key, db)
+        }
         for (slot, value) in attributes where !shape.attributes[slot].isDerived {
             columns?.append(shape.attributes[slot].column)
             values.append(shape.attributes[slot].isExternal ? try files.column(for: value, db) : value)
@@ -75,11 +84,7 @@ public struct ObjectRowWriter {
         for change in toOnes {
             append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
         }
-        // One statement per entity, set of columns and kind of version test.
-        let signature = UpdateSignature(
-            number: shape.number, attributes: attributes.map(\.slot), toOnes: toOnes.map { $0.order == nil ? $0.slot : -1 - $0.slot },
-            versionless: version == 0)
-        try statements.run(signature, values + [(version + 1).databaseValue, key.databaseValue, version.databaseValue], in: db) {
+        try updates.run(signature, values + [(version + 1).databaseValue, key.databaseValue, version.databaseValue], in: db) {
             let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
             let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
             return "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)"

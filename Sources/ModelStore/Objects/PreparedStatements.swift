@@ -7,15 +7,18 @@ import GRDBSQLite
 /// conversion of each value through a key path cost more than the row's write. GRDB keeps a
 /// statement's bindings across `execute()` while the arguments it was given stay valid, which
 /// holds because no one else runs these statements.
-final class PreparedStatements {
-    private var statements: [AnyHashable: Statement] = [:]
+final class PreparedStatements<Key: Hashable> {
+    private var statements: [Key: Statement] = [:]
+    /// The statement run last, found without hashing its key when the next row is like the last.
+    private var last: (key: Key, statement: Statement)?
 
     /// Whether the statement of `key` is prepared already (its SQL need not be built again).
-    func has(_ key: AnyHashable) -> Bool { statements[key] != nil }
+    func has(_ key: Key) -> Bool { last?.key == key || statements[key] != nil }
 
     /// Runs the statement of `key` with `values`, preparing it from `sql` the first time.
-    func run(_ key: AnyHashable, _ values: [DatabaseValue], in db: Database, sql: () -> String) throws {
-        if let statement = statements[key] {
+    func run(_ key: Key, _ values: [DatabaseValue], in db: Database, sql: () -> String) throws {
+        if let statement = last.flatMap({ $0.key == key ? $0.statement : nil }) ?? statements[key] {
+            last = (key, statement)
             sqlite3_reset(statement.sqliteStatement)
             for (offset, value) in values.enumerated() {
                 let code = value.bind(to: statement.sqliteStatement, at: CInt(offset + 1))
@@ -26,6 +29,7 @@ final class PreparedStatements {
         }
         let statement = try db.makeStatement(sql: sql())
         statements[key] = statement
+        last = (key, statement)
         statement.setUncheckedArguments(StatementArguments(values))
         try statement.execute()
     }
