@@ -12,6 +12,8 @@ struct ImportFile {
     }
 
     /// Reads and checks the file's shape; a file that is not that shape is refused with the place.
+    /// The file is parsed whole with `JSONSerialization`, so its parsed values take memory in
+    /// proportion to its size (the objects and the context of an import do not).
     static func read(_ path: String) throws -> [Object] {
         let data: Data
         do {
