@@ -124,4 +124,32 @@ struct ImportBatchTests {
             #expect(try Self.snapshot(folder) == before, "existing: \(existing)")
         }
     }
+
+    /// The file's objects are found without parsing the whole file: strings holding brackets
+    /// and escaped quotes, and other members of the top level, do not confuse it, and a file
+    /// cut short or an object that is not JSON is refused with its place.
+    @Test func objectsAreFoundInTheFileWithoutParsingItWhole() throws {
+        let folder = try Modelc.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("objects.json")
+        let target = folder.appendingPathComponent("store.sqlite").path
+        for (text, message) in [
+            (#"{"objects": [{"id": "a", "entity": "Topic", "attributes": {"name": "x"}}"#, "the file is not a JSON object"),
+            (#"{"objects": [{"id": "a", "entity": "Topic", "attributes": {"name": tru}}]}"#, "objects[0] is not valid JSON"),
+            (#"{"objects": [{"id": "a", "entity": "Topic"}], "other": [1, }"#, "the file is not a JSON object"),
+        ] {
+            try Data(text.utf8).write(to: file)
+            let run = try Modelc.run(["import", target, "--model", Self.model, file.path, "--json"])
+            #expect(run.status == 1)
+            let error = try run.json()["error"] as? [String: Any]
+            #expect((error?["message"] as? String)?.hasPrefix(message) == true, "\(error ?? [:])")
+            #expect(error?["code"] as? String == "1550")
+            #expect(!FileManager.default.fileExists(atPath: target))
+        }
+        let name = #"a \"]}\" [{ b"#
+        try Data(#"{"before": {"x": ["]", "}"]}, "objects": [{"id": "a", "entity": "Topic", "attributes": {"name": "\#(name)"}}], "after": 1}"#.utf8).write(to: file)
+        #expect(try Modelc.run(["import", target, "--model", Self.model, file.path]).status == 0)
+        let fetched = try FetchImportCommandTests.fetchAll(target, Self.model, ["Topic"])
+        #expect((fetched.first?["attributes"] as? [String: Any])?["name"] as? String == #"a "]}" [{ b"#)
+    }
 }

@@ -20,13 +20,14 @@ struct ImportCommand: ParsableCommand {
             them; the ids only link objects within the file. The store is opened with the version \
             of --model whose hashes match it, or created for the current version (or \
             --model-version) when it does not exist. The objects are inserted through a context \
-            and saved in batches of 1,000, each validated as Core Data validates a save, so \
-            that memory does not grow with the number of objects (the file itself is read whole). \
-            The batches are saved on a copy of the store beside it, which takes the store's place \
-            only when every batch is saved. A bad file (unknown entity or key, a value of the \
-            wrong type, an id no object has, a validation failure in any batch) is refused with \
-            its place in the file and Core Data's code, and the store is left as it was, with \
-            nothing beside it. No other process may write the store during an import.
+            and saved in batches of 1,000, each validated as Core Data validates a save, so that \
+            memory does not grow with the number of objects (beyond the file's bytes and a table \
+            of its ids: each object is parsed when needed). The batches are saved on a copy of \
+            the store beside it, which takes the store's place only when every batch is saved. A \
+            bad file (unknown entity or key, a value of the wrong type, an id no object has, a \
+            validation failure in any batch) is refused with its place in the file and Core \
+            Data's code, and the store is left as it was, with nothing beside it. No other \
+            process may write the store during an import.
 
             JSON form: {"imported": N, "ids": {"<id in the file>": "<new object id>"}}.
             """
@@ -68,7 +69,7 @@ struct ImportCommand: ParsableCommand {
 
     private func importObjects() throws -> ImportReport {
         let bundle = try ModelLoading.read(model)
-        let objects = try ImportFile.read(file)
+        let objects = try ImportFile(file)
         let created = !FileManager.default.fileExists(atPath: store)
         let version: ModelVersion
         if created {
@@ -102,7 +103,7 @@ struct ImportCommand: ParsableCommand {
 
     /// Imports `objects` into the store at `path` through a context, in batches, and closes the
     /// store (which checkpoints its `-wal` into it) once the context is gone.
-    private func importObjects(_ objects: [ImportFile.Object], into path: String, version: ModelVersion) throws -> ImportReport {
+    private func importObjects(_ objects: ImportFile, into path: String, version: ModelVersion) throws -> ImportReport {
         let database = try StoreError.mapping(path: store) { try DatabasePool(path: path, configuration: CoreDataFunctions.registering(in: Configuration())) }
         let report: ImportReport
         do {
@@ -115,11 +116,11 @@ struct ImportCommand: ParsableCommand {
         return report
     }
 
-    private func run(_ objects: [ImportFile.Object], on database: DatabasePool, version: ModelVersion) throws -> ImportReport {
+    private func run(_ objects: ImportFile, on database: DatabasePool, version: ModelVersion) throws -> ImportReport {
         let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version), database: database)
         let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
-        return try context.performAndWait { try ObjectImporter(context: context, path: file, batchSize: batchSize).run(objects) }
+        return try context.performAndWait { try ObjectImporter(context: context, path: file, batchSize: batchSize, reportsIDs: json).run(objects) }
     }
 }
 

@@ -20,37 +20,51 @@ import ModelSchema
 struct ImportOrder {
     /// The objects of each batch of the first pass, by position in the file.
     private(set) var batches: [[Int]] = []
-    /// Per object, the constrained links set when it is inserted: relationship name → targets.
-    private(set) var constrained: [Int: [String: [Int]]] = [:]
+    /// The constrained links set when objects are inserted, by object (`owner`), and where
+    /// each object's start: flat arrays, a few bytes a link, rather than a table per object.
+    private var links: [(owner: Int, key: String, target: Int)] = []
+    private var starts: [Int] = []
 
     /// `targets(i, value)` gives the positions of the ids in a relationship value (checked already).
-    init(_ objects: [ImportFile.Object], schema: ImportSchema, size: Int, targets: (Any) -> [Int]) {
-        for (position, object) in objects.enumerated() {
+    init(_ file: ImportFile, schema: ImportSchema, size: Int, targets: (Any) -> [Int]) throws {
+        for position in file.indices {
+            let object = try file.object(position)
             guard let entity = schema[object.entity] else { continue }
             for (key, value) in object.relationships {
                 guard let relationship = entity.relationships[key] else { continue }
                 let linked = targets(value)
                 if ImportSchema.isConstrained(relationship) {
-                    if !linked.isEmpty { constrained[position, default: [:]][key, default: []].append(contentsOf: linked) }
+                    links += linked.map { (position, key, $0) }
                     continue
                 }
                 guard let inverseName = relationship.inverseName else { continue }
                 for target in linked {
-                    let other = objects[target]
+                    let other = try file.object(target)
                     guard let inverse = schema[other.entity]?.relationships[inverseName], ImportSchema.isConstrained(inverse),
                         other.relationships[inverseName] == nil || other.relationships[inverseName] is NSNull
                     else { continue }
-                    constrained[target, default: [:]][inverseName, default: []].append(position)
+                    links.append((target, inverseName, position))
                 }
             }
         }
-        batches = Self.pack(Self.components(count: objects.count, needs: constrained), size: size)
+        // Stable, so that each relationship's targets keep the file's order.
+        links = links.enumerated().sorted { ($0.element.owner, $0.offset) < ($1.element.owner, $1.offset) }.map(\.element)
+        starts = [Int](repeating: links.count, count: file.count + 1)
+        for (index, link) in links.enumerated().reversed() { starts[link.owner] = index }
+        for position in stride(from: file.count - 1, through: 0, by: -1) { starts[position] = min(starts[position], starts[position + 1]) }
+        batches = Self.pack(components(count: file.count), size: size)
+    }
+
+    /// The constrained links of the object at `position`: relationship name → targets.
+    func constrainedLinks(of position: Int) -> [String: [Int]] {
+        var result = [String: [Int]]()
+        for link in links[starts[position]..<starts[position + 1]] { result[link.key, default: []].append(link.target) }
+        return result
     }
 
     /// The strongly connected components of the "needs" graph, each after every component it
     /// needs (Tarjan's algorithm, iterative so that a long chain cannot overflow the stack).
-    private static func components(count: Int, needs: [Int: [String: [Int]]]) -> [[Int]] {
-        let edges = needs.mapValues { $0.values.flatMap { $0 } }
+    private func components(count: Int) -> [[Int]] {
         var index = [Int](repeating: -1, count: count)
         var low = [Int](repeating: 0, count: count)
         var onStack = [Bool](repeating: false, count: count)
@@ -66,10 +80,10 @@ struct ImportOrder {
             stack.append(root)
             onStack[root] = true
             while let frame = frames.last {
-                let out = edges[frame.node] ?? []
+                let out = starts[frame.node]..<starts[frame.node + 1]
                 if frame.edge < out.count {
                     frames[frames.count - 1].edge += 1
-                    let target = out[frame.edge]
+                    let target = links[out.lowerBound + frame.edge].target
                     if index[target] < 0 {
                         index[target] = next
                         low[target] = next

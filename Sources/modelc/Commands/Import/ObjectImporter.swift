@@ -6,6 +6,7 @@ import ModelSchema
 /// saving in batches so that the objects in memory are at most about one batch's, whatever the
 /// size of the file; every refusal names the place in the file.
 ///
+/// The file's objects are parsed one at a time when needed (``ImportFile``), never all at once.
 /// First the whole file is checked (entities, keys, values, ids) without touching the context,
 /// so most bad files are refused before anything is saved. Then, in the batches of
 /// ``ImportOrder``, pass 1 inserts objects with their attributes and constrained links (targets
@@ -23,20 +24,23 @@ struct ObjectImporter {
     let path: String
     /// How many objects a batch inserts or links.
     let batchSize: Int
+    /// Whether the report maps the file's ids to the new object IDs (a table as large as the
+    /// file's ids, made only for `--json`).
+    let reportsIDs: Bool
 
-    func run(_ objects: [ImportFile.Object]) throws -> ImportReport {
+    func run(_ file: ImportFile) throws -> ImportReport {
         guard let model = context.persistentStoreCoordinator?.managedObjectModel else { return ImportReport(imported: 0, ids: [:]) }
         let schema = ImportSchema(model)
-        let positions = try check(objects, schema)
+        let positions = try check(file, schema)
         let targets = { (value: Any) -> [Int] in
             ((value as? [Any]) ?? [value]).compactMap { ($0 as? String).flatMap { positions[$0] } }
         }
-        let order = ImportOrder(objects, schema: schema, size: batchSize, targets: targets)
-        var ids = [ManagedObjectID?](repeating: nil, count: objects.count)
+        let order = try ImportOrder(file, schema: schema, size: batchSize, targets: targets)
+        var ids = [ManagedObjectID?](repeating: nil, count: file.count)
         for batch in order.batches {
             var inserted = [Int: ManagedObject]()
             for position in batch {
-                let object = objects[position]
+                let object = try file.object(position)
                 guard let entity = schema[object.entity] else { continue }
                 let made = ManagedObject(entity: entity.description, insertInto: context)
                 for (key, value) in object.attributes {
@@ -46,40 +50,39 @@ struct ObjectImporter {
                 inserted[position] = made
             }
             for position in batch {
-                guard let made = inserted[position], let links = order.constrained[position] else { continue }
-                for (key, linked) in links {
+                guard let made = inserted[position] else { continue }
+                for (key, linked) in order.constrainedLinks(of: position) {
                     let found = linked.compactMap { inserted[$0] ?? ids[$0].map(context.object(with:)) }
                     link(made, key, to: found, schema)
                 }
             }
-            try save(objects, ids) { object in inserted.first { $0.value === object }?.key }
+            try save(ids) { object in inserted.first { $0.value === object }?.key }
             for (position, made) in inserted { ids[position] = made.objectID }
             letGo()
         }
         var pending = [Int]()
-        for position in objects.indices {
+        for position in file.indices {
             pending.append(position)
-            if pending.count >= batchSize || position == objects.count - 1 {
-                try linkRest(pending, objects, ids, order, schema, targets)
+            if pending.count >= batchSize || position == file.count - 1 {
+                try linkRest(pending, file, ids, order, schema, targets)
                 pending = []
             }
         }
-        var report = ImportReport(imported: objects.count, ids: [:])
-        for (position, object) in objects.enumerated() { report.ids[object.id] = ids[position]?.uriRepresentation().absoluteString }
-        return report
+        guard reportsIDs else { return ImportReport(imported: file.count, ids: [:]) }
+        return ImportReport(imported: file.count, ids: positions.compactMapValues { ids[$0]?.uriRepresentation().absoluteString })
     }
 
     // MARK: - Passes
 
     /// Pass 2 for `batch`: sets the links that are not constrained, then saves.
     private func linkRest(
-        _ batch: [Int], _ objects: [ImportFile.Object], _ ids: [ManagedObjectID?], _ order: ImportOrder, _ schema: ImportSchema,
+        _ batch: [Int], _ file: ImportFile, _ ids: [ManagedObjectID?], _ order: ImportOrder, _ schema: ImportSchema,
         _ targets: (Any) -> [Int]
     ) throws {
         var changed = false
         for position in batch {
-            let object = objects[position]
-            let skipped = order.constrained[position] ?? [:]
+            let object = try file.object(position)
+            let skipped = order.constrainedLinks(of: position)
             for (key, value) in object.relationships where skipped[key] == nil {
                 let linked = targets(value)
                 guard !linked.isEmpty, let id = ids[position] else { continue }
@@ -88,7 +91,7 @@ struct ObjectImporter {
             }
         }
         guard changed else { return }
-        try save(objects, ids) { _ in nil }
+        try save(ids) { _ in nil }
         letGo()
     }
 
@@ -104,14 +107,14 @@ struct ObjectImporter {
 
     /// Saves the batch; a validation failure names the object's place in the file (found by
     /// `position` for a new object, else by its object ID) and carries Core Data's code.
-    private func save(_ objects: [ImportFile.Object], _ ids: [ManagedObjectID?], position: (ManagedObject) -> Int?) throws {
+    private func save(_ ids: [ManagedObjectID?], position: (ManagedObject) -> Int?) throws {
         do {
             try context.save()
         } catch let error as NSError {
             let first = (error.userInfo[NSDetailedErrorsKey] as? [NSError])?.first ?? error
             let object = first.userInfo[NSValidationObjectErrorKey] as? ManagedObject
             let found = object.flatMap { object in position(object) ?? ids.firstIndex { $0 == object.objectID } }
-            let place = found.map { objects[$0].place } ?? "objects"
+            let place = found.map { "objects[\($0)]" } ?? "objects"
             let key = first.userInfo[NSValidationKeyErrorKey] as? String
             throw ImportFile.failure("\(place)\(key.map { ".\($0)" } ?? ""): \(error.localizedDescription)", path, code: error.code)
         }
@@ -128,9 +131,10 @@ struct ObjectImporter {
     /// Checks every object of the file against the model, in the order a single pass would
     /// meet the problems (each object's entity, id and attributes, then every object's
     /// relationships), and returns each id's position.
-    private func check(_ objects: [ImportFile.Object], _ schema: ImportSchema) throws -> [String: Int] {
+    private func check(_ file: ImportFile, _ schema: ImportSchema) throws -> [String: Int] {
         var positions = [String: Int]()
-        for (position, object) in objects.enumerated() {
+        for position in file.indices {
+            let object = try file.object(position)
             guard let entity = schema[object.entity], !entity.description.isAbstract else {
                 throw ImportFile.failure("\(object.place).entity: the model has no (concrete) entity '\(object.entity)'", path)
             }
@@ -148,7 +152,8 @@ struct ObjectImporter {
             }
             positions[object.id] = position
         }
-        for object in objects {
+        for position in file.indices {
+            let object = try file.object(position)
             let relationships = schema[object.entity]?.relationships ?? [:]
             for (key, value) in object.relationships {
                 guard let relationship = relationships[key], !relationship.isTransient else {
