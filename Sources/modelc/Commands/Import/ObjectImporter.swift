@@ -37,36 +37,9 @@ struct ObjectImporter {
         }
         let order = try ImportOrder(file, schema: schema, size: batchSize, targets: targets)
         var ids = [ManagedObjectID?](repeating: nil, count: file.count)
-        for batch in order.batches {
-            var inserted = [Int: ManagedObject]()
-            for position in batch {
-                let object = try file.object(position)
-                guard let entity = schema[object.entity] else { continue }
-                let made = ManagedObject(entity: entity.description, insertInto: context)
-                for (key, value) in object.attributes {
-                    guard let attribute = entity.attributes[key], !attribute.isDerived else { continue }
-                    made.setValue(try? ImportValue.value(value, for: attribute), forKey: key)
-                }
-                inserted[position] = made
-            }
-            for position in batch {
-                guard let made = inserted[position] else { continue }
-                for (key, linked) in order.constrainedLinks(of: position) {
-                    let found = linked.compactMap { inserted[$0] ?? ids[$0].map(context.object(with:)) }
-                    link(made, key, to: found, schema)
-                }
-            }
-            try save(ids) { object in inserted.first { $0.value === object }?.key }
-            for (position, made) in inserted { ids[position] = made.objectID }
-            letGo()
-        }
-        var pending = [Int]()
-        for position in file.indices {
-            pending.append(position)
-            if pending.count >= batchSize || position == file.count - 1 {
-                try linkRest(pending, file, ids, order, schema, targets)
-                pending = []
-            }
+        for batch in order.batches { try insert(batch, file, &ids, order, schema) }
+        for start in stride(from: 0, to: file.count, by: batchSize) {
+            try linkRest(start..<min(start + batchSize, file.count), file, ids, order, schema, targets)
         }
         guard reportsIDs else { return ImportReport(imported: file.count, ids: [:]) }
         return ImportReport(imported: file.count, ids: positions.compactMapValues { ids[$0]?.uriRepresentation().absoluteString })
@@ -74,9 +47,35 @@ struct ObjectImporter {
 
     // MARK: - Passes
 
+    /// Pass 1 for `batch`: inserts its objects with their attributes and constrained links,
+    /// saves, and records their object IDs.
+    private func insert(_ batch: [Int], _ file: ImportFile, _ ids: inout [ManagedObjectID?], _ order: ImportOrder, _ schema: ImportSchema) throws {
+        var inserted = [Int: ManagedObject]()
+        for position in batch {
+            let object = try file.object(position)
+            guard let entity = schema[object.entity] else { continue }
+            let made = ManagedObject(entity: entity.description, insertInto: context)
+            for (key, value) in object.attributes {
+                guard let attribute = entity.attributes[key], !attribute.isDerived else { continue }
+                made.setValue(try? ImportValue.value(value, for: attribute), forKey: key)
+            }
+            inserted[position] = made
+        }
+        for position in batch {
+            guard let made = inserted[position] else { continue }
+            for (key, linked) in order.constrainedLinks(of: position) {
+                let found = linked.compactMap { inserted[$0] ?? ids[$0].map(context.object(with:)) }
+                link(made, key, to: found, schema)
+            }
+        }
+        try save(ids) { object in inserted.first { $0.value === object }?.key }
+        for (position, made) in inserted { ids[position] = made.objectID }
+        letGo()
+    }
+
     /// Pass 2 for `batch`: sets the links that are not constrained, then saves.
     private func linkRest(
-        _ batch: [Int], _ file: ImportFile, _ ids: [ManagedObjectID?], _ order: ImportOrder, _ schema: ImportSchema,
+        _ batch: Range<Int>, _ file: ImportFile, _ ids: [ManagedObjectID?], _ order: ImportOrder, _ schema: ImportSchema,
         _ targets: (Any) -> [Int]
     ) throws {
         var changed = false
