@@ -152,4 +152,59 @@ struct ImportBatchTests {
         let fetched = try FetchImportCommandTests.fetchAll(target, Self.model, ["Topic"])
         #expect((fetched.first?["attributes"] as? [String: Any])?["name"] as? String == #"a "]}" [{ b"#)
     }
+
+    /// Objects that need each other (a cycle of required to-ones) share a batch, and a required
+    /// link given only on its other side (the file lists a publication's reviews, not each
+    /// review's publication) is set when the review is inserted, as one save would set it.
+    @Test func aCycleSharesABatchAndALinkGivenOnItsOtherSideIsSet() throws {
+        let folder = try Modelc.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("Pairs.xcdatamodeld/Pairs.xcdatamodel")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+                <entity name="Left" representedClassName="Left" syncable="YES" codeGenerationType="class">
+                    <attribute name="name" attributeType="String"/>
+                    <relationship name="right" maxCount="1" deletionRule="Nullify" destinationEntity="Right" inverseName="left" inverseEntity="Right"/>
+                </entity>
+                <entity name="Right" representedClassName="Right" syncable="YES" codeGenerationType="class">
+                    <attribute name="name" attributeType="String"/>
+                    <relationship name="left" maxCount="1" deletionRule="Nullify" destinationEntity="Left" inverseName="right" inverseEntity="Left"/>
+                </entity>
+            </model>
+            """.utf8).write(to: bundle.appendingPathComponent("contents"))
+        let model = bundle.deletingLastPathComponent().path
+        let pairs = 50
+        var objects = [[String: Any]]()
+        for i in 0..<pairs {
+            objects.append(["id": "l\(i)", "entity": "Left", "attributes": ["name": "l\(i)"], "relationships": ["right": "r\(i)"]])
+        }
+        for i in 0..<pairs {
+            objects.append(["id": "r\(i)", "entity": "Right", "attributes": ["name": "r\(i)"], "relationships": ["left": "l\(i)"]])
+        }
+        let file = folder.appendingPathComponent("pairs.json")
+        try Self.write(objects, to: file)
+        let pairsStore = folder.appendingPathComponent("pairs.sqlite").path
+        let run = try Modelc.run(["import", pairsStore, "--model", model, file.path, "--batch-size", "7", "--json"])
+        #expect(run.status == 0, "\(run.standardOutput)")
+        let ids = try run.json()["ids"] as? [String: String] ?? [:]
+        let lefts = try FetchImportCommandTests.fetchAll(pairsStore, model, ["Left"])
+        #expect(lefts.count == pairs)
+        #expect(lefts.allSatisfy { left in
+            let name = (left["attributes"] as? [String: Any])?["name"] as? String ?? ""
+            return (left["relationships"] as? [String: Any])?["right"] as? String == ids["r" + name.dropFirst()]
+        })
+
+        let oneSided: [[String: Any]] = (0..<20).map { ["id": "review\($0)", "entity": "Review", "attributes": ["rating": 3]] } + [
+            ["id": "book", "entity": "Book", "attributes": ["title": "T", "isbn": "1"], "relationships": ["reviews": (0..<20).map { "review\($0)" }]]
+        ]
+        try Self.write(oneSided, to: file)
+        let libraryStore = folder.appendingPathComponent("library.sqlite").path
+        let library = try Modelc.run(["import", libraryStore, "--model", Self.model, file.path, "--batch-size", "3"])
+        #expect(library.status == 0, "\(library.standardOutput)")
+        let reviews = try FetchImportCommandTests.fetchAll(libraryStore, Self.model, ["Review"])
+        #expect(reviews.count == 20)
+        #expect(reviews.allSatisfy { ($0["relationships"] as? [String: Any])?["publication"] is String })
+    }
 }
