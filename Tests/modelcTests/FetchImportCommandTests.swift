@@ -42,7 +42,8 @@ struct FetchImportCommandTests {
         let file = folder.appendingPathComponent("objects.json")
         try JSONSerialization.data(withJSONObject: ["objects": original]).write(to: file)
         let target = folder.appendingPathComponent("imported.sqlite").path
-        let run = try Modelc.run(["import", target, "--model", Corpus.path(known.model), file.path, "--model-version", known.version, "--json"])
+        // Batches of three, so that links of real stores (required ones too) cross batches.
+        let run = try Modelc.run(["import", target, "--model", Corpus.path(known.model), file.path, "--model-version", known.version, "--json", "--batch-size", "3"])
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
         let ids = try run.json()["ids"] as? [String: String] ?? [:]
         #expect(ids.count == original.count)

@@ -27,6 +27,9 @@ extension ManagedObjectContext {
         let updated = updatedList.objects + orders.keys.compactMap { identifier in
             orders[identifier]?.object
         }.filter { !$0.inserted && !$0.deleted && !updatedList.contains($0) }
+        // A fault changed only through relationships (an inverse kept in step, a to-many set)
+        // has not read its row: its version and saved to-ones are needed to update it.
+        for object in updated where object.isFault { fulfill(object) }
         let store = try coordinator.store()
         let tombstones = try preservedValues(of: deleted)
         let policy = mergePolicy

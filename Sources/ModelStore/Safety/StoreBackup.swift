@@ -46,17 +46,7 @@ public enum StoreBackup {
         guard !manager.fileExists(atPath: destination) else { throw StoreError.alreadyExists(path: destination) }
         let staging = destination + ".modelc-\(UUID().uuidString)"
         defer { StoreFiles(path: staging).removeDatabaseAndSidecars() }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(5)
-        try StoreError.mapping(path: source) {
-            let from = try DatabaseQueue(path: source, configuration: configuration)
-            let to = try DatabaseQueue(path: staging)
-            try from.backup(to: to)
-            try to.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
-            try to.close()
-            try from.close()
-        }
+        try copyDatabase(source, to: staging)
         let backup = try name(staging)
         let files = StoreFiles(path: source)
         if files.hasSupportFolder {
@@ -65,6 +55,25 @@ public enum StoreBackup {
             }
         }
         return backup
+    }
+
+    /// Copies the database at `source`, with every committed transaction, to a new
+    /// self-contained file at `destination` (rollback journal), without its external-data folder.
+    /// With `inPlace`, a store whose `-wal` holds nothing is read `immutable`
+    /// (``StoreSnapshot/inPlaceURI(of:)``), which creates no `-wal` or `-shm` beside it but
+    /// takes no lock: only for a store no other process writes meanwhile.
+    static func copyDatabase(_ source: String, to destination: String, inPlace: Bool = false) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        try StoreError.mapping(path: source) {
+            let from = try DatabaseQueue(path: (inPlace ? StoreSnapshot.inPlaceURI(of: source) : nil) ?? source, configuration: configuration)
+            let to = try DatabaseQueue(path: destination)
+            try from.backup(to: to)
+            try to.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+            try to.close()
+            try from.close()
+        }
     }
 
     /// Gives the complete copy at `staging` the name `destination` unless it is taken; `false`

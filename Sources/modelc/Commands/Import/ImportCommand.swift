@@ -6,7 +6,10 @@ import ModelSchema
 import ModelStore
 
 /// `modelc import`: objects in the shape `fetch --json` prints, inserted into a store through a
-/// context and saved in one transaction, for seed stores and fixtures.
+/// context, for seed stores and fixtures. The objects are saved in batches (``ObjectImporter``)
+/// so that a large file needs no more objects in memory than a batch; the batches are saved on a
+/// copy of the store beside it (``StoreStaging``), which replaces the store only when every
+/// batch is saved, so a refused file leaves the store as it was.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -16,11 +19,15 @@ struct ImportCommand: ParsableCommand {
             "attributes": {...}, "relationships": {...}} with values as 'modelc fetch --json' prints \
             them; the ids only link objects within the file. The store is opened with the version \
             of --model whose hashes match it, or created for the current version (or \
-            --model-version) when it does not exist. Every object is inserted through one context \
-            and saved in one transaction, validated as Core Data validates a save. A bad file \
-            (unknown entity or key, a value of the wrong type, an id no object has, a validation \
-            failure) is refused with its place in the file and Core Data's code, and the store is \
-            left as it was (a store the command created is removed).
+            --model-version) when it does not exist. The objects are inserted through a context \
+            and saved in batches of 1,000, each validated as Core Data validates a save, so that \
+            memory does not grow with the number of objects (beyond the file's bytes and a table \
+            of its ids: each object is parsed when needed). The batches are saved on a copy of \
+            the store beside it, which takes the store's place only when every batch is saved. A \
+            bad file (unknown entity or key, a value of the wrong type, an id no object has, a \
+            validation failure in any batch) is refused with its place in the file and Core \
+            Data's code, and the store is left as it was, with nothing beside it. No other \
+            process may write the store during an import.
 
             JSON form: {"imported": N, "ids": {"<id in the file>": "<new object id>"}}.
             """
@@ -41,6 +48,14 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
+    /// Objects per saved batch; hidden, for tests that need several batches from a small file.
+    @Option(help: .hidden)
+    var batchSize = 1000
+
+    func validate() throws {
+        guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+    }
+
     func run() throws {
         try CommandFailure.reporting(json: json, path: store) {
             let report = try importObjects()
@@ -54,7 +69,7 @@ struct ImportCommand: ParsableCommand {
 
     private func importObjects() throws -> ImportReport {
         let bundle = try ModelLoading.read(model)
-        let objects = try ImportFile.read(file)
+        let objects = try ImportFile(file)
         let created = !FileManager.default.fileExists(atPath: store)
         let version: ModelVersion
         if created {
@@ -64,7 +79,6 @@ struct ImportCommand: ParsableCommand {
                     exitCode: ExitCode.validationFailure.rawValue)
             }
             version = chosen
-            try StoreCreator.create(at: store, version: version)
         } else {
             try StoreCheck.checkFile(store)
             let metadata = try StoreInfo.read(at: store).metadata
@@ -74,17 +88,39 @@ struct ImportCommand: ParsableCommand {
             }
             version = matched
         }
+        // Every batch is saved on a copy beside the store, put in its place only when all are.
+        let staging = created ? StoreStaging.new(for: store, tag: "import") : try StoreStaging.copy(of: store, tag: "import")
         do {
-            let database = try StoreError.mapping(path: store) { try DatabasePool(path: store, configuration: CoreDataFunctions.registering(in: Configuration())) }
-            defer { try? database.close() }
-            let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version), database: database)
-            let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-            context.persistentStoreCoordinator = coordinator
-            return try context.performAndWait { try ObjectImporter(context: context, path: file).run(objects) }
+            if created { try StoreCreator.create(at: staging.path, version: version) }
+            let report = try importObjects(objects, into: staging.path, version: version)
+            try staging.commit()
+            return report
         } catch {
-            if created { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+            staging.discard()
             throw error
         }
+    }
+
+    /// Imports `objects` into the store at `path` through a context, in batches, and closes the
+    /// store (which checkpoints its `-wal` into it) once the context is gone.
+    private func importObjects(_ objects: ImportFile, into path: String, version: ModelVersion) throws -> ImportReport {
+        let database = try StoreError.mapping(path: store) { try DatabasePool(path: path, configuration: CoreDataFunctions.registering(in: Configuration())) }
+        let report: ImportReport
+        do {
+            report = try run(objects, on: database, version: version)
+        } catch {
+            try? database.close()
+            throw error
+        }
+        try StoreError.mapping(path: store) { try database.close() }
+        return report
+    }
+
+    private func run(_ objects: ImportFile, on database: DatabasePool, version: ModelVersion) throws -> ImportReport {
+        let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version), database: database)
+        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        return try context.performAndWait { try ObjectImporter(context: context, path: file, batchSize: batchSize, reportsIDs: json).run(objects) }
     }
 }
 
