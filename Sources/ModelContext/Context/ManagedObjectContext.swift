@@ -108,27 +108,22 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Posts objects-did-change for the objects inserted, updated and deleted since the last one.
     func postObjectsDidChange() {
-        /// The objects of `list` past the first `count`: its own set when that is all of them.
-        func since(_ count: Int, _ list: ChangeList) -> Set<ManagedObject> {
-            count == 0 ? list.members : Set(list.objects.dropFirst(count))
-        }
-        guard noticed.inserted < insertedList.objects.count || noticed.updated < updatedList.objects.count
-            || noticed.deleted < deletedList.objects.count
-        else { return }
-        let userInfo = [
-            NSInsertedObjectsKey: since(noticed.inserted, insertedList), NSUpdatedObjectsKey: since(noticed.updated, updatedList),
-            NSDeletedObjectsKey: since(noticed.deleted, deletedList),
-        ]
+        let inserted = insertedList.objects.dropFirst(noticed.inserted)
+        let updated = updatedList.objects.dropFirst(noticed.updated)
+        let deleted = deletedList.objects.dropFirst(noticed.deleted)
+        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
         noticed = (insertedList.objects.count, updatedList.objects.count, deletedList.objects.count)
-        NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: userInfo)
+        NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
+            NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
+        ])
     }
 
     // MARK: - Objects
 
     /// The objects changed since the last save.
-    public var insertedObjects: Set<ManagedObject> { insertedList.members }
-    public var updatedObjects: Set<ManagedObject> { updatedList.members }
-    public var deletedObjects: Set<ManagedObject> { deletedList.members }
+    public var insertedObjects: Set<ManagedObject> { Set(insertedList.objects) }
+    public var updatedObjects: Set<ManagedObject> { Set(updatedList.objects) }
+    public var deletedObjects: Set<ManagedObject> { Set(deletedList.objects) }
     public var registeredObjects: Set<ManagedObject> { Set(registered.objects + insertedList.objects) }
 
     /// Whether anything was inserted, changed or deleted since the last save.
@@ -249,20 +244,20 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 }
 
-/// Objects in the order they were added, each once; their set is the one notifications carry.
+/// Objects in the order they were added, each once.
 struct ChangeList {
     private(set) var objects: [ManagedObject] = []
-    private(set) var members: Set<ManagedObject> = []
+    private var members: Set<ObjectIdentifier> = []
 
     var isEmpty: Bool { objects.isEmpty }
 
-    func contains(_ object: ManagedObject) -> Bool { members.contains(object) }
+    func contains(_ object: ManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
 
     mutating func add(_ object: ManagedObject) {
-        if members.insert(object).inserted { objects.append(object) }
+        if members.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
     }
 
     mutating func remove(_ object: ManagedObject) {
-        if members.remove(object) != nil { objects.removeAll { $0 === object } }
+        if members.remove(ObjectIdentifier(object)) != nil { objects.removeAll { $0 === object } }
     }
 }

@@ -110,16 +110,11 @@ extension ManagedObjectContext {
             }
             return keys
         }
-        // The change lists' sets, for the notifications, where the save wrote the lists as they are
-        // (no conflict resolved, no object written only for the order of a list it is in).
-        let whole = resolutions.isEmpty && updated.count == updatedList.objects.count
-        let sets = (inserted: insertedList.members, updated: updatedList.members, deleted: deletedList.members)
         let saved = try commit(
             inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: resolutions, takenOver: takenOver, store: store)
         // A pinned context's generation moves past its own save, as Core Data's does.
         if pinned != nil { pinned = Pin(generation: nil) }
-        postDidSave(
-            inserted: sets.inserted, updated: whole ? sets.updated : Set(saved.updated), deleted: whole ? sets.deleted : Set(saved.deleted))
+        postDidSave(inserted: inserted, updated: saved.updated, deleted: saved.deleted)
     }
 
     /// The new objects whose uniqueness constraint values a stored row already has, with that row.
