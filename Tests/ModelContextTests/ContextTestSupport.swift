@@ -19,6 +19,16 @@ enum ContextTestSupport {
         return container
     }
 
+    /// The error `context`'s save throws, or nil when it saves (called on its queue).
+    static func saveError(_ context: ManagedObjectContext) -> NSError? {
+        do {
+            try context.save()
+            return nil
+        } catch {
+            return error as NSError
+        }
+    }
+
     /// Rows of `sql` as text, columns joined by `|`.
     static func rows(_ container: PersistentContainer, _ sql: String) throws -> [String] {
         try container.database!.read { db in

@@ -33,12 +33,7 @@ struct MergePolicyTests {
         let error: NSError? = second.performAndWait {
             stale.setValue("A2", forKey: "name")
             stale.setValue(Date(timeIntervalSinceReferenceDate: 1000), forKey: "born")
-            do {
-                try second.save()
-                return nil
-            } catch {
-                return error as NSError
-            }
+            return ContextTestSupport.saveError(second)
         }
         let written = try Support.rows(container, "SELECT ZNAME, ZEMAIL, ZBORN FROM ZAUTHOR")
         #expect(written == [row], "\(written)")
@@ -78,12 +73,7 @@ struct MergePolicyTests {
         }
         let error: NSError? = second.performAndWait {
             stale.setValue("A2", forKey: "name")
-            do {
-                try second.save()
-                return nil
-            } catch {
-                return error as NSError
-            }
+            return ContextTestSupport.saveError(second)
         }
         #expect(try Support.rows(container, "SELECT COUNT(*) FROM ZAUTHOR") == ["0"])
         if policy == "error" {
@@ -110,12 +100,7 @@ struct MergePolicyTests {
         }
         let error: NSError? = second.performAndWait {
             second.delete(stale)
-            do {
-                try second.save()
-                return nil
-            } catch {
-                return error as NSError
-            }
+            return ContextTestSupport.saveError(second)
         }
         #expect(try Support.rows(container, "SELECT ZNAME FROM ZAUTHOR") == (row.isEmpty ? [] : [row]))
         #expect((error?.code == 133020) == (policy == "error"))

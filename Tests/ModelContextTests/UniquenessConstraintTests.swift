@@ -22,12 +22,7 @@ struct UniquenessConstraintTests {
             let tag = ManagedObject(entity: Self.entity(container), insertInto: context)
             tag.setValue("swift", forKey: "name")
             tag.setValue(Int64(2), forKey: "uses")
-            do {
-                try context.save()
-                return (tag, nil)
-            } catch {
-                return (tag, error as NSError)
-            }
+            return (tag, ContextTestSupport.saveError(context))
         }
         #expect(try ContextTestSupport.rows(container, "SELECT ZNAME, ZUSES FROM ZTAG") == [row])
         if policy == "error" {
@@ -62,12 +57,7 @@ struct UniquenessConstraintTests {
                 tag.setValue("kotlin", forKey: "name")
                 tag.setValue(uses, forKey: "uses")
             }
-            do {
-                try context.save()
-                return nil
-            } catch {
-                return error as NSError
-            }
+            return ContextTestSupport.saveError(context)
         }
         #expect(error?.code == 133021)
         let conflict = (error?.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [ConstraintConflict])?.first

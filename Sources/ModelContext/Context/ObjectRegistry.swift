@@ -15,17 +15,6 @@ struct ObjectRegistry {
     struct Key: Hashable {
         let number: Int
         let value: Int64
-
-        init(number: Int, value: Int64) {
-            self.number = number
-            self.value = value
-        }
-
-        /// Where `object` is, under its permanent ID; nil while it has a temporary one.
-        init?(of object: ManagedObject) {
-            guard let key = object.objectID.primaryKey else { return nil }
-            self.init(number: object.entity.shape.number, value: key)
-        }
     }
 
     private var entries: [Key: Unmanaged<ManagedObject>] = [:]
@@ -88,5 +77,13 @@ struct ObjectRegistry {
         let released = retained
         retained = retained == nil ? nil : [:]
         return released
+    }
+}
+
+extension ObjectRegistry.Key {
+    /// Where `object` is, under its permanent ID; nil while it has a temporary one.
+    init?(of object: ManagedObject) {
+        guard let key = object.objectID.primaryKey else { return nil }
+        self.init(number: object.entity.shape.number, value: key)
     }
 }

@@ -257,12 +257,10 @@ open class ManagedObject: NSObject {
         insertObject(object, inRelationship: key, at: index)
     }
 
-    /// Objects are equal only to themselves, as `NSManagedObject`s are; the hash is the object's
-    /// address, which sets of objects (a save's notifications hold three of every object saved)
-    /// get without hashing twice.
+    /// Objects are equal only to themselves (NSObject's `isEqual`), as `NSManagedObject`s are;
+    /// the hash is the object's address, which sets of objects (a save's notifications hold three
+    /// of every object saved) get without hashing twice.
     open override var hash: Int { Int(bitPattern: ObjectIdentifier(self)) }
-
-    open override func isEqual(_ object: Any?) -> Bool { (object as AnyObject?) === self }
 
     open override var description: String {
         "<\(type(of: self)): \(objectID)>\(isFault ? " (fault)" : "")"

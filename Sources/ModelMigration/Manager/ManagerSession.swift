@@ -30,15 +30,8 @@ struct ManagerSession {
                 _ = try preflight(db, checkingPages: true)
                 return try Self.dataVersion(db)
             }
-            // The swap needs a store without -wal/-shm.
-            let wasWAL = try StoreSwap.leavingWAL(queue)
-            // A run that does not migrate leaves the store as it was, journal mode included.
-            defer { if wasWAL && result?.outcome != .migrated { StoreSwap.returningToWAL(queue) } }
-            try queue.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    result = try perform(db, wasWAL: wasWAL, checkingPages: try Self.dataVersion(db) != checked)
-                    return .rollback  // the source is only read
-                }
+            result = try StoreSwap.underLock(queue, migrated: { $0.outcome == .migrated }) { db, wasWAL in
+                try perform(db, wasWAL: wasWAL, checkingPages: try Self.dataVersion(db) != checked)
             }
         } catch let error as DatabaseError {
             throw MigrationError(sqlite: error, path: path, step: nil)

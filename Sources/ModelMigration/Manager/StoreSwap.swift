@@ -54,6 +54,25 @@ struct StoreSwap {
         try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
     }
 
+    /// Runs `body` under the store's write lock (an immediate transaction it rolls back: the store
+    /// is only read through it, the swap replaces the file), with the store out of WAL mode as the
+    /// swap needs; a run whose result `migrated` says did not migrate leaves the store in its
+    /// journal mode again.
+    static func underLock<Result>(
+        _ queue: DatabaseQueue, migrated: (Result) -> Bool, _ body: (_ db: Database, _ wasWAL: Bool) throws -> Result
+    ) throws -> Result? {
+        var result: Result?
+        let wasWAL = try leavingWAL(queue)
+        defer { if wasWAL && !(result.map(migrated) ?? false) { returningToWAL(queue) } }
+        try queue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                result = try body(db, wasWAL)
+                return .rollback
+            }
+        }
+        return result
+    }
+
     /// Removes a staging file and its sidecars.
     static func removeStaging(_ staging: String) {
         for file in [staging, staging + "-wal", staging + "-shm", staging + "-journal"] {

@@ -31,16 +31,7 @@ struct StagedSession {
         defer { try? queue.close() }
         var result: StagedMigrator.Result?
         do {
-            // The swap needs a store without -wal/-shm; a run that does not migrate leaves the
-            // store in its journal mode.
-            let wasWAL = try StoreSwap.leavingWAL(queue)
-            defer { if wasWAL && result?.outcome != .migrated { StoreSwap.returningToWAL(queue) } }
-            try queue.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    result = try perform(db, wasWAL: wasWAL)
-                    return .rollback  // the store is only read
-                }
-            }
+            result = try StoreSwap.underLock(queue, migrated: { $0.outcome == .migrated }) { db, wasWAL in try perform(db, wasWAL: wasWAL) }
         } catch let error as DatabaseError {
             throw MigrationError(sqlite: error, path: path, step: nil)
         }
