@@ -15,16 +15,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     public let concurrencyType: ConcurrencyType
-    /// Where the context reads and saves.
+    /// Where the context reads and saves; a child context's is its root's.
     public var persistentStoreCoordinator: PersistentStoreCoordinator?
+    /// The context a child context reads through and saves into (`parentContext`), instead of
+    /// the store; set it before the context is used. The child keeps its parent alive.
+    public var parent: ManagedObjectContext? {
+        didSet { persistentStoreCoordinator = parent?.persistentStoreCoordinator }
+    }
     /// A name for debugging, recorded in persistent history as the context name.
     public var name: String?
     /// The author recorded in persistent history for this context's saves.
     public var transactionAuthor: String?
     /// How conflicts with the store are resolved when saving; see ``MergePolicy``.
     public var mergePolicy: MergePolicy = .error
-    /// Whether saves of the other contexts on the same coordinator are merged into this one, on
-    /// its queue, as they happen.
+    /// Whether saves are merged into this context, on its queue, as they happen: a root
+    /// context's, saves of the other root contexts on its coordinator; a child's, its parent's.
     public var automaticallyMergesChangesFromParent = false {
         didSet { if automaticallyMergesChangesFromParent != oldValue { observeSaves(automaticallyMergesChangesFromParent) } }
     }
@@ -140,7 +145,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
             object.pending.setTransient(value, name: name)
             object.transients[name] = value
         }
-        registered.add(object)
         insertedList.add(object)
     }
 

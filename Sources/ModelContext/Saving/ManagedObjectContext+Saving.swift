@@ -9,11 +9,12 @@ import ModelStore
 /// settled by the merge policy (``ConflictResolution``). A save that fails changes neither the
 /// store nor the objects' saved state.
 extension ManagedObjectContext {
-    /// Writes every unsaved change to the store; throws the validation error (1560 listing several),
+    /// Writes every unsaved change to the store (a child context's, into its parent); throws the validation error (1560 listing several),
     /// or, under the error merge policy, 133020 listing a ``MergeConflict`` per object whose row
     /// changed or went in the store since it was read.
     public func save() throws {
         guard hasChanges else { return }
+        if let parent { return try save(into: parent) }
         let coordinator = try coordinator()
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         let rows = coordinator.managedObjectModel.rows
@@ -396,28 +397,9 @@ extension ManagedObjectContext {
     }
 
     /// Folds an object's saved changes into its saved state.
-    private func settle(_ object: ManagedObject, keys: [ObjectIdentifier: ObjectKey]) {
-        let entity = object.entity
-        let shape = entity.shape
-        if object.committed == nil, !entity.hasTransformableSlots, let all = object.pending.allAttributes {
-            // A new object's values, every slot set: they become its saved values as they are.
-            object.committed = all
-        } else {
-            var committed = object.committed ?? Array(repeating: nil, count: shape.attributes.count)
-            if committed.count < shape.attributes.count { committed = Array(repeating: nil, count: shape.attributes.count) }
-            for index in shape.attributes.indices {
-                guard let value = object.pending.attribute(index) else { continue }
-                committed[index] = shape.attributes[index].type == .transformable
-                    ? value.map { ValueTransformer.data(for: $0, of: entity.slotAttributes[index]) } : value
-            }
-            object.committed = committed
-        }
-        var toOnes = object.committedToOnes.count == shape.toOnes.count ? object.committedToOnes : Array(repeating: nil, count: shape.toOnes.count)
-        for index in shape.toOnes.indices {
-            guard let target = object.pending.toOne(index) else { continue }
-            toOnes[index] = target.flatMap { keys[ObjectIdentifier($0)] ?? (try? objectKey(of: $0.objectID)) ?? nil }
-        }
-        object.committedToOnes = toOnes
+    func settle(_ object: ManagedObject, keys: [ObjectIdentifier: ObjectKey]) {
+        object.committed = currentAttributes(of: object)
+        object.committedToOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
         object.pending = PendingValues()
         for name in object.changedToManys { object.committedToManys[name] = object.toManys[name]?.objects ?? [] }
         object.changedToManys = []
