@@ -198,7 +198,7 @@ extension ManagedObjectContext {
     /// return (nil for deleted ones); empty for a root context.
     func ancestorsRows<T>(_ request: FetchRequest<T>) -> [ObjectKey: StoredObject?] {
         guard let parent else { return [:] }
-        return parent.performAndWait { parent.pendingRows(kindOf: request.entityName) }
+        return parent.onQueue { parent.pendingRows(kindOf: request.entityName) }
     }
 
     /// Whether unsaved changes touch objects a fetch of `entityName` may return.

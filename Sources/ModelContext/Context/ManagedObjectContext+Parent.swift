@@ -6,7 +6,8 @@ import ModelStore
 /// objects as its parent holds them, unsaved changes included, and its save pushes its changes
 /// into the parent as the parent's own unsaved changes, without touching the store; they reach
 /// the store when the root context saves. A child asks its parent on the parent's queue, with
-/// its own queue waiting, so that each context's objects are used on their queue only.
+/// its own queue waiting, so that each context's objects are used on their queue only; the
+/// parent announces what a child's save changed (objects-did-change) at the end of its next block.
 extension ManagedObjectContext {
     // MARK: - What a parent gives its children (on the parent's queue)
 
@@ -17,7 +18,7 @@ extension ManagedObjectContext {
             fulfill(object)
             return currentRow(of: object)
         }
-        if let parent { return parent.performAndWait { parent.currentRow(of: id) } }
+        if let parent { return parent.onQueue { parent.currentRow(of: id) } }
         guard let key = try? objectKey(of: id), key.key > 0 else { return nil }
         return (try? read { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil
     }
@@ -28,7 +29,7 @@ extension ManagedObjectContext {
         if let object = registeredObject(under: id) {
             keys = contents(of: relationship, in: object).objects.map(\.rowKey)
         } else if let parent {
-            keys = parent.performAndWait { parent.currentMembers(of: relationship, in: id) }
+            keys = parent.onQueue { parent.currentMembers(of: relationship, in: id) }
         } else if let key = try? objectKey(of: id), key.key > 0 {
             keys = (try? read { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, of: key) }) ?? []
         } else {
@@ -40,7 +41,7 @@ extension ManagedObjectContext {
     /// The rows this context and its ancestors changed without saving, of objects a fetch of
     /// `entityName` may return: new and changed objects' rows as they are now, nil for deleted ones.
     func pendingRows(kindOf entityName: String) -> [ObjectKey: StoredObject?] {
-        var rows = parent.map { parent in parent.performAndWait { parent.pendingRows(kindOf: entityName) } } ?? [:]
+        var rows = parent.map { parent in parent.onQueue { parent.pendingRows(kindOf: entityName) } } ?? [:]
         guard hasChanges, let entities = try? self.rows().entities else { return rows }
         for object in insertedList.objects + updatedList.objects where entities.isKind(object.entity.name, of: entityName) {
             fulfill(object)
@@ -99,7 +100,8 @@ extension ManagedObjectContext {
         if let error = ContextError.combined(ObjectValidator.errors(inserted: inserted, updated: updated, deleted: deleted, in: self)) {
             throw error
         }
-        parent.performAndWait { parent.absorb(inserted: inserted, updated: updated, deleted: deleted) }
+        parent.onQueue { parent.absorb(inserted: inserted, updated: updated, deleted: deleted) }
+        registered.reserve(inserted.count)
         for object in inserted {
             object.inserted = false
             registered.add(object)
@@ -120,20 +122,17 @@ extension ManagedObjectContext {
     /// the same IDs, its changed properties are changed here (the child's values win), its deleted
     /// objects are deleted here.
     private func absorb(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
-        var counterparts = [ObjectIdentifier: ManagedObject]()
         registered.reserve(inserted.count)
+        insertedList.reserve(inserted.count)
         for object in inserted {
             let mine = makeObject(object.entity, id: object.objectID, of: type(of: object))
             mine.inserted = true
             insertedList.add(mine)
-            counterparts[ObjectIdentifier(object)] = mine
         }
-        /// This context's object for the child's `object`.
+        /// This context's object for the child's `object`: the one registered under its ID (every
+        /// new one is, from the loop above), else a fault.
         func counterpart(_ object: ManagedObject) -> ManagedObject {
-            if let known = counterparts[ObjectIdentifier(object)] { return known }
-            let mine = registeredObject(under: object.objectID) ?? makeObject(object.entity, id: object.objectID, of: type(of: object))
-            counterparts[ObjectIdentifier(object)] = mine
-            return mine
+            registered[ObjectRegistry.Key(of: object)] ?? makeObject(object.entity, id: object.objectID, of: type(of: object))
         }
         for object in inserted + updated {
             let mine = counterpart(object)

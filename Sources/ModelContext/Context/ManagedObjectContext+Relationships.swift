@@ -12,7 +12,7 @@ extension ManagedObjectContext {
         var loaded = [ManagedObject]()
         if !object.inserted, let key = try? objectKey(of: object.objectID) {
             let keys: [ObjectKey] = if let parent {
-                parent.performAndWait { parent.currentMembers(of: relationship, in: object.objectID) }
+                parent.onQueue { parent.currentMembers(of: relationship, in: object.objectID) }
             } else {
                 (try? read { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, of: key) }) ?? []
             }

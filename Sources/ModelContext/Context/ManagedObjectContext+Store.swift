@@ -112,7 +112,7 @@ extension ManagedObjectContext {
     func fulfill(_ object: ManagedObject) {
         guard object.committed == nil, !object.inserted, let key = try? objectKey(of: object.objectID) else { return }
         let stored: StoredObject? = if let parent {
-            parent.performAndWait { parent.currentRow(of: object.objectID) }
+            parent.onQueue { parent.currentRow(of: object.objectID) }
         } else {
             (try? read { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil
         }

@@ -111,6 +111,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on the context's queue and waits for it, without processing its changes (no
+    /// objects-did-change): how a child reads from and saves into its parent, whose changes are
+    /// announced at the end of its own blocks.
+    func onQueue<T>(_ body: () throws -> T) rethrows -> T {
+        if isOnQueue { return try body() }
+        return try queue.sync(execute: body)
+    }
+
     /// Posts objects-did-change for the objects inserted, updated and deleted since the last one.
     func postObjectsDidChange() {
         let inserted = insertedList.objects.dropFirst(noticed.inserted)
@@ -259,6 +267,12 @@ struct ChangeList {
 
     mutating func add(_ object: ManagedObject) {
         if members.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+    }
+
+    /// Makes room for `count` more objects at once.
+    mutating func reserve(_ count: Int) {
+        members.reserveCapacity(members.count + count)
+        objects.reserveCapacity(objects.count + count)
     }
 
     mutating func remove(_ object: ManagedObject) {
