@@ -41,6 +41,22 @@ struct RemoteChangeTests {
         #expect(message?.storeUUID == (try container.persistentStoreCoordinator.storeIdentifier()))
     }
 
+    @Test func aBurstOfSavesEndsWithTheNewestToken() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let watched = try await Self.container(in: folder.url, remote: true)
+        let posted = Self.Recorder(watched.persistentStoreCoordinator)
+        let writer = try await Self.container(in: folder.url, remote: false)
+        var newest: Int64 = 0
+        for number in 0..<20 { newest = try Self.saveAuthor("Author \(number)", in: writer) }
+        let last = newest
+        _ = try await posted.first(timeout: 10) { ($0.userInfo?[NSPersistentHistoryTokenKey] as? HistoryToken)?.transactionNumber == last }
+        let tokens = posted.notes.withLock { $0.compactMap { ($0.userInfo?[NSPersistentHistoryTokenKey] as? HistoryToken)?.transactionNumber } }
+        // One notification per batch of commits seen, in commit order, the last for the last save.
+        #expect(!tokens.isEmpty && tokens.count <= 20)
+        #expect(tokens == tokens.sorted() && tokens.last == last)
+    }
+
     @Test func aStoreWithoutTheOptionPostsNothing() async throws {
         let folder = try StackFolder()
         defer { folder.remove() }

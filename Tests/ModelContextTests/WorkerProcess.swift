@@ -6,10 +6,10 @@ import _ModelTestSupport
 /// bulk commits) are read by a thread of their own and waited for with a timeout, so that a
 /// worker that hangs fails the test instead of hanging it.
 final class WorkerProcess: @unchecked Sendable {
-    /// The worker did not answer in time, or ended.
+    /// What a test waited for (the worker's answer, an event, a notification) did not come in time.
     struct Timeout: Error, CustomStringConvertible {
         var waitingFor: String
-        var description: String { "no answer from the worker for \(waitingFor)" }
+        var description: String { "timed out waiting for \(waitingFor)" }
     }
 
     private let process = Process()
