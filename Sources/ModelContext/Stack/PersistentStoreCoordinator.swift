@@ -10,6 +10,10 @@ public final class PersistentStoreCoordinator: Sendable {
     public let managedObjectModel: ManagedObjectModel
     private let provider: @Sendable () -> (any DatabaseWriter)?
     private let opened = Mutex<OpenedStore?>(nil)
+    /// The store file to post remote-change notifications for, when its description asks.
+    private let remoteChangeURL: @Sendable () -> URL?
+    /// The watcher of that file, from the store's opening to the coordinator's end.
+    let remoteChangeWatcher = Mutex<RemoteChangeWatcher?>(nil)
     /// The managed object class of each entity.
     let classes = ManagedObjectClasses()
 
@@ -33,9 +37,13 @@ public final class PersistentStoreCoordinator: Sendable {
         self.init(model: model) { database }
     }
 
-    init(model: ManagedObjectModel, provider: @escaping @Sendable () -> (any DatabaseWriter)?) {
+    init(
+        model: ManagedObjectModel, provider: @escaping @Sendable () -> (any DatabaseWriter)?,
+        remoteChangeURL: @escaping @Sendable () -> URL? = { nil }
+    ) {
         managedObjectModel = model
         self.provider = provider
+        self.remoteChangeURL = remoteChangeURL
     }
 
     /// The store, opened on first use; throws Core Data's "no persistent stores" error before any
@@ -48,6 +56,7 @@ public final class PersistentStoreCoordinator: Sendable {
         let identifier = try database.read { try StoreMetadata.read(from: $0)?.uuid } ?? ""
         let store = OpenedStore(database: database, identifier: identifier, anyID: ManagedObjectID(entityName: "", storeIdentifier: identifier, primaryKey: 0))
         opened.withLock { $0 = store }
+        if let url = remoteChangeURL() { startPostingRemoteChanges(for: url, storeIdentifier: identifier) }
         return store
     }
 
