@@ -130,9 +130,10 @@ extension ManagedObjectContext {
             insertedList.add(mine)
         }
         /// This context's object for the child's `object`: the one registered under its ID (every
-        /// new one is, from the loop above), else a fault.
+        /// new one is, from the loop above), one inserted here, else a fault.
         func counterpart(_ object: ManagedObject) -> ManagedObject {
-            registered[ObjectRegistry.Key(of: object)] ?? makeObject(object.entity, id: object.objectID, of: type(of: object))
+            registered[ObjectRegistry.Key(of: object)] ?? registeredObject(under: object.objectID)
+                ?? makeObject(object.entity, id: object.objectID, of: type(of: object))
         }
         for object in inserted + updated {
             let mine = counterpart(object)

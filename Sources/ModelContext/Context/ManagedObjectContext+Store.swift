@@ -62,7 +62,7 @@ extension ManagedObjectContext {
         {
             return object
         }
-        return id.isTemporaryID ? insertedList.objects.first { $0.objectID == id } : nil
+        return id.isTemporaryID ? insertedList.object(with: id) : nil
     }
 
     /// The registered object of a row just read, its saved values set from the row unless it

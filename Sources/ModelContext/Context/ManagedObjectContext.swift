@@ -260,13 +260,25 @@ public final class ManagedObjectContext: @unchecked Sendable {
 struct ChangeList {
     private(set) var objects: [ManagedObject] = []
     private var members: Set<ObjectIdentifier> = []
+    /// The objects by ID, made when first looked up and dropped when the list changes.
+    private var byID: [ManagedObjectID: ManagedObject]?
 
     var isEmpty: Bool { objects.isEmpty }
 
     func contains(_ object: ManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
 
+    /// The object whose ID is `id`, found through a table made once for many lookups.
+    mutating func object(with id: ManagedObjectID) -> ManagedObject? {
+        if byID == nil { byID = Dictionary(objects.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first }) }
+        guard let object = byID?[id], object.objectID == id else { return nil }
+        return object
+    }
+
     mutating func add(_ object: ManagedObject) {
-        if members.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+        if members.insert(ObjectIdentifier(object)).inserted {
+            objects.append(object)
+            byID = nil
+        }
     }
 
     /// Makes room for `count` more objects at once.
@@ -276,6 +288,9 @@ struct ChangeList {
     }
 
     mutating func remove(_ object: ManagedObject) {
-        if members.remove(ObjectIdentifier(object)) != nil { objects.removeAll { $0 === object } }
+        if members.remove(ObjectIdentifier(object)) != nil {
+            objects.removeAll { $0 === object }
+            byID = nil
+        }
     }
 }
