@@ -107,14 +107,7 @@ extension ManagedObjectContext {
             registered.add(object)
         }
         for object in inserted + updated { settle(object, keys: [:]) }
-        for object in deleted {
-            registered.remove(object)
-            object.detach()
-        }
-        insertedList = ChangeList()
-        updatedList = ChangeList()
-        deletedList = ChangeList()
-        noticed = (0, 0, 0)
+        endChanges(deleting: deleted)
         postDidSave(inserted: inserted, updated: updated, deleted: deleted)
     }
 

@@ -357,6 +357,12 @@ extension ManagedObjectContext {
             object.version += 1
             settle(object, keys: keys)
         }
+        endChanges(deleting: deleted)
+        return (updated, deleted)
+    }
+
+    /// Ends a save: its deleted objects leave the context, and the change lists start empty.
+    func endChanges(deleting deleted: [ManagedObject]) {
         for object in deleted {
             registered.remove(object)
             object.detach()
@@ -365,7 +371,6 @@ extension ManagedObjectContext {
         updatedList = ChangeList()
         deletedList = ChangeList()
         noticed = (0, 0, 0)
-        return (updated, deleted)
     }
 
     /// Gives an object whose conflict was resolved the row's state; true when the save still
