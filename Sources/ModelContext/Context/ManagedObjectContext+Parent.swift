@@ -60,16 +60,19 @@ extension ManagedObjectContext {
             attributes: currentAttributes(of: object), toOnes: currentToOnes(of: object) { $0.rowKey })
     }
 
-    /// The attribute values of `object` with its unsaved changes, as its row would hold them.
-    func currentAttributes(of object: ManagedObject) -> [Any?] {
+    /// The attribute values of `object` with its unsaved changes, as its row would hold them;
+    /// `settling`, the object's saved values are used up making them (the caller sets them back).
+    func currentAttributes(of object: ManagedObject, settling: Bool = false) -> [Any?] {
         let entity = object.entity
         let shape = entity.shape
         // A new object's values, every slot set: its row as they are.
         if object.committed == nil, !entity.hasTransformableSlots, let all = object.pending.allAttributes { return all }
         var attributes = object.committed ?? []
+        // A save's new saved values: taken out of the object, so that they change in place, not in a copy.
+        if settling { object.committed = nil }
         if attributes.count < shape.attributes.count { attributes = Array(repeating: nil, count: shape.attributes.count) }
-        for index in shape.attributes.indices {
-            guard let value = object.pending.attribute(index) else { continue }
+        object.pending.changedAttributes.forEach { index in
+            guard let value = object.pending.attribute(index) else { return }
             attributes[index] = entity.slotKinds[index].type == .transformable
                 ? value.map { ValueTransformer.data(for: $0, of: entity.slotAttributes[index]) } : value
         }

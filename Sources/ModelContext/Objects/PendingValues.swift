@@ -87,6 +87,20 @@ struct SlotSet: Equatable {
 
     var isEmpty: Bool { first == 0 && rest.allSatisfy { $0 == 0 } }
 
+    /// Calls `body` with each slot in the set, in order, skipping empty words a bit at a time.
+    func forEach(_ body: (Int) throws -> Void) rethrows {
+        try Self.forEachBit(of: first, from: 0, body)
+        for (index, word) in rest.enumerated() { try Self.forEachBit(of: word, from: 64 * (index + 1), body) }
+    }
+
+    private static func forEachBit(of word: UInt64, from base: Int, _ body: (Int) throws -> Void) rethrows {
+        var bits = word
+        while bits != 0 {
+            try body(base + bits.trailingZeroBitCount)
+            bits &= bits &- 1
+        }
+    }
+
     func contains(_ slot: Int) -> Bool {
         if slot < 64 { return first & (1 << UInt64(slot)) != 0 }
         let word = slot / 64 - 1

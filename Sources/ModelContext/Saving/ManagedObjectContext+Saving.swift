@@ -243,9 +243,17 @@ extension ManagedObjectContext {
     ) throws -> Bool {
         let shape = object.entity.shape
         var attributes = [(slot: Int, value: DatabaseValue)]()
-        for index in shape.attributes.indices where !skippingAttributes.contains(index) {
-            guard let value = object.pending.attribute(index) ?? (everything ? .some(object.committed?[index] ?? nil) : nil) else { continue }
-            attributes.append((index, try columnValue(value, slot: index, of: object)))
+        if everything {
+            for index in shape.attributes.indices where !skippingAttributes.contains(index) {
+                let value = object.pending.attribute(index) ?? object.committed?[index] ?? nil
+                attributes.append((index, try columnValue(value, slot: index, of: object)))
+            }
+        } else {
+            // The changed slots alone, found from the set's bits rather than by asking every slot.
+            try object.pending.changedAttributes.forEach { index in
+                guard !skippingAttributes.contains(index), let value = object.pending.attribute(index) else { return }
+                attributes.append((index, try columnValue(value, slot: index, of: object)))
+            }
         }
         var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()
         for (index, slot) in shape.toOnes.enumerated() where !skippingToOnes.contains(index) {
@@ -403,7 +411,7 @@ extension ManagedObjectContext {
 
     /// Folds an object's saved changes into its saved state.
     func settle(_ object: ManagedObject, keys: [ObjectIdentifier: ObjectKey]) {
-        object.committed = currentAttributes(of: object)
+        object.committed = currentAttributes(of: object, settling: true)
         object.committedToOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
         object.pending = PendingValues()
         for name in object.changedToManys { object.committedToManys[name] = object.toManys[name]?.objects ?? [] }

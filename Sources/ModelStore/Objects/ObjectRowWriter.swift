@@ -84,7 +84,10 @@ public struct ObjectRowWriter {
         for change in toOnes {
             append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
         }
-        try updates.run(signature, values + [(version + 1).databaseValue, key.databaseValue, version.databaseValue], in: db) {
+        values.append((version + 1).databaseValue)
+        values.append(key.databaseValue)
+        values.append(version.databaseValue)
+        try updates.run(signature, values, in: db) {
             let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
             let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
             return "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)"
