@@ -53,11 +53,19 @@ public struct HistoryWriter {
             VALUES (?, 16001, NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstones.count)))
             """
         let statements = PreparedStatements<Int>()
+        var values = [DatabaseValue]()
+        values.reserveCapacity(6 + tombstones.count)
         for change in changes {
-            let columns = change.updatedPositions.map(ChangedColumns.bitmap)?.databaseValue ?? .null
-            let preserved = tombstones.indices.map { $0 < change.tombstones.count ? change.tombstones[$0] : .null }
-            let values = [key.databaseValue, change.type.databaseValue, change.entityNumber.databaseValue, change.primaryKey.databaseValue, number.databaseValue, columns]
-            try statements.run(0, values + preserved, in: db) { sql }
+            // One buffer for every row's values, which the statement binds at once.
+            values.removeAll(keepingCapacity: true)
+            values.append(key.databaseValue)
+            values.append(change.type.databaseValue)
+            values.append(change.entityNumber.databaseValue)
+            values.append(change.primaryKey.databaseValue)
+            values.append(number.databaseValue)
+            values.append(change.updatedPositions.map(ChangedColumns.bitmap)?.databaseValue ?? .null)
+            for index in tombstones.indices { values.append(index < change.tombstones.count ? change.tombstones[index] : .null) }
+            try statements.run(0, values, in: db) { sql }
             key += 1
         }
         return number
