@@ -32,7 +32,8 @@ extension ManagedObjectContext {
         var fetch = try storeFetch(request)
         fetch.sortKeys = []
         let statement = try Self.translating { try fetch.count(layout: model.rows.layout, entities: model.rows.entities) }
-        var total = try read { try ObjectRowReader(db: $0, rows: model.rows).integer(statement) }
+        let stores = try stores(holding: request.entityName, subentities: request.includesSubentities)
+        var total = try readEach(stores) { [try ObjectRowReader(db: $0, rows: model.rows).integer(statement)] }.reduce(0, +)
         total = max(0, total - request.fetchOffset)
         return request.fetchLimit > 0 ? min(total, request.fetchLimit) : total
     }
@@ -41,7 +42,10 @@ extension ManagedObjectContext {
 
     func objects<T>(_ request: FetchRequest<T>) throws -> [ManagedObject] {
         let model = try coordinator().managedObjectModel
-        let merging = request.includesPendingChanges && hasPendingChanges(for: request.entityName)
+        let pending = request.includesPendingChanges && hasPendingChanges(for: request.entityName)
+        // Results from several stores are sorted and windowed together, as pending changes are.
+        let stores = try stores(holding: request.entityName, subentities: request.includesSubentities)
+        let merging = pending || stores.count > 1
         var fetch = try storeFetch(request)
         if !merging {
             fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
@@ -50,20 +54,22 @@ extension ManagedObjectContext {
         let statement = try Self.translating {
             try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
         }
-        let stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
+        let stored = try readEach(stores) { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
         var result = try materialize(stored)
         guard merging else { return result }
         let evaluation = ObjectEvaluation(self)
-        let predicate = request.predicate?.node
-        var seen = Set(result.map(ObjectIdentifier.init))
-        result = try result.filter { object in
-            if object.deleted { return false }
-            return try !object.isUpdated || evaluation.matches(object, predicate)
-        }
-        for object in insertedList.objects + updatedList.objects where !seen.contains(ObjectIdentifier(object)) {
-            guard isKind(object, of: request), try evaluation.matches(object, predicate) else { continue }
-            seen.insert(ObjectIdentifier(object))
-            result.append(object)
+        if pending {
+            let predicate = request.predicate?.node
+            var seen = Set(result.map(ObjectIdentifier.init))
+            result = try result.filter { object in
+                if object.deleted { return false }
+                return try !object.isUpdated || evaluation.matches(object, predicate)
+            }
+            for object in insertedList.objects + updatedList.objects where !seen.contains(ObjectIdentifier(object)) {
+                guard isKind(object, of: request), try evaluation.matches(object, predicate) else { continue }
+                seen.insert(ObjectIdentifier(object))
+                result.append(object)
+            }
         }
         if !request.sortDescriptors.isEmpty {
             let keys = request.sortDescriptors.map(Self.sortKey)
@@ -106,7 +112,9 @@ extension ManagedObjectContext {
         let statement = try Self.translating {
             try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
         }
-        let stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
+        let stored = try readEach(stores(holding: request.entityName, subentities: request.includesSubentities)) {
+            try ObjectRowReader(db: $0, rows: model.rows).objects(statement)
+        }
         let rows = stored.compactMap { row -> [String: Any]? in
             guard let shape = model.rows.shape(number: row.number) else { return nil }
             var dictionary = [String: Any]()

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
         if let known = object.toManys[relationship.name] { return known }
         var loaded = [ManagedObject]()
         if !object.inserted, let key = try? objectKey(of: object.objectID) {
-            let keys = (try? read { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, of: key) }) ?? []
+            let keys = (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, of: key) }) ?? []
             loaded = keys.compactMap(registeredOrFault)
         }
         object.committedToManys[relationship.name] = loaded

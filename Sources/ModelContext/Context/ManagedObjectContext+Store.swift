@@ -20,6 +20,13 @@ extension ManagedObjectContext {
         return try coordinator().store().database.read(body)
     }
 
+    /// Reads the store of the entity numbered `number` (the pinned generation is the first store's).
+    func read<T>(from number: Int, _ body: (Database) throws -> T) throws -> T {
+        let store = try coordinator().store(forNumber: number)
+        if store.index == 0, pinned != nil, let result = try readPinned(body) { return result }
+        return try store.database.read(body)
+    }
+
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try coordinator().store().database.write(body)
     }
@@ -33,7 +40,7 @@ extension ManagedObjectContext {
     /// The ID of the row `key`.
     func objectID(of key: ObjectKey) throws -> ManagedObjectID? {
         guard let shape = try rows().shape(number: key.number) else { return nil }
-        return try coordinator().store().objectID(shape.name, key.key)
+        return try coordinator().store(forNumber: key.number).objectID(shape.name, key.key)
     }
 
     /// The registered object of the row `key`, or a new fault for it.
@@ -73,25 +80,25 @@ extension ManagedObjectContext {
     func materialize(_ rows: [StoredObject]) throws -> [ManagedObject] {
         let coordinator = try coordinator()
         let model = coordinator.managedObjectModel
-        let store = try coordinator.store()
-        var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
+        let stores = try coordinator.stores()
+        var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type, store: PersistentStoreCoordinator.OpenedStore)]()
         registered.reserve(rows.count)
         return try rows.map { stored in
             if let known = registered[ObjectRegistry.Key(number: stored.number, value: stored.key)] {
                 if known.committed == nil, !known.inserted { fill(known, from: stored) }
                 return known
             }
-            let kind: (entity: EntityDescription, type: ManagedObject.Type)
+            let kind: (entity: EntityDescription, type: ManagedObject.Type, store: PersistentStoreCoordinator.OpenedStore)
             if let known = kinds[stored.number] {
                 kind = known
             } else {
                 guard let shape = model.rows.shape(number: stored.number), let entity = model.entitiesByName[shape.name] else {
                     throw ContextError.make(134060, "the store has a row of an entity the model lacks")
                 }
-                kind = (entity, coordinator.classes.objectClass(for: entity))
+                kind = (entity, coordinator.classes.objectClass(for: entity), try stores.store(forNumber: stored.number))
                 kinds[stored.number] = kind
             }
-            let id = store.objectID(kind.entity.name, stored.key)
+            let id = kind.store.objectID(kind.entity.name, stored.key)
             let object = makeObject(kind.entity, id: id, of: kind.type)
             fill(object, from: stored)
             return object
@@ -107,7 +114,7 @@ extension ManagedObjectContext {
     /// Reads a fault's row; a row that is gone leaves the object empty (Core Data raises there).
     func fulfill(_ object: ManagedObject) {
         guard object.committed == nil, !object.inserted, let key = try? objectKey(of: object.objectID) else { return }
-        if let stored = (try? read { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil {
+        if let stored = (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil {
             fill(object, from: stored)
         } else {
             object.committed = Array(repeating: nil, count: object.entity.shape.attributes.count)

@@ -5,7 +5,7 @@ import ModelStack
 /// The contexts of a container, as `NSPersistentContainer` gives them: one view context on the
 /// main queue, and background contexts on private queues, all on the container's store.
 extension PersistentContainer {
-    /// The coordinator of the container's current model version and its first store.
+    /// The coordinator of the container's current model version and its loaded stores.
     public var persistentStoreCoordinator: PersistentStoreCoordinator { ContainerContexts.shared.entry(for: self).coordinator }
 
     /// The main-queue context apps read from (and that the UI observes).
@@ -49,7 +49,9 @@ final class ContainerContexts: Sendable {
             entries = entries.filter { $0.value.container != nil }
             if let known = entries[ObjectIdentifier(container)], known.container === container { return known }
             let version = container.model.currentVersion ?? ModelVersion(name: container.name, path: container.model.path)
-            let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version)) { [weak container] in container?.database }
+            let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version)) { [weak container] in
+                container?.loadedStores.map { ($0.database, $0.report.description.configuration) } ?? []
+            }
             let viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
             viewContext.persistentStoreCoordinator = coordinator
             let entry = Entry(container: container, coordinator: coordinator, viewContext: viewContext)
