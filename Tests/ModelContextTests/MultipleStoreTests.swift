@@ -12,6 +12,7 @@ import Testing
 /// within one store (133010). The model: `Item` and `Person` in configuration "Main", `Item`'s
 /// subentity `Memo` in "Scratch", so that a fetch of `Item` spans both stores.
 struct MultipleStoreTests {
+    typealias Support = ContextTestSupport
     static let contents = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
@@ -161,6 +162,26 @@ struct MultipleStoreTests {
         #expect(code == 133010)
         #expect(try setup.rows(setup.main, "SELECT COUNT(*) FROM ZPERSON") == ["0"])
         #expect(try setup.rows(setup.scratch, "SELECT COUNT(*) FROM ZITEM") == ["0"])
+    }
+
+    @Test func anObjectOfAnEntityNoLoadedStoreHoldsIsNotSaved() async throws {
+        let setup = try Setup()
+        let container = try PersistentContainer(name: "Notes", model: setup.model)
+        var main = StoreDescription(url: setup.main)
+        main.configuration = "Main"
+        container.persistentStoreDescriptions = [main]
+        try await container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        let (code, memos) = try context.performAndWait { () throws -> (Int?, Int) in
+            let entities = context.persistentStoreCoordinator!.managedObjectModel.entitiesByName
+            ManagedObject(entity: entities["Memo"]!, insertInto: context).setValue(Int64(1), forKey: "rank")
+            let code = (Support.saveError(context))?.code
+            context.rollback()
+            return (code, try context.count(for: FetchRequest<ManagedObject>(entityName: "Memo")))
+        }
+        #expect(code == 134020)
+        #expect(memos == 0)
+        #expect(try setup.rows(setup.main, "SELECT COUNT(*) FROM ZITEM") == ["0"])
     }
 
     @Test func eachStoreChecksCleanForItsConfigurationOnly() async throws {

@@ -7,11 +7,11 @@ import ModelStore
 /// subentities, and the results are merged (sorted and windowed over the union by the caller).
 extension ManagedObjectContext {
     /// The stores a fetch of `entityName` reads, in the order they were added: the only store
-    /// when there is one, else each store that an entity of the fetch lives in.
+    /// when it holds every entity, else each store that an entity of the fetch lives in.
     func stores(holding entityName: String, subentities: Bool) throws -> [PersistentStoreCoordinator.OpenedStore] {
         let coordinator = try coordinator()
         let stores = try coordinator.stores()
-        guard stores.all.count > 1 else { return stores.all }
+        if stores.isSingle { return stores.all }
         let rows = coordinator.managedObjectModel.rows
         var indexes = Set<Int>()
         for entity in rows.layout.entities where subentities ? rows.entities.isKind(entity.name, of: entityName) : entity.name == entityName {

@@ -13,12 +13,13 @@ extension ManagedObjectContext {
         var deleted: [ManagedObject]
     }
 
-    /// The changes grouped by store, stores in the order they were added; a single store gets
-    /// them all as they are, without looking at any object.
+    /// The changes grouped by store, stores in the order they were added; a single store holding
+    /// every entity gets them all as they are, without looking at any object; an object whose
+    /// entity no store holds fails the save (134020) before anything is written.
     func changesByStore(
         _ stores: PersistentStoreCoordinator.OpenedStores, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
     ) throws -> [StoreChanges] {
-        guard stores.all.count > 1 else { return [StoreChanges(store: stores.all[0], inserted: inserted, updated: updated, deleted: deleted)] }
+        if stores.isSingle { return [StoreChanges(store: stores.all[0], inserted: inserted, updated: updated, deleted: deleted)] }
         var parts = stores.all.map { StoreChanges(store: $0, inserted: [], updated: [], deleted: []) }
         for object in inserted { parts[try stores.store(forNumber: object.entity.shape.number).index].inserted.append(object) }
         for object in updated { parts[try stores.store(forNumber: object.entity.shape.number).index].updated.append(object) }
@@ -43,7 +44,7 @@ extension ManagedObjectContext {
     /// object of another store: Core Data's 133010 ("an object being saved has a relationship
     /// containing an object from another store").
     func checkRelationshipsStayInStore(_ stores: PersistentStoreCoordinator.OpenedStores, _ objects: [ManagedObject]) throws {
-        guard stores.all.count > 1 else { return }
+        if stores.isSingle { return }
         for object in objects {
             let own = try stores.store(forNumber: object.entity.shape.number).index
             var related = object.entity.shape.toOnes.indices.compactMap { object.pending.toOne($0) ?? nil }

@@ -35,10 +35,12 @@ public final class PersistentStoreCoordinator: Sendable {
         var all: [OpenedStore]
         /// The index in `all` of each entity's store, by entity number; -1 for none.
         var byNumber: [Int]
+        /// One store holds every entity (the common case): nothing needs routing.
+        var isSingle: Bool
 
         /// The store of the entity numbered `number`.
         func store(forNumber number: Int) throws -> OpenedStore {
-            guard all.count > 1 else { return all[0] }
+            if isSingle { return all[0] }
             guard number >= 0, number < byNumber.count, byNumber[number] >= 0 else {
                 throw ContextError.make(134020, "no store of this coordinator holds entity number \(number): its configuration is in none")
             }
@@ -86,7 +88,8 @@ public final class PersistentStoreCoordinator: Sendable {
                 byNumber[number] = index
             }
         }
-        let stores = OpenedStores(all: all, byNumber: byNumber)
+        let numbers = rows.layout.entities.map(\.number)
+        let stores = OpenedStores(all: all, byNumber: byNumber, isSingle: all.count == 1 && numbers.allSatisfy { byNumber[$0] == 0 })
         opened.withLock { $0 = stores }
         return stores
     }
