@@ -123,9 +123,10 @@ extension ManagedObjectContext {
                 }
             }
             saved.append(part.store.identifier)
-            keys.merge(written) { own, _ in own }
-            allResolutions.merge(resolutions) { own, _ in own }
-            allTakenOver.merge(takenOver) { own, _ in own }
+            // The first (usually the only) store's are taken as they are, not rehashed.
+            if keys.isEmpty { keys = written } else { keys.merge(written) { own, _ in own } }
+            if allResolutions.isEmpty { allResolutions = resolutions } else { allResolutions.merge(resolutions) { own, _ in own } }
+            if allTakenOver.isEmpty { allTakenOver = takenOver } else { allTakenOver.merge(takenOver) { own, _ in own } }
         }
         let settled = try commit(
             inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: allResolutions, takenOver: allTakenOver, stores: stores)
