@@ -99,9 +99,14 @@ let package = Package(
             name: "ModelStackTests",
             dependencies: ["ModelStack", "ModelStore", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // A second process for the object layer's two-process tests, which run the built binary.
+        .executableTarget(name: "ContextWorker", dependencies: ["ModelContext", "ModelStack"], path: "Tests/ContextWorker"),
         .testTarget(
             name: "ModelContextTests",
-            dependencies: ["ModelContext", "ModelCompiler", "ModelStack", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ContextWorker", "ModelContext", "ModelCompiler", "ModelStack", "ModelStore", "ModelXML", "_ModelTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ]

@@ -9,6 +9,7 @@
 #   insert 50,000 objects and save with persistent history / without
 #   update 10,000 fetched objects and save / the same UPDATEs by hand, Z_OPT checked
 #   merge a background save of 10,000 updated objects into a context holding them / that save
+#   a child context's save of 10,000 new objects into its parent / the parent's save of them
 # Usage: Benchmarks/object-layer.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -44,3 +45,4 @@ run history 50000
 run seed 10000 >/dev/null
 run update 10000
 run merge 10000
+run child 10000

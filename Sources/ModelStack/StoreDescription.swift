@@ -45,6 +45,11 @@ public struct StoreDescription: Sendable, Equatable, CustomStringConvertible {
     /// opens read-only, as Core Data forces it ("Store opened without
     /// NSPersistentHistoryTrackingKey but previously had been opened with").
     public var persistentHistoryTracking = false
+    /// Post a remote-change notification for every commit to the store, by this process or any
+    /// other (Core Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey`, whose string
+    /// is "NSPersistentStoreRemoteChangeNotificationOptionKey"): the object layer's coordinator
+    /// watches the store's files and posts `NSPersistentStoreRemoteChange`. Off by default.
+    public var postsRemoteChangeNotifications = false
     /// Back the store up beside it before migrating (`NAME.pre-VERSION-TIME.EXT`). Core Data
     /// makes no backup; the migration itself is atomic either way.
     public var backsUpBeforeMigration = true

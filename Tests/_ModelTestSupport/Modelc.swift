@@ -23,19 +23,25 @@ public enum Modelc {
         if let custom = ProcessInfo.processInfo.environment["MODELC_BINARY"], !custom.isEmpty {
             return URL(fileURLWithPath: custom)
         }
+        return builtProduct("modelc")
+    }
+
+    /// The executable `name` SwiftPM built next to the test bundle (a test target that depends on
+    /// an executable target gets it built), else the one in `.build/debug`.
+    public static func builtProduct(_ name: String) -> URL {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
             Bundle.main.bundleURL.deletingLastPathComponent(),
         ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
         for folder in candidates {
-            let binary = folder.appendingPathComponent("modelc")
+            let binary = folder.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: binary.path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 return binary
             }
         }
-        return Corpus.packageRoot.appendingPathComponent(".build/debug/modelc")
+        return Corpus.packageRoot.appendingPathComponent(".build/debug/\(name)")
     }
 
     /// Runs `modelc` with the arguments, from the package root, and waits for it to end.

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import _ModelTestSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `modelc import` saves a large file in batches: links across batches (a required to-one whose
 /// target comes later in the file, an ordered to-many, a many-to-many) come back whole through
 /// `fetch --json`, and a failure in the last batch leaves the store, or the folder of a store
@@ -123,6 +127,79 @@ struct ImportBatchTests {
             #expect(error?["code"] as? String == "1610")
             #expect(try Self.snapshot(folder) == before, "existing: \(existing)")
         }
+    }
+
+    /// `objects` with other ids and unique values, so that a file can be imported into a store
+    /// that holds it already.
+    static func renamed(_ objects: [[String: Any]], _ tag: String) -> [[String: Any]] {
+        objects.map { object in
+            guard let data = try? JSONSerialization.data(withJSONObject: object), let text = String(data: data, encoding: .utf8) else { return object }
+            let renamed = text.replacingOccurrences(of: "isbn-", with: "isbn\(tag)-").replacingOccurrences(of: "topic ", with: "topic\(tag) ")
+            return (try? JSONSerialization.jsonObject(with: Data(renamed.utf8)) as? [String: Any]) ?? object
+        }
+    }
+
+    /// The number of publications of the store at `path`, and its integrity check.
+    static func publications(_ path: String) throws -> (count: Int, integrity: String) {
+        let run = try Modelc.run(["store", "check", path, "--model", model, "--json"])
+        let count = try FetchImportCommandTests.fetchAll(path, model, ["Publication"]).count
+        return (count, run.status == 0 ? "ok" : run.standardOutput)
+    }
+
+    /// `modelc import` killed at random points while its copy of the store exists: the store is
+    /// always whole, with none or all of the file's objects, and the next import (holding the
+    /// store's lock as the killed one did) removes the copy the killed run left and lists it.
+    @Test func aKilledImportLeavesTheStoreWholeAndItsCopyIsRemovedNextTime() throws {
+        let folder = try Modelc.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = folder.appendingPathComponent("base.sqlite").path
+        let small = folder.appendingPathComponent("small.json"), big = folder.appendingPathComponent("big.json")
+        try Self.write(Self.objects(books: 10), to: small)
+        #expect(try Modelc.run(["import", base, "--model", Self.model, small.path]).status == 0)
+        try Self.write(Self.renamed(Self.objects(books: 3_000), "2"), to: big)
+        var generator = TestSeed.generator(for: "aKilledImport")
+        var outcomes = [Int: Int]()
+        var removedTotal = 0
+        for trial in 1...6 {
+            let store = folder.appendingPathComponent("trial-\(trial).sqlite").path
+            try FileManager.default.copyItem(atPath: base, toPath: store)
+            let process = Process()
+            process.executableURL = Modelc.executable
+            process.arguments = ["import", store, "--model", Self.model, big.path, "--batch-size", "500"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Kill once the copy exists, at a random point of the run after it.
+            let start = Date()
+            while process.isRunning, Date().timeIntervalSince(start) < 60, try Self.copies(beside: store).isEmpty { usleep(1_000) }
+            usleep(UInt32.random(in: 0...400_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let left = try Self.copies(beside: store)
+            let (count, integrity) = try Self.publications(store)
+            #expect(integrity == "ok", "trial \(trial)")
+            #expect(count == 10 || count == 3_010, "trial \(trial): \(count) publications")
+            outcomes[count, default: 0] += 1
+            // The next import removes and lists what the killed one left.
+            let next = folder.appendingPathComponent("next-\(trial).json")
+            try Self.write(Self.renamed(Self.objects(books: 1), "n\(trial)"), to: next)
+            let run = try Modelc.run(["import", store, "--model", Self.model, next.path, "--json"])
+            #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+            let removed = (try run.json()["removedLeftovers"] as? [String] ?? []).map { URL(fileURLWithPath: $0).lastPathComponent }
+            #expect(removed == left, "trial \(trial)")
+            #expect(try Self.copies(beside: store).isEmpty)
+            removedTotal += removed.count
+        }
+        // The kills mattered: most left a copy behind, and the store came through them whole.
+        #expect(removedTotal >= 3, "only \(removedTotal) kills left a copy")
+        #expect(outcomes[10, default: 0] >= 1)
+    }
+
+    /// The names of the `.modelc-` files beside `store`.
+    static func copies(beside store: String) throws -> [String] {
+        let url = URL(fileURLWithPath: store)
+        return try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(url.lastPathComponent + ".modelc-") }.sorted()
     }
 
     /// The file's objects are found without parsing the whole file: strings holding brackets

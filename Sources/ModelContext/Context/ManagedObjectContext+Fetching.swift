@@ -26,7 +26,7 @@ extension ManagedObjectContext {
     /// How many objects the request matches (pending changes included when it says so).
     public func count<T>(for request: FetchRequest<T>) throws -> Int {
         let model = try coordinator().managedObjectModel
-        if request.includesPendingChanges, hasPendingChanges(for: request.entityName) {
+        if request.includesPendingChanges && hasPendingChanges(for: request.entityName) || !ancestorsRows(request).isEmpty {
             return try objects(request).count
         }
         var fetch = try storeFetch(request)
@@ -42,10 +42,11 @@ extension ManagedObjectContext {
 
     func objects<T>(_ request: FetchRequest<T>) throws -> [ManagedObject] {
         let model = try coordinator().managedObjectModel
-        let pending = request.includesPendingChanges && hasPendingChanges(for: request.entityName)
+        // A child's fetch sees its ancestors' unsaved changes as the store's rows.
+        let ancestors = ancestorsRows(request)
         // Results from several stores are sorted and windowed together, as pending changes are.
         let stores = try stores(holding: request.entityName, subentities: request.includesSubentities)
-        let merging = pending || stores.count > 1
+        let merging = request.includesPendingChanges && hasPendingChanges(for: request.entityName) || !ancestors.isEmpty || stores.count > 1
         var fetch = try storeFetch(request)
         if !merging {
             fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
@@ -54,22 +55,27 @@ extension ManagedObjectContext {
         let statement = try Self.translating {
             try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
         }
-        let stored = try readEach(stores) { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
+        var stored = try readEach(stores) { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
+        if !ancestors.isEmpty {
+            stored = stored.compactMap { row in ancestors[ObjectKey(number: row.number, key: row.key)] ?? row }
+        }
         var result = try materialize(stored)
         guard merging else { return result }
         let evaluation = ObjectEvaluation(self)
-        if pending {
-            let predicate = request.predicate?.node
-            var seen = Set(result.map(ObjectIdentifier.init))
-            result = try result.filter { object in
-                if object.deleted { return false }
-                return try !object.isUpdated || evaluation.matches(object, predicate)
-            }
-            for object in insertedList.objects + updatedList.objects where !seen.contains(ObjectIdentifier(object)) {
-                guard isKind(object, of: request), try evaluation.matches(object, predicate) else { continue }
-                seen.insert(ObjectIdentifier(object))
-                result.append(object)
-            }
+        let predicate = request.predicate?.node
+        var seen = Set(result.map(ObjectIdentifier.init))
+        result = try result.filter { object in
+            if object.deleted { return false }
+            let changed = object.isUpdated || !ancestors.isEmpty && ancestors[object.rowKey] != nil
+            return try !changed || evaluation.matches(object, predicate)
+        }
+        // The ancestors' new and changed objects the store's rows did not give, in key order.
+        let others = try materialize(ancestors.values.compactMap { $0 }.sorted { ($0.number, $0.key) < ($1.number, $1.key) })
+        let pending = request.includesPendingChanges ? insertedList.objects + updatedList.objects : []
+        for object in others + pending where !seen.contains(ObjectIdentifier(object)) && !object.deleted {
+            guard isKind(object, of: request), try evaluation.matches(object, predicate) else { continue }
+            seen.insert(ObjectIdentifier(object))
+            result.append(object)
         }
         if !request.sortDescriptors.isEmpty {
             let keys = request.sortDescriptors.map(Self.sortKey)
@@ -191,6 +197,13 @@ extension ManagedObjectContext {
         case .localizedStandard: .localizedStandard
         }
         return SortKey(descriptor.key, ascending: descriptor.ascending, comparison: comparison)
+    }
+
+    /// For a child context, the rows its ancestors changed without saving that the request may
+    /// return (nil for deleted ones); empty for a root context.
+    func ancestorsRows<T>(_ request: FetchRequest<T>) -> [ObjectKey: StoredObject?] {
+        guard let parent else { return [:] }
+        return parent.onQueue { parent.pendingRows(kindOf: request.entityName) }
     }
 
     /// Whether unsaved changes touch objects a fetch of `entityName` may return.

@@ -137,7 +137,8 @@ extension ManagedObjectContext {
         ])
     }
 
-    /// Starts or stops merging the saves of the other contexts on this context's coordinator.
+    /// Starts or stops merging the saves of the other root contexts on this context's
+    /// coordinator (of its parent, for a child).
     func observeSaves(_ merging: Bool) {
         if let observer = saveObserver {
             NotificationCenter.default.removeObserver(observer.observer)
@@ -145,9 +146,13 @@ extension ManagedObjectContext {
         }
         guard merging else { return }
         let observer = NotificationCenter.default.addObserver(forName: Self.didSaveObjectIDsNotification, object: nil, queue: nil) { [weak self] notification in
-            guard let self, let saver = notification.object as? ManagedObjectContext, saver !== self,
-                saver.persistentStoreCoordinator === self.persistentStoreCoordinator
-            else { return }
+            guard let self, let saver = notification.object as? ManagedObjectContext, saver !== self else { return }
+            // A child's save reached its parent only; a root's reached the store.
+            if let parent = self.parent {
+                guard saver === parent else { return }
+            } else {
+                guard saver.parent == nil, saver.persistentStoreCoordinator === self.persistentStoreCoordinator else { return }
+            }
             let changes = SavedChanges(notification.userInfo ?? [:], coordinator: nil)
             self.perform { [weak self] in self?.merge(changes) }
         }

@@ -4,14 +4,18 @@ import ModelStore
 /// Relationships in memory: to-manys read when first used, and every change mirrored on the
 /// inverse side at once, as Core Data keeps both sides of a relationship in step.
 extension ManagedObjectContext {
-    /// The objects a to-many of `object` holds now; read from the store the first time (a new
-    /// object's start empty).
+    /// The objects a to-many of `object` holds now; read from the store (a child's, from its
+    /// parent) the first time (a new object's start empty).
     @discardableResult
     func contents(of relationship: Relationship, in object: ManagedObject) -> RelatedObjects {
         if let known = object.toManys[relationship.name] { return known }
         var loaded = [ManagedObject]()
         if !object.inserted, let key = try? objectKey(of: object.objectID) {
-            let keys = (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, of: key) }) ?? []
+            let keys: [ObjectKey] = if let parent {
+                parent.onQueue { parent.currentMembers(of: relationship, in: object.objectID) }
+            } else {
+                (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, of: key) }) ?? []
+            }
             loaded = keys.compactMap(registeredOrFault)
         }
         object.committedToManys[relationship.name] = loaded

@@ -31,22 +31,24 @@ extension ManagedObjectContext {
         try coordinator().store().database.write(body)
     }
 
-    /// The row of a permanent ID; nil for a temporary one.
+    /// The key of an ID in the context's tables: its row, or the stand-in key of a new object.
     func objectKey(of id: ManagedObjectID) throws -> ObjectKey? {
-        guard let key = id.primaryKey, let shape = try rows().shape(named: id.entityName) else { return nil }
-        return ObjectKey(number: shape.number, key: key)
+        guard let shape = try rows().shape(named: id.entityName) else { return nil }
+        return ObjectKey(number: shape.number, key: id.rowKey)
     }
 
-    /// The ID of the row `key`.
+    /// The ID of the row `key` (a temporary ID for a new object's stand-in key).
     func objectID(of key: ObjectKey) throws -> ManagedObjectID? {
         guard let shape = try rows().shape(number: key.number) else { return nil }
+        if key.key < 0 { return ManagedObjectID(temporaryFor: shape.name, reference: -key.key) }
         return try coordinator().store(forNumber: key.number).objectID(shape.name, key.key)
     }
 
-    /// The registered object of the row `key`, or a new fault for it.
+    /// The registered object of the row `key`, or a new fault for it (for a new object's key,
+    /// only in a child context, whose parent has the object).
     func registeredOrFault(_ key: ObjectKey) -> ManagedObject? {
         if let known = registered[ObjectRegistry.Key(number: key.number, value: key.key)] { return known }
-        guard let id = try? objectID(of: key) else { return nil }
+        guard key.key > 0 || parent != nil, let id = try? objectID(of: key) else { return nil }
         guard let entity = persistentStoreCoordinator?.managedObjectModel.entitiesByName[id.entityName] else { return nil }
         return makeObject(entity, id: id)
     }
@@ -62,11 +64,12 @@ extension ManagedObjectContext {
 
     /// The object registered under `id`, if any (an ID of another store names none).
     func registeredObject(under id: ManagedObjectID) -> ManagedObject? {
-        guard let primaryKey = id.primaryKey else { return insertedList.objects.first { $0.objectID == id } }
-        guard let shape = try? rows().shape(named: id.entityName),
-            let object = registered[ObjectRegistry.Key(number: shape.number, value: primaryKey)], object.objectID == id
-        else { return nil }
-        return object
+        if let shape = try? rows().shape(named: id.entityName),
+            let object = registered[ObjectRegistry.Key(number: shape.number, value: id.rowKey)], object.objectID == id
+        {
+            return object
+        }
+        return id.isTemporaryID ? insertedList.object(with: id) : nil
     }
 
     /// The registered object of a row just read, its saved values set from the row unless it
@@ -98,7 +101,7 @@ extension ManagedObjectContext {
                 kind = (entity, coordinator.classes.objectClass(for: entity), try stores.store(forNumber: stored.number))
                 kinds[stored.number] = kind
             }
-            let id = kind.store.objectID(kind.entity.name, stored.key)
+            let id = stored.key > 0 ? kind.store.objectID(kind.entity.name, stored.key) : ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
             let object = makeObject(kind.entity, id: id, of: kind.type)
             fill(object, from: stored)
             return object
@@ -111,10 +114,16 @@ extension ManagedObjectContext {
         object.version = stored.version
     }
 
-    /// Reads a fault's row; a row that is gone leaves the object empty (Core Data raises there).
+    /// Reads a fault's row (in a child context, the object as its parent has it); a row that is
+    /// gone leaves the object empty (Core Data raises there).
     func fulfill(_ object: ManagedObject) {
         guard object.committed == nil, !object.inserted, let key = try? objectKey(of: object.objectID) else { return }
-        if let stored = (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil {
+        let stored: StoredObject? = if let parent {
+            parent.onQueue { parent.currentRow(of: object.objectID) }
+        } else {
+            (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil
+        }
+        if let stored {
             fill(object, from: stored)
         } else {
             object.committed = Array(repeating: nil, count: object.entity.shape.attributes.count)

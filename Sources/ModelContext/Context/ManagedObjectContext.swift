@@ -15,16 +15,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     public let concurrencyType: ConcurrencyType
-    /// Where the context reads and saves.
+    /// Where the context reads and saves; a child context's is its root's.
     public var persistentStoreCoordinator: PersistentStoreCoordinator?
+    /// The context a child context reads through and saves into (`parentContext`), instead of
+    /// the store; set it before the context is used. The child keeps its parent alive.
+    public var parent: ManagedObjectContext? {
+        didSet { persistentStoreCoordinator = parent?.persistentStoreCoordinator }
+    }
     /// A name for debugging, recorded in persistent history as the context name.
     public var name: String?
     /// The author recorded in persistent history for this context's saves.
     public var transactionAuthor: String?
     /// How conflicts with the store are resolved when saving; see ``MergePolicy``.
     public var mergePolicy: MergePolicy = .error
-    /// Whether saves of the other contexts on the same coordinator are merged into this one, on
-    /// its queue, as they happen.
+    /// Whether saves are merged into this context, on its queue, as they happen: a root
+    /// context's, saves of the other root contexts on its coordinator; a child's, its parent's.
     public var automaticallyMergesChangesFromParent = false {
         didSet { if automaticallyMergesChangesFromParent != oldValue { observeSaves(automaticallyMergesChangesFromParent) } }
     }
@@ -106,6 +111,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on the context's queue and waits for it, without processing its changes (no
+    /// objects-did-change): how a child reads from and saves into its parent, whose changes are
+    /// announced at the end of its own blocks.
+    func onQueue<T>(_ body: () throws -> T) rethrows -> T {
+        if isOnQueue { return try body() }
+        return try queue.sync(execute: body)
+    }
+
     /// Posts objects-did-change for the objects inserted, updated and deleted since the last one.
     func postObjectsDidChange() {
         let inserted = insertedList.objects.dropFirst(noticed.inserted)
@@ -140,7 +153,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
             object.pending.setTransient(value, name: name)
             object.transients[name] = value
         }
-        registered.add(object)
         insertedList.add(object)
     }
 
@@ -248,16 +260,37 @@ public final class ManagedObjectContext: @unchecked Sendable {
 struct ChangeList {
     private(set) var objects: [ManagedObject] = []
     private var members: Set<ObjectIdentifier> = []
+    /// The objects by ID, made when first looked up and dropped when the list changes.
+    private var byID: [ManagedObjectID: ManagedObject]?
 
     var isEmpty: Bool { objects.isEmpty }
 
     func contains(_ object: ManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
 
+    /// The object whose ID is `id`, found through a table made once for many lookups.
+    mutating func object(with id: ManagedObjectID) -> ManagedObject? {
+        if byID == nil { byID = Dictionary(objects.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first }) }
+        guard let object = byID?[id], object.objectID == id else { return nil }
+        return object
+    }
+
     mutating func add(_ object: ManagedObject) {
-        if members.insert(ObjectIdentifier(object)).inserted { objects.append(object) }
+        if members.insert(ObjectIdentifier(object)).inserted {
+            objects.append(object)
+            byID = nil
+        }
+    }
+
+    /// Makes room for `count` more objects at once.
+    mutating func reserve(_ count: Int) {
+        members.reserveCapacity(members.count + count)
+        objects.reserveCapacity(objects.count + count)
     }
 
     mutating func remove(_ object: ManagedObject) {
-        if members.remove(ObjectIdentifier(object)) != nil { objects.removeAll { $0 === object } }
+        if members.remove(ObjectIdentifier(object)) != nil {
+            objects.removeAll { $0 === object }
+            byID = nil
+        }
     }
 }

@@ -7,9 +7,11 @@
 /// release of every object (Swift moves a weakly referenced object's counts to a side table).
 /// Objects are found by their row, entity number and key: two integers hash and compare faster
 /// than an ID's strings, and a fetch of a million rows looks each up, registers it and, as it
-/// goes, removes it. New objects, until they have a permanent ID, are not in the table: the
-/// context's inserted list holds them, and a save of many would otherwise fill the table with
-/// entries only to move them all (a lookup by temporary ID, rare, searches that list).
+/// goes, removes it. New objects inserted here, until they have a permanent ID, are not in the
+/// table: the context's inserted list holds them, and a save of many would otherwise fill the
+/// table with entries only to move them all (a lookup by temporary ID searches that list). Objects
+/// with a temporary ID that came from a child's save, or that a child reads from its parent,
+/// are in the table under their negated temporary number (``ManagedObjectID/rowKey``).
 struct ObjectRegistry {
     /// An object's place in the table.
     struct Key: Hashable {
@@ -46,19 +48,19 @@ struct ObjectRegistry {
         }
     }
 
-    /// Registers `object` under its permanent ID (a new object's temporary one is not kept).
+    /// Registers `object` under its ID.
     mutating func add(_ object: ManagedObject) {
-        if let key = Key(of: object) { self[key] = object }
+        self[Key(of: object)] = object
     }
 
     /// Unregisters `object` under its current ID.
     mutating func remove(_ object: ManagedObject) {
-        if let key = Key(of: object) { self[key] = nil }
+        self[Key(of: object)] = nil
     }
 
     /// Removes an object being deallocated, if it is the one registered under its ID.
     mutating func forget(_ object: ManagedObject) {
-        guard let key = Key(of: object) else { return }
+        let key = Key(of: object)
         if entries[key]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() { entries[key] = nil }
     }
 
@@ -81,9 +83,8 @@ struct ObjectRegistry {
 }
 
 extension ObjectRegistry.Key {
-    /// Where `object` is, under its permanent ID; nil while it has a temporary one.
-    init?(of object: ManagedObject) {
-        guard let key = object.objectID.primaryKey else { return nil }
-        self.init(number: object.entity.shape.number, value: key)
+    /// Where `object` is, under its ID.
+    init(of object: ManagedObject) {
+        self.init(number: object.entity.shape.number, value: object.objectID.rowKey)
     }
 }

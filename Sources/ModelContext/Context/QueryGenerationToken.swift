@@ -30,12 +30,14 @@ extension ManagedObjectContext {
 
     /// Pins the context to the generation `token` names (`.current`: the one current at the next
     /// read; another context's token: that context's), or unpins it with nil. Query generations
-    /// need a store in WAL mode, as Core Data's; another is 134091 (unsupported request).
+    /// need a store in WAL mode, as Core Data's, and a root context; otherwise 134091 (unsupported request).
     public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
         guard let token else {
             pinned = nil
             return
         }
+        // A child reads through its parent, which is where a generation is pinned.
+        guard parent == nil else { throw ContextError.make(134091, "a child context cannot be pinned to a query generation; pin its root context") }
         guard try coordinator().store().database is DatabasePool else {
             throw ContextError.make(134091, "query generations need a store in WAL mode")
         }

@@ -4,9 +4,11 @@ import ModelStore
 /// for all its objects at once, a statement per relationship and per 500 objects rather than one
 /// per object when each is first used, and the objects they lead to are read with them, so that
 /// walking them touches the store no more. Key paths go through several relationships
-/// (`"author.publications"`), each step prefetched for the objects of the one before.
+/// (`"author.publications"`), each step prefetched for the objects of the one before. A child
+/// context does not prefetch: its objects' values come from its parent, not the store.
 extension ManagedObjectContext {
     func prefetch(_ keyPaths: [String], of objects: [ManagedObject]) throws {
+        guard parent == nil else { return }
         for path in keyPaths {
             var level = objects
             for name in path.split(separator: ".").map(String.init) where !level.isEmpty {

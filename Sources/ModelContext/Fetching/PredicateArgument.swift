@@ -50,6 +50,6 @@ extension ObjectReference {
 extension ManagedObject {
     /// The object as a predicate's value: its row, or for a new object a number no row has.
     var reference: ObjectReference {
-        ObjectReference(side: .source, entity: entity.name, primaryKey: objectID.primaryKey ?? -temporaryNumber)
+        ObjectReference(side: .source, entity: entity.name, primaryKey: objectID.rowKey)
     }
 }

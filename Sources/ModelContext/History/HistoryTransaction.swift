@@ -24,3 +24,16 @@ public struct HistoryTransaction: Sendable, CustomStringConvertible {
 
     public var description: String { "transaction \(transactionNumber) (\(changes.count) changes)" }
 }
+
+extension HistoryTransaction {
+    /// The transaction's changes as a did-save notification of object IDs (Core Data's
+    /// `objectIDNotification()`), the form `mergeChanges(fromContextDidSave:)` and, through its
+    /// `userInfo`, `mergeChanges(fromRemoteContextSave:into:)` take: how history read after a
+    /// remote change is brought into a context.
+    public func objectIDNotification() -> Notification {
+        func ids(_ type: HistoryChangeType) -> Set<ManagedObjectID> { Set(changes.filter { $0.changeType == type }.map(\.changedObjectID)) }
+        return Notification(name: ManagedObjectContext.didSaveObjectIDsNotification, object: nil, userInfo: [
+            NSInsertedObjectIDsKey: ids(.insert), NSUpdatedObjectIDsKey: ids(.update), NSDeletedObjectIDsKey: ids(.delete),
+        ])
+    }
+}

@@ -30,15 +30,12 @@ open class ManagedObject: NSObject {
     var changedToManys: Set<String> = []
     var inserted = false
     var deleted = false
-    /// A number of this object alone, which stands for its key in predicates until it is saved.
-    let temporaryNumber: Int64
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
-        temporaryNumber = TemporaryNumbers.next()
-        objectID = ManagedObjectID(temporaryFor: entity.name, reference: temporaryNumber)
+        objectID = ManagedObjectID(temporaryFor: entity.name, reference: TemporaryNumbers.next())
         super.init()
         context?.insert(self)
     }

@@ -90,6 +90,16 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The object's key in its context's tables: the row's primary key, or for a temporary ID the
+    /// negated number of the new object, which no row has (keys start at 1). A child context
+    /// refers to its parent's unsaved objects by it.
+    var rowKey: Int64 {
+        switch reference {
+        case .permanent(let key): key
+        case .temporary(let number): -number
+        }
+    }
+
     /// The ID as Core Data writes it in a URI.
     public func uriRepresentation() -> URL {
         URL(string: description) ?? URL(fileURLWithPath: "/")

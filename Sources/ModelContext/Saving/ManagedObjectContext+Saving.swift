@@ -10,11 +10,12 @@ import ModelStore
 /// neither the store nor the objects' saved state (with several stores, those that committed
 /// before the failing one keep their changes: 134040).
 extension ManagedObjectContext {
-    /// Writes every unsaved change to the store; throws the validation error (1560 listing several),
+    /// Writes every unsaved change to the store (a child context's, into its parent); throws the validation error (1560 listing several),
     /// or, under the error merge policy, 133020 listing a ``MergeConflict`` per object whose row
     /// changed or went in the store since it was read.
     public func save() throws {
         guard hasChanges else { return }
+        if let parent { return try save(into: parent) }
         let coordinator = try coordinator()
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         let rows = coordinator.managedObjectModel.rows
@@ -376,6 +377,12 @@ extension ManagedObjectContext {
             object.version += 1
             settle(object, keys: keys)
         }
+        endChanges(deleting: deleted)
+        return (updated, deleted)
+    }
+
+    /// Ends a save: its deleted objects leave the context, and the change lists start empty.
+    func endChanges(deleting deleted: [ManagedObject]) {
         for object in deleted {
             registered.remove(object)
             object.detach()
@@ -384,7 +391,6 @@ extension ManagedObjectContext {
         updatedList = ChangeList()
         deletedList = ChangeList()
         noticed = (0, 0, 0)
-        return (updated, deleted)
     }
 
     /// Gives an object whose conflict was resolved the row's state; true when the save still
@@ -416,28 +422,9 @@ extension ManagedObjectContext {
     }
 
     /// Folds an object's saved changes into its saved state.
-    private func settle(_ object: ManagedObject, keys: [ObjectIdentifier: ObjectKey]) {
-        let entity = object.entity
-        let shape = entity.shape
-        if object.committed == nil, !entity.hasTransformableSlots, let all = object.pending.allAttributes {
-            // A new object's values, every slot set: they become its saved values as they are.
-            object.committed = all
-        } else {
-            var committed = object.committed ?? Array(repeating: nil, count: shape.attributes.count)
-            if committed.count < shape.attributes.count { committed = Array(repeating: nil, count: shape.attributes.count) }
-            for index in shape.attributes.indices {
-                guard let value = object.pending.attribute(index) else { continue }
-                committed[index] = shape.attributes[index].type == .transformable
-                    ? value.map { ValueTransformer.data(for: $0, of: entity.slotAttributes[index]) } : value
-            }
-            object.committed = committed
-        }
-        var toOnes = object.committedToOnes.count == shape.toOnes.count ? object.committedToOnes : Array(repeating: nil, count: shape.toOnes.count)
-        for index in shape.toOnes.indices {
-            guard let target = object.pending.toOne(index) else { continue }
-            toOnes[index] = target.flatMap { keys[ObjectIdentifier($0)] ?? (try? objectKey(of: $0.objectID)) ?? nil }
-        }
-        object.committedToOnes = toOnes
+    func settle(_ object: ManagedObject, keys: [ObjectIdentifier: ObjectKey]) {
+        object.committed = currentAttributes(of: object)
+        object.committedToOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
         object.pending = PendingValues()
         for name in object.changedToManys { object.committedToManys[name] = object.toManys[name]?.objects ?? [] }
         object.changedToManys = []

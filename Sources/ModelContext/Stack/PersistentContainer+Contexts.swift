@@ -45,13 +45,21 @@ final class ContainerContexts: Sendable {
     private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
 
     func entry(for container: PersistentContainer) -> Entry {
+        let entry = madeEntry(for: container)
+        // A store loaded to post remote changes is watched from the coordinator's first use.
+        if container.loadedStores.first?.report.description.remoteChangeURL != nil { _ = try? entry.coordinator.storeIdentifier() }
+        return entry
+    }
+
+    private func madeEntry(for container: PersistentContainer) -> Entry {
         entries.withLock { entries in
             entries = entries.filter { $0.value.container != nil }
             if let known = entries[ObjectIdentifier(container)], known.container === container { return known }
             let version = container.model.currentVersion ?? ModelVersion(name: container.name, path: container.model.path)
-            let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version)) { [weak container] in
-                container?.loadedStores.map { ($0.database, $0.report.description.configuration) } ?? []
-            }
+            let coordinator = PersistentStoreCoordinator(
+                model: ManagedObjectModel(version),
+                provider: { [weak container] in container?.loadedStores.map { ($0.database, $0.report.description.configuration) } ?? [] },
+                remoteChangeURL: { [weak container] in container?.loadedStores.first?.report.description.remoteChangeURL })
             let viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
             viewContext.persistentStoreCoordinator = coordinator
             let entry = Entry(container: container, coordinator: coordinator, viewContext: viewContext)

@@ -10,6 +10,10 @@ public final class PersistentStoreCoordinator: Sendable {
     public let managedObjectModel: ManagedObjectModel
     private let provider: @Sendable () -> [(database: any DatabaseWriter, configuration: String?)]
     private let opened = Mutex<OpenedStores?>(nil)
+    /// The store file to post remote-change notifications for, when its description asks.
+    private let remoteChangeURL: @Sendable () -> URL?
+    /// The watcher of that file, from the store's opening to the coordinator's end.
+    let remoteChangeWatcher = Mutex<RemoteChangeWatcher?>(nil)
     /// The managed object class of each entity.
     let classes = ManagedObjectClasses()
 
@@ -62,9 +66,13 @@ public final class PersistentStoreCoordinator: Sendable {
         self.init(model: model) { stores }
     }
 
-    init(model: ManagedObjectModel, provider: @escaping @Sendable () -> [(database: any DatabaseWriter, configuration: String?)]) {
+    init(
+        model: ManagedObjectModel, provider: @escaping @Sendable () -> [(database: any DatabaseWriter, configuration: String?)],
+        remoteChangeURL: @escaping @Sendable () -> URL? = { nil }
+    ) {
         managedObjectModel = model
         self.provider = provider
+        self.remoteChangeURL = remoteChangeURL
     }
 
     /// The stores, opened on first use; throws Core Data's "no persistent stores" error before
@@ -91,6 +99,8 @@ public final class PersistentStoreCoordinator: Sendable {
         let numbers = rows.layout.entities.map(\.number)
         let stores = OpenedStores(all: all, byNumber: byNumber, isSingle: all.count == 1 && numbers.allSatisfy { byNumber[$0] == 0 })
         opened.withLock { $0 = stores }
+        // Remote changes are posted for the first store, whose description asks for them.
+        if let url = remoteChangeURL() { startPostingRemoteChanges(for: url, storeIdentifier: all[0].identifier) }
         return stores
     }
 

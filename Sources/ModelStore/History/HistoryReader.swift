@@ -56,6 +56,12 @@ public struct HistoryReader {
         return records
     }
 
+    /// The number of the newest transaction, or nil when history holds none: the transaction a
+    /// token taken now stands for.
+    public func newestTransactionNumber() throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION")
+    }
+
     /// The number of the oldest transaction history still holds, or the next number to be handed
     /// out when it holds none: a token older than one less than this has lost transactions.
     public func oldestRetainedNumber() throws -> Int64 {

@@ -11,6 +11,14 @@ public struct StoredObject {
     public var version: Int64
     public var attributes: [Any?]
     public var toOnes: [ObjectKey?]
+
+    public init(key: Int64, number: Int, version: Int64, attributes: [Any?], toOnes: [ObjectKey?]) {
+        self.key = key
+        self.number = number
+        self.version = version
+        self.attributes = attributes
+        self.toOnes = toOnes
+    }
 }
 
 /// An object's place in a store: its entity number and primary key.

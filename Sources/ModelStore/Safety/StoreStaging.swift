@@ -11,12 +11,13 @@ import Darwin
 /// whole or not at all (`modelc import` saving in batches): the change is made on the copy, then
 /// ``commit()`` renames it onto the store (rename(2) is atomic, so the store's path always names
 /// a whole store, the old or the new); ``discard()`` removes it and leaves the store as it was,
-/// byte for byte, since nothing but the copy was written.
+/// since nothing but the copy was written.
 ///
-/// The copy is named like a backup (`<name>.<tag>-<UTC time>.<extension>`, ``SiblingName``) and
-/// has no external-data folder: a change through the object layer writes none, and the store's
-/// own folder serves the copy once it is in place. Like a migration, a staged change expects no
-/// other process to write the store meanwhile: what another writer commits is lost.
+/// The copy is named as a migration's half-made store, `<store>.modelc-<UUID>`, so that the
+/// next run holding the store's write lock removes it when a killed run left it
+/// (``StoreLeftovers``); ``changing(_:_:)`` holds that lock while it makes and fills the copy.
+/// The copy has no external-data folder: a change through the object layer writes none, and
+/// the store's own folder serves the copy once it is in place.
 public struct StoreStaging: Sendable {
     /// The store the copy replaces.
     public let store: String
@@ -27,8 +28,8 @@ public struct StoreStaging: Sendable {
 
     /// A consistent copy of the existing store at `store` (its `-wal` included), made with
     /// SQLite's online backup API, and read in place when that creates no file beside the store.
-    public static func copy(of store: String, tag: String) throws -> StoreStaging {
-        let staging = StoreStaging(store: store, path: SiblingName.free(for: store, tag: tag), replacesStore: true)
+    static func copy(of store: String) throws -> StoreStaging {
+        let staging = StoreStaging(store: store, path: stagingPath(for: store), replacesStore: true)
         do {
             try StoreBackup.copyDatabase(store, to: staging.path, inPlace: true)
         } catch {
@@ -38,9 +39,46 @@ public struct StoreStaging: Sendable {
         return staging
     }
 
+    /// Makes a copy of the existing store at `store`, runs `change` on it and puts it in the
+    /// store's place, or discards it when `change` throws. The store's write lock (an immediate
+    /// transaction, rolled back: nothing is written to the store, which a failure leaves byte
+    /// for byte) is held while the copy is made and changed, so that no other writer's commit
+    /// is lost, and copies killed runs left are removed first (`change` gets their paths). The
+    /// lock is let go just before the copy takes the store's place, which needs the store to
+    /// itself to leave WAL mode; a run that removes the copy in that moment fails the commit,
+    /// leaving the store whole.
+    public static func changing<Result>(_ store: String, _ change: (StoreStaging, _ removed: [String]) throws -> Result) throws -> Result {
+        var staged: (StoreStaging, Result)?
+        try StoreError.mapping(path: store) {
+            let queue = try DatabaseQueue(path: store)
+            defer { try? queue.close() }
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    let removed = StoreLeftovers.removeDeadRunFiles(beside: store)
+                    let staging = try copy(of: store)
+                    do {
+                        staged = (staging, try change(staging, removed))
+                    } catch {
+                        staging.discard()
+                        throw error
+                    }
+                    return .rollback
+                }
+            }
+        }
+        guard let (staging, result) = staged else { throw StoreError(.permissionDenied, code: 513, path: store, message: "the store's change ended without a result") }
+        try staging.commit()
+        return result
+    }
+
     /// A free path beside `store`, which does not exist yet, for a new store to be made in.
-    public static func new(for store: String, tag: String) -> StoreStaging {
-        StoreStaging(store: store, path: SiblingName.free(for: store, tag: tag), replacesStore: false)
+    public static func new(for store: String) -> StoreStaging {
+        StoreStaging(store: store, path: stagingPath(for: store), replacesStore: false)
+    }
+
+    /// A staging name beside `store` no other run uses.
+    private static func stagingPath(for store: String) -> String {
+        store + ".modelc-\(UUID().uuidString)"
     }
 
     /// Removes the copy and its sidecars; the store is untouched.

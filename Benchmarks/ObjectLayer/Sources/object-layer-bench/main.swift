@@ -14,7 +14,8 @@ import ModelStore
 //   history: N objects inserted and saved into a store that tracks persistent history, against the same without
 //   update: N fetched objects changed and saved (optimistic locking included), against UPDATEs by hand checking Z_OPT
 //   merge: a background save updating N objects, and the merge of it into a context holding them
-// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER insert|seed|fetch|count|plan|batches|history|update|merge N
+//   child: a child context's save of N new objects into its parent, against the parent's save of them to the store
+// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER insert|seed|fetch|count|plan|batches|history|update|merge|child N
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[4]) else {
@@ -213,6 +214,25 @@ case "merge":
     NotificationCenter.default.removeObserver(observer)
     let mergeTime = viewer.performAndWait { seconds { if let saved { viewer.mergeChanges(fromContextDidSave: saved) } } }
     print("merge \(count): background save \(String(format: "%.3f", saveTime)) s, merge into a context holding them \(String(format: "%.3f", mergeTime)) s, ratio \(String(format: "%.2f", mergeTime / saveTime)) (\(held.count) held)")
+case "child":
+    var (childTime, rootTime) = (Double.infinity, Double.infinity)
+    for _ in 0..<3 {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
+        let container = try await container(at: storePath)
+        let root = container.newBackgroundContext()
+        let child = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = root
+        childTime = min(childTime, try child.performAndWait {
+            let entity = container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Item"]!
+            for index in 0..<count {
+                let item = ManagedObject(entity: entity, insertInto: child)
+                for key in keys { item.setValue(Int64(index), forKey: key) }
+            }
+            return try seconds { try child.save() }
+        })
+        rootTime = min(rootTime, try root.performAndWait { try seconds { try root.save() } })
+    }
+    print("child \(count): child save into its parent \(String(format: "%.3f", childTime)) s, root save to the store \(String(format: "%.3f", rootTime)) s, ratio \(String(format: "%.2f", childTime / rootTime))")
 default:
     exit(64)
 }

@@ -33,12 +33,14 @@ public final class PersistenceController: Sendable {
     public init(inMemory: Bool = false) throws {
         guard let url = Self.modelURL else { throw ModelMissing() }
         container = try PersistentContainer(name: "Tasks", model: url)
-        if inMemory {
-            container.persistentStoreDescriptions = [.inMemory]
-        }
+        var description = inMemory ? StoreDescription.inMemory : container.persistentStoreDescriptions[0]
+        // History, so that ``TaskSync`` finds what other processes saved; remote-change
+        // notifications, so that it hears when (a file store only: no other process sees memory).
+        description.persistentHistoryTracking = true
+        description.postsRemoteChangeNotifications = !inMemory
+        container.persistentStoreDescriptions = [description]
         // As the template sets them: the view context takes in background saves, and in a
-        // conflict keeps its own changes property by property. (modelc records both; merging
-        // between contexts is issue 23, so the view context reads saved rows when it fetches.)
+        // conflict keeps its own changes property by property.
         container.viewContext.automaticallyMergesChangesFromParent = true
         container.viewContext.mergePolicy = .mergeByPropertyObjectTrump
     }

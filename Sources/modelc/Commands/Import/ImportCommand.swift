@@ -23,13 +23,15 @@ struct ImportCommand: ParsableCommand {
             and saved in batches of 1,000, each validated as Core Data validates a save, so that \
             memory does not grow with the number of objects (beyond the file's bytes and a table \
             of its ids: each object is parsed when needed). The batches are saved on a copy of \
-            the store beside it, which takes the store's place only when every batch is saved. A \
-            bad file (unknown entity or key, a value of the wrong type, an id no object has, a \
-            validation failure in any batch) is refused with its place in the file and Core \
-            Data's code, and the store is left as it was, with nothing beside it. No other \
-            process may write the store during an import.
+            the store beside it (<store>.modelc-<UUID>), which takes the store's place only when \
+            every batch is saved. A bad file (unknown entity or key, a value of the wrong type, an \
+            id no object has, a validation failure in any batch) is refused with its place in the \
+            file and Core Data's code, and the store is left as it was, with nothing beside it. \
+            The store's write lock is held while the copy is made and filled, so other writers wait; a \
+            copy a killed import or migration left is removed and listed.
 
-            JSON form: {"imported": N, "ids": {"<id in the file>": "<new object id>"}}.
+            JSON form: {"imported": N, "ids": {"<id in the file>": "<new object id>"}, \
+            "removedLeftovers": [paths]}.
             """
     )
 
@@ -62,6 +64,7 @@ struct ImportCommand: ParsableCommand {
             if json {
                 try JSONOutput.print(report)
             } else {
+                for file in report.removedLeftovers { print("removed, left by a killed run: \(file)") }
                 print("imported \(report.imported) object\(report.imported == 1 ? "" : "s") into \(store)")
             }
         }
@@ -89,9 +92,21 @@ struct ImportCommand: ParsableCommand {
             version = matched
         }
         // Every batch is saved on a copy beside the store, put in its place only when all are.
-        let staging = created ? StoreStaging.new(for: store, tag: "import") : try StoreStaging.copy(of: store, tag: "import")
+        guard !created else { return try importObjects(objects, into: StoreStaging.new(for: store), creating: version) }
+        // An existing store's write lock is held while the copy is made and filled: no other
+        // writer's save is lost, and a copy a killed import left is known for what it is and removed.
+        return try StoreStaging.changing(store) { staging, removed in
+            var report = try importObjects(objects, into: staging.path, version: version)
+            report.removedLeftovers = removed
+            return report
+        }
+    }
+
+    /// Imports `objects` into a new store made at `version` under `staging`'s name and puts it in
+    /// the store's place; on any failure the copy is removed and nothing is left.
+    private func importObjects(_ objects: ImportFile, into staging: StoreStaging, creating version: ModelVersion) throws -> ImportReport {
         do {
-            if created { try StoreCreator.create(at: staging.path, version: version) }
+            try StoreCreator.create(at: staging.path, version: version)
             let report = try importObjects(objects, into: staging.path, version: version)
             try staging.commit()
             return report
@@ -128,4 +143,6 @@ struct ImportCommand: ParsableCommand {
 struct ImportReport: Encodable {
     var imported: Int
     var ids: [String: String]
+    /// The copies killed imports or migrations had left beside the store, removed by this run.
+    var removedLeftovers: [String] = []
 }

@@ -1,0 +1,170 @@
+import Foundation
+import ModelSchema
+import ModelStore
+
+/// Child contexts (``ManagedObjectContext/parent``), as Core Data nests them: a child reads
+/// objects as its parent holds them, unsaved changes included, and its save pushes its changes
+/// into the parent as the parent's own unsaved changes, without touching the store; they reach
+/// the store when the root context saves. A child asks its parent on the parent's queue, with
+/// its own queue waiting, so that each context's objects are used on their queue only; the
+/// parent announces what a child's save changed (objects-did-change) at the end of its next block.
+extension ManagedObjectContext {
+    // MARK: - What a parent gives its children (on the parent's queue)
+
+    /// The row `id` would have if this context saved now; nil when it is deleted here or gone.
+    func currentRow(of id: ManagedObjectID) -> StoredObject? {
+        if let object = registeredObject(under: id) {
+            guard !object.deleted else { return nil }
+            fulfill(object)
+            return currentRow(of: object)
+        }
+        if let parent { return parent.onQueue { parent.currentRow(of: id) } }
+        guard let key = try? objectKey(of: id), key.key > 0 else { return nil }
+        return (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil
+    }
+
+    /// The members a to-many of `id` has here now, less those deleted here.
+    func currentMembers(of relationship: Relationship, in id: ManagedObjectID) -> [ObjectKey] {
+        let keys: [ObjectKey]
+        if let object = registeredObject(under: id) {
+            keys = contents(of: relationship, in: object).objects.map(\.rowKey)
+        } else if let parent {
+            keys = parent.onQueue { parent.currentMembers(of: relationship, in: id) }
+        } else if let key = try? objectKey(of: id), key.key > 0 {
+            keys = (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, of: key) }) ?? []
+        } else {
+            keys = []
+        }
+        return keys.filter { registered[ObjectRegistry.Key(number: $0.number, value: $0.key)]?.deleted != true }
+    }
+
+    /// The rows this context and its ancestors changed without saving, of objects a fetch of
+    /// `entityName` may return: new and changed objects' rows as they are now, nil for deleted ones.
+    func pendingRows(kindOf entityName: String) -> [ObjectKey: StoredObject?] {
+        var rows = parent.map { parent in parent.onQueue { parent.pendingRows(kindOf: entityName) } } ?? [:]
+        guard hasChanges, let entities = try? self.rows().entities else { return rows }
+        for object in insertedList.objects + updatedList.objects where entities.isKind(object.entity.name, of: entityName) {
+            fulfill(object)
+            rows[object.rowKey] = currentRow(of: object)
+        }
+        for object in deletedList.objects where entities.isKind(object.entity.name, of: entityName) {
+            rows[object.rowKey] = .some(nil)
+        }
+        return rows
+    }
+
+    /// The row of `object` with its unsaved changes: transformable values as their data, to-ones as keys.
+    private func currentRow(of object: ManagedObject) -> StoredObject {
+        StoredObject(
+            key: object.objectID.rowKey, number: object.entity.shape.number, version: object.version,
+            attributes: currentAttributes(of: object), toOnes: currentToOnes(of: object) { $0.rowKey })
+    }
+
+    /// The attribute values of `object` with its unsaved changes, as its row would hold them.
+    func currentAttributes(of object: ManagedObject) -> [Any?] {
+        let entity = object.entity
+        let shape = entity.shape
+        // A new object's values, every slot set: its row as they are.
+        if object.committed == nil, !entity.hasTransformableSlots, let all = object.pending.allAttributes { return all }
+        var attributes = object.committed ?? []
+        if attributes.count < shape.attributes.count { attributes = Array(repeating: nil, count: shape.attributes.count) }
+        for index in shape.attributes.indices {
+            guard let value = object.pending.attribute(index) else { continue }
+            attributes[index] = entity.slotKinds[index].type == .transformable
+                ? value.map { ValueTransformer.data(for: $0, of: entity.slotAttributes[index]) } : value
+        }
+        return attributes
+    }
+
+    /// The to-one targets of `object` with its unsaved changes, each as `key` gives it.
+    func currentToOnes(of object: ManagedObject, key: (ManagedObject) -> ObjectKey?) -> [ObjectKey?] {
+        let count = object.entity.shape.toOnes.count
+        var toOnes = object.committedToOnes.count == count ? object.committedToOnes : Array(repeating: nil, count: count)
+        for index in 0..<count {
+            guard let target = object.pending.toOne(index) else { continue }
+            toOnes[index] = target.flatMap(key)
+        }
+        return toOnes
+    }
+
+    // MARK: - Saving into the parent
+
+    /// A child's save: its changes become the parent's unsaved changes, and its objects' saved
+    /// state; the store is not touched.
+    func save(into parent: ManagedObjectContext) throws {
+        NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
+        try processPendingChanges()
+        let inserted = insertedList.objects
+        let updated = updatedList.objects
+        let deleted = deletedList.objects
+        if let error = ContextError.combined(ObjectValidator.errors(inserted: inserted, updated: updated, deleted: deleted, in: self)) {
+            throw error
+        }
+        parent.onQueue { parent.absorb(inserted: inserted, updated: updated, deleted: deleted) }
+        registered.reserve(inserted.count)
+        for object in inserted {
+            object.inserted = false
+            registered.add(object)
+        }
+        for object in inserted + updated { settle(object, keys: [:]) }
+        endChanges(deleting: deleted)
+        postDidSave(inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    /// Takes a child's saved changes as this context's own: its new objects are new here under
+    /// the same IDs, its changed properties are changed here (the child's values win), its deleted
+    /// objects are deleted here.
+    private func absorb(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        registered.reserve(inserted.count)
+        insertedList.reserve(inserted.count)
+        for object in inserted {
+            let mine = makeObject(object.entity, id: object.objectID, of: type(of: object))
+            mine.inserted = true
+            insertedList.add(mine)
+        }
+        /// This context's object for the child's `object`: the one registered under its ID (every
+        /// new one is, from the loop above), one inserted here, else a fault.
+        func counterpart(_ object: ManagedObject) -> ManagedObject {
+            registered[ObjectRegistry.Key(of: object)] ?? registeredObject(under: object.objectID)
+                ?? makeObject(object.entity, id: object.objectID, of: type(of: object))
+        }
+        for object in inserted + updated {
+            let mine = counterpart(object)
+            guard !mine.deleted else { continue }
+            copyChanges(of: object, into: mine, counterpart)
+            markUpdated(mine)
+        }
+        for object in deleted { delete(counterpart(object)) }
+    }
+
+    /// Sets on `mine` the properties the child's `object` changed, its related objects mapped to this context's.
+    private func copyChanges(of object: ManagedObject, into mine: ManagedObject, _ counterpart: (ManagedObject) -> ManagedObject) {
+        let shape = object.entity.shape
+        if mine.inserted, mine.pending.isEmpty, let all = object.pending.allAttributes {
+            mine.pending.startWith(all)
+        } else {
+            for slot in shape.attributes.indices {
+                if let value = object.pending.attribute(slot) { mine.pending.setAttribute(value, slot: slot, of: shape.attributes.count) }
+            }
+        }
+        for slot in shape.toOnes.indices {
+            if let target = object.pending.toOne(slot) { mine.pending.setToOne(target.map(counterpart), slot: slot, of: shape.toOnes.count) }
+        }
+        for (name, value) in object.pending.transients {
+            mine.pending.setTransient(value, name: name)
+            mine.transients[name] = value
+        }
+        for name in object.changedToManys {
+            guard case .toMany(let relationship)? = object.entity.properties[name] else { continue }
+            // What the relationship holds here before the child's change, which the root's save compares with.
+            contents(of: relationship, in: mine)
+            mine.toManys[name] = RelatedObjects((object.toManys[name]?.objects ?? []).map(counterpart))
+            mine.changedToManys.insert(name)
+        }
+    }
+}
+
+extension ManagedObject {
+    /// The object's key in its context's tables (its row's, or a new object's stand-in).
+    var rowKey: ObjectKey { ObjectKey(number: entity.shape.number, key: objectID.rowKey) }
+}

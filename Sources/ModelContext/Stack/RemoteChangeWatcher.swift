@@ -1,0 +1,130 @@
+import Foundation
+import ModelStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Notices commits to a store file by any connection, in this process or another, without
+/// polling the database: inotify reports writes to the store's files (its folder is watched, so
+/// a `-wal` or `-journal` made or removed later is seen too), then a ``CommitProbe`` confirms
+/// with `PRAGMA data_version` that a commit happened (a checkpoint or a half-written transaction
+/// writes the files too) and reads the newest transaction's number for the token.
+///
+/// A burst of writes is looked at once, a short delay after the first event, so a transaction
+/// that writes many pages yields one look, and one report per batch of commits seen. The inotify
+/// descriptor is read by a Dispatch source on a serial queue of its own; releasing the watcher
+/// cancels the source, which closes the descriptor and the probe's connection.
+final class RemoteChangeWatcher: @unchecked Sendable {
+    /// What a look does with each commit it confirms: the newest transaction's number.
+    typealias Report = @Sendable (_ newestTransaction: Int64?) -> Void
+
+    private let source: any DispatchSourceRead
+
+    /// A watcher of the store at `url`, calling `report` on its private queue after each batch
+    /// of commits.
+    /// - Throws: a POSIX error when inotify cannot be set up (`ENOTSUP` where there is none),
+    ///   GRDB's when the store cannot be read.
+    init(storeAt url: URL, report: @escaping Report) throws {
+        #if !canImport(Glibc)
+        throw POSIXError(.ENOTSUP)
+        #else
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_TO)
+        guard inotify_add_watch(descriptor, url.deletingLastPathComponent().path, mask) >= 0 else {
+            let code = POSIXErrorCode(rawValue: errno) ?? .EIO
+            close(descriptor)
+            throw POSIXError(code)
+        }
+        let looker: Looker
+        do {
+            looker = Looker(probe: try CommitProbe(path: url.path), file: url.lastPathComponent, report: report)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        let queue = DispatchQueue(label: "modelc.RemoteChangeWatcher")
+        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler { [looker] in
+            guard looker.readEvents(descriptor) else { return }
+            looker.scheduleLook(on: queue)
+        }
+        source.setCancelHandler { [looker] in
+            looker.stop()
+            close(descriptor)
+        }
+        source.resume()
+        #endif
+    }
+
+    deinit { source.cancel() }
+}
+
+/// The watcher's state, used on its queue only.
+private final class Looker: @unchecked Sendable {
+    /// How long after the first write of a burst the store is looked at: long enough for the
+    /// writer to finish a commit it is writing, short enough not to be noticed.
+    static let delay = DispatchTimeInterval.milliseconds(10)
+    /// How long after a look that found no commit the store is looked at once more, for a writer
+    /// that was between writing its last frame and publishing the commit.
+    static let recheck = DispatchTimeInterval.milliseconds(100)
+
+    private var probe: CommitProbe?
+    private let names: Set<String>
+    private let report: RemoteChangeWatcher.Report
+    private var isScheduled = false
+    private var buffer = [UInt8](repeating: 0, count: 4096)
+
+    init(probe: CommitProbe, file: String, report: @escaping RemoteChangeWatcher.Report) {
+        self.probe = probe
+        names = [file, file + "-wal", file + "-journal"]
+        self.report = report
+    }
+
+    /// Drains the inotify descriptor; whether any event was about the store's files.
+    func readEvents(_ descriptor: Int32) -> Bool {
+        var relevant = false
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return relevant }
+            relevant = buffer.withUnsafeBytes { Self.names(in: UnsafeRawBufferPointer(rebasing: $0.prefix(count))).contains(where: names.contains) } || relevant
+        }
+    }
+
+    /// The file names of the events in `bytes`: each a `struct inotify_event`, four 32-bit
+    /// fields (watch, mask, cookie, length) then a name of `length` bytes padded with NULs.
+    private static func names(in bytes: UnsafeRawBufferPointer) -> [String] {
+        let header = 4 * MemoryLayout<UInt32>.size
+        var names = [String]()
+        var offset = 0
+        while offset + header <= bytes.count {
+            let length = Int(bytes.loadUnaligned(fromByteOffset: offset + header - MemoryLayout<UInt32>.size, as: UInt32.self))
+            let start = offset + header
+            let name = bytes[start..<min(start + length, bytes.count)].prefix { $0 != 0 }
+            names.append(String(decoding: name, as: UTF8.self))
+            offset = start + length
+        }
+        return names
+    }
+
+    /// Looks at the store after ``delay`` unless a look is already due.
+    func scheduleLook(on queue: DispatchQueue) {
+        guard !isScheduled else { return }
+        isScheduled = true
+        queue.asyncAfter(deadline: .now() + Self.delay) { [self] in
+            isScheduled = false
+            if !look() { queue.asyncAfter(deadline: .now() + Self.recheck) { [self] in _ = look() } }
+        }
+    }
+
+    /// Reports a commit when one happened since the last look; whether one did.
+    private func look() -> Bool {
+        guard let probe, let commit = try? probe.look() else { return false }
+        report(commit.newestTransaction)
+        return true
+    }
+
+    /// Closes the probe's connection: no look reports after the watcher is gone.
+    func stop() { probe = nil }
+}
