@@ -19,6 +19,10 @@ public struct StoreDescription: Sendable, Equatable, CustomStringConvertible {
     public var url: URL
     /// `.inMemory` for a `/dev/null` URL unless set otherwise.
     public var type: StoreType
+    /// The model configuration whose entities the store holds (`NSPersistentStoreDescription.configuration`):
+    /// a store created for it has only their tables, and only their hashes must match to open it;
+    /// nil (or "Default") is the default configuration, every entity.
+    public var configuration: String?
     /// Open for reading only: never create, migrate or recover the store.
     public var isReadOnly = false
     /// Migrate a store made by another version of the model (Core Data's

@@ -85,17 +85,22 @@ struct StoreLoader {
         _ description: StoreDescription, _ report: inout StoreLoadReport, _ context: inout PersistentStoreLoadError.Context
     ) throws -> any DatabaseWriter {
         let path = description.url.path
+        guard current.entityNames(inConfiguration: description.configuration) != nil else {
+            throw vetoed(.incompatibleSchema, path, "the model has no configuration named '\(description.configuration ?? "")'")
+        }
         if description.type == .inMemory {
             guard approve(.create(path: path, version: current.name)) else { throw vetoed(.notFound, path, "the creation was vetoed") }
             report.wasCreated = true
-            return try StoreCreator.createInMemory(version: current, persistentHistory: description.persistentHistoryTracking)
+            return try StoreCreator.createInMemory(
+                version: current, persistentHistory: description.persistentHistoryTracking, configuration: description.configuration)
         }
         if !FileManager.default.fileExists(atPath: path) {
             guard !description.isReadOnly else { throw vetoed(.notFound, path, "no store at this path, and the store is read-only") }
             guard approve(.create(path: path, version: current.name)) else { throw vetoed(.notFound, path, "no store, and its creation was vetoed") }
             try createFolder(of: path)
             try StoreCreator.create(
-                at: path, version: current, journalMode: description.journalMode, persistentHistory: description.persistentHistoryTracking)
+                at: path, version: current, journalMode: description.journalMode, persistentHistory: description.persistentHistoryTracking,
+                configuration: description.configuration)
             report.wasCreated = true
             progress?("created \(path) at '\(current.name)'")
         }
@@ -108,13 +113,13 @@ struct StoreLoader {
             progress?("rolled back the write interrupted in \(path)")
         }
         // A locked store fails the check at once: the recovery policy's retries do the waiting.
-        let check = StoreCheck.run(storeAt: path, bundle: bundle, busyTimeout: 0)
+        let check = StoreCheck.run(storeAt: path, bundle: bundle, busyTimeout: 0, configuration: description.configuration)
         context.storeVersion = check.match?.matched?.name
         if let error = check.error {
             guard error.errorClass == .incompatibleVersionHash, let from = context.storeVersion else { throw error }
             do {
                 try migrate(description, from: from, &report)
-            } catch where StoreCheck.run(storeAt: path, bundle: bundle).error == nil {
+            } catch where StoreCheck.run(storeAt: path, bundle: bundle, configuration: description.configuration).error == nil {
                 // Another loader migrated the store while this one tried to: it is current now.
                 progress?("\(path) was migrated by another loader")
             }

@@ -19,7 +19,7 @@ struct DiagnosticCatalogTests {
     }
 
     @Test func codesAreXForReadingSForSchemaRulesMForMigrations() {
-        #expect(ReadingDiagnostics.catalog.map(\.code) == (1...20).map { String(format: "X%03d", $0) })
+        #expect(ReadingDiagnostics.catalog.map(\.code) == (1...21).map { String(format: "X%03d", $0) })
         #expect(SchemaDiagnostics.catalog.map(\.code) == (101...129).map { "S\($0)" })
         #expect(MigrationDiagnostics.catalog.allSatisfy { $0.code.hasPrefix("M2") })
         #expect(MappingDiagnostics.catalog.allSatisfy { $0.code.hasPrefix("P3") })

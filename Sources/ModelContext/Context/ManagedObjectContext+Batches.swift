@@ -22,7 +22,7 @@ extension ManagedObjectContext {
         fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
         fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
         let statement = try Self.translating { try fetch.select(["t0.Z_PK"], layout: rows.layout, entities: rows.entities) }
-        let keys = try read { try ObjectRowReader(db: $0, rows: rows).primaryKeys(statement) }
+        let keys = try read(from: shape.number) { try ObjectRowReader(db: $0, rows: rows).primaryKeys(statement) }
         let batch = BatchFaultingArray<T>.BatchRead(
             entity: request.entityName, entityNumber: shape.number, size: request.fetchBatchSize > 0 ? request.fetchBatchSize : max(keys.count, 1))
         return BatchFaultingArray(context: self, storage: .keys(keys, batch))

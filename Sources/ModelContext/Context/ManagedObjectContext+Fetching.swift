@@ -32,7 +32,8 @@ extension ManagedObjectContext {
         var fetch = try storeFetch(request)
         fetch.sortKeys = []
         let statement = try Self.translating { try fetch.count(layout: model.rows.layout, entities: model.rows.entities) }
-        var total = try read { try ObjectRowReader(db: $0, rows: model.rows).integer(statement) }
+        let stores = try stores(holding: request.entityName, subentities: request.includesSubentities)
+        var total = try readEach(stores) { [try ObjectRowReader(db: $0, rows: model.rows).integer(statement)] }.reduce(0, +)
         total = max(0, total - request.fetchOffset)
         return request.fetchLimit > 0 ? min(total, request.fetchLimit) : total
     }
@@ -43,7 +44,9 @@ extension ManagedObjectContext {
         let model = try coordinator().managedObjectModel
         // A child's fetch sees its ancestors' unsaved changes as the store's rows.
         let ancestors = ancestorsRows(request)
-        let merging = request.includesPendingChanges && hasPendingChanges(for: request.entityName) || !ancestors.isEmpty
+        // Results from several stores are sorted and windowed together, as pending changes are.
+        let stores = try stores(holding: request.entityName, subentities: request.includesSubentities)
+        let merging = request.includesPendingChanges && hasPendingChanges(for: request.entityName) || !ancestors.isEmpty || stores.count > 1
         var fetch = try storeFetch(request)
         if !merging {
             fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
@@ -52,7 +55,7 @@ extension ManagedObjectContext {
         let statement = try Self.translating {
             try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
         }
-        var stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
+        var stored = try readEach(stores) { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
         if !ancestors.isEmpty {
             stored = stored.compactMap { row in ancestors[ObjectKey(number: row.number, key: row.key)] ?? row }
         }
@@ -115,7 +118,9 @@ extension ManagedObjectContext {
         let statement = try Self.translating {
             try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
         }
-        let stored = try read { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
+        let stored = try readEach(stores(holding: request.entityName, subentities: request.includesSubentities)) {
+            try ObjectRowReader(db: $0, rows: model.rows).objects(statement)
+        }
         let rows = stored.compactMap { row -> [String: Any]? in
             guard let shape = model.rows.shape(number: row.number) else { return nil }
             var dictionary = [String: Any]()

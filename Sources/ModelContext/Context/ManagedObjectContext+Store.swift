@@ -20,6 +20,13 @@ extension ManagedObjectContext {
         return try coordinator().store().database.read(body)
     }
 
+    /// Reads the store of the entity numbered `number` (the pinned generation is the first store's).
+    func read<T>(from number: Int, _ body: (Database) throws -> T) throws -> T {
+        let store = try coordinator().store(forNumber: number)
+        if store.index == 0, pinned != nil, let result = try readPinned(body) { return result }
+        return try store.database.read(body)
+    }
+
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try coordinator().store().database.write(body)
     }
@@ -34,7 +41,7 @@ extension ManagedObjectContext {
     func objectID(of key: ObjectKey) throws -> ManagedObjectID? {
         guard let shape = try rows().shape(number: key.number) else { return nil }
         if key.key < 0 { return ManagedObjectID(temporaryFor: shape.name, reference: -key.key) }
-        return try coordinator().store().objectID(shape.name, key.key)
+        return try coordinator().store(forNumber: key.number).objectID(shape.name, key.key)
     }
 
     /// The registered object of the row `key`, or a new fault for it (for a new object's key,
@@ -76,25 +83,25 @@ extension ManagedObjectContext {
     func materialize(_ rows: [StoredObject]) throws -> [ManagedObject] {
         let coordinator = try coordinator()
         let model = coordinator.managedObjectModel
-        let store = try coordinator.store()
-        var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
+        let stores = try coordinator.stores()
+        var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type, store: PersistentStoreCoordinator.OpenedStore)]()
         registered.reserve(rows.count)
         return try rows.map { stored in
             if let known = registered[ObjectRegistry.Key(number: stored.number, value: stored.key)] {
                 if known.committed == nil, !known.inserted { fill(known, from: stored) }
                 return known
             }
-            let kind: (entity: EntityDescription, type: ManagedObject.Type)
+            let kind: (entity: EntityDescription, type: ManagedObject.Type, store: PersistentStoreCoordinator.OpenedStore)
             if let known = kinds[stored.number] {
                 kind = known
             } else {
                 guard let shape = model.rows.shape(number: stored.number), let entity = model.entitiesByName[shape.name] else {
                     throw ContextError.make(134060, "the store has a row of an entity the model lacks")
                 }
-                kind = (entity, coordinator.classes.objectClass(for: entity))
+                kind = (entity, coordinator.classes.objectClass(for: entity), try stores.store(forNumber: stored.number))
                 kinds[stored.number] = kind
             }
-            let id = stored.key > 0 ? store.objectID(kind.entity.name, stored.key) : ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
+            let id = stored.key > 0 ? kind.store.objectID(kind.entity.name, stored.key) : ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
             let object = makeObject(kind.entity, id: id, of: kind.type)
             fill(object, from: stored)
             return object
@@ -114,7 +121,7 @@ extension ManagedObjectContext {
         let stored: StoredObject? = if let parent {
             parent.onQueue { parent.currentRow(of: object.objectID) }
         } else {
-            (try? read { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil
+            (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil
         }
         if let stored {
             fill(object, from: stored)

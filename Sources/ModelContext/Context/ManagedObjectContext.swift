@@ -196,7 +196,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard let key = try objectKey(of: id) else {
             throw ContextError.make(133000, "no object with ID \(id) in the store")
         }
-        let stored = try read { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }
+        let stored = try read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }
         guard let stored else { throw ContextError.make(133000, "no object with ID \(id) in the store") }
         return try materialize(stored)
     }

@@ -33,7 +33,7 @@ extension ManagedObjectContext {
             case .toMany(let relationship)?:
                 let unread = owners.filter { !$0.inserted && $0.toManys[name] == nil }
                 let keys = try unread.compactMap { try objectKey(of: $0.objectID) }
-                let related = try read { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, ofAll: keys) }
+                let related = try read(from: owners[0].entity.shape.number) { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, ofAll: keys) }
                 for (owner, key) in zip(unread, keys) {
                     let members = (related[key.key] ?? []).compactMap(registeredOrFault)
                     owner.committedToManys[name] = members
@@ -50,16 +50,16 @@ extension ManagedObjectContext {
 
     /// Reads the rows of the faults among `objects`, a statement per table and per 500 of them.
     func fulfill(_ objects: [ManagedObject]) throws {
-        var byTable = [String: (entity: String, keys: [Int64])]()
+        var byTable = [String: (entity: String, number: Int, keys: [Int64])]()
         for object in objects where object.isFault {
             guard let key = object.objectID.primaryKey else { continue }
-            byTable[object.entity.shape.table, default: (object.entity.name, [])].keys.append(key)
+            byTable[object.entity.shape.table, default: (object.entity.name, object.entity.shape.number, [])].keys.append(key)
         }
         let rows = try rows()
-        for (entity, keys) in byTable.values {
+        for (entity, number, keys) in byTable.values {
             for start in stride(from: 0, to: keys.count, by: 500) {
                 let batch = Array(keys[start..<min(start + 500, keys.count)])
-                let stored = try read { try ObjectRowReader(db: $0, rows: rows).objects(keys: batch, inTableOf: entity) }
+                let stored = try read(from: number) { try ObjectRowReader(db: $0, rows: rows).objects(keys: batch, inTableOf: entity) }
                 _ = try materialize(stored)
             }
         }

@@ -7,10 +7,11 @@ import ModelStore
 /// them, so a delete takes the row's links and external files with it and an update raises `Z_OPT`
 /// as a save does, and objects other contexts hold see the change as a conflict when they save.
 extension ManagedObjectContext {
-    /// Runs `request` in the store; returns its result as the request's result type asks.
+    /// Runs `request` in the store of its entity; returns its result as the request's result type asks.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
-        let store = try coordinator().store()
         let rows = try rows()
+        let store = try Self.entityName(of: request).flatMap { rows.shape(named: $0)?.number }.map { try coordinator().store(forNumber: $0) }
+            ?? coordinator().store()
         do {
             switch request {
             case let delete as BatchDeleteRequest:
@@ -27,6 +28,16 @@ extension ManagedObjectContext {
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw ContextError.make(133021, "a batch request's row collides on a uniqueness constraint: \(error.message ?? "")")
+        }
+    }
+
+    /// The entity whose store a request runs in: its own, or its first object ID's.
+    private static func entityName(of request: PersistentStoreRequest) -> String? {
+        switch request {
+        case let delete as BatchDeleteRequest: delete.entityName ?? delete.objectIDs?.first?.entityName
+        case let update as BatchUpdateRequest: update.entityName
+        case let insert as BatchInsertRequest: insert.entityName
+        default: nil
         }
     }
 

@@ -5,7 +5,7 @@ import ModelStack
 /// The contexts of a container, as `NSPersistentContainer` gives them: one view context on the
 /// main queue, and background contexts on private queues, all on the container's store.
 extension PersistentContainer {
-    /// The coordinator of the container's current model version and its first store.
+    /// The coordinator of the container's current model version and its loaded stores.
     public var persistentStoreCoordinator: PersistentStoreCoordinator { ContainerContexts.shared.entry(for: self).coordinator }
 
     /// The main-queue context apps read from (and that the UI observes).
@@ -57,7 +57,8 @@ final class ContainerContexts: Sendable {
             if let known = entries[ObjectIdentifier(container)], known.container === container { return known }
             let version = container.model.currentVersion ?? ModelVersion(name: container.name, path: container.model.path)
             let coordinator = PersistentStoreCoordinator(
-                model: ManagedObjectModel(version), provider: { [weak container] in container?.database },
+                model: ManagedObjectModel(version),
+                provider: { [weak container] in container?.loadedStores.map { ($0.database, $0.report.description.configuration) } ?? [] },
                 remoteChangeURL: { [weak container] in container?.loadedStores.first?.report.description.remoteChangeURL })
             let viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
             viewContext.persistentStoreCoordinator = coordinator

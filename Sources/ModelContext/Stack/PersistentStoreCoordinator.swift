@@ -3,13 +3,13 @@ import GRDB
 import ModelSchema
 import ModelStore
 
-/// What contexts read and write through (`NSPersistentStoreCoordinator`): a model and the store
-/// holding its objects, found when first used so that a container's contexts can be made before
-/// its store is loaded, as Core Data's can.
+/// What contexts read and write through (`NSPersistentStoreCoordinator`): a model and the stores
+/// holding its objects, each store those of its configuration, found when first used so that a
+/// container's contexts can be made before its stores are loaded, as Core Data's can.
 public final class PersistentStoreCoordinator: Sendable {
     public let managedObjectModel: ManagedObjectModel
-    private let provider: @Sendable () -> (any DatabaseWriter)?
-    private let opened = Mutex<OpenedStore?>(nil)
+    private let provider: @Sendable () -> [(database: any DatabaseWriter, configuration: String?)]
+    private let opened = Mutex<OpenedStores?>(nil)
     /// The store file to post remote-change notifications for, when its description asks.
     private let remoteChangeURL: @Sendable () -> URL?
     /// The watcher of that file, from the store's opening to the coordinator's end.
@@ -23,6 +23,8 @@ public final class PersistentStoreCoordinator: Sendable {
         var identifier: String
         /// An ID of the store, whose store part every other ID of it copies.
         var anyID: ManagedObjectID
+        /// The store's place among the coordinator's stores.
+        var index: Int
 
         /// The ID of row `key` of `entity`.
         func objectID(_ entity: String, _ key: Int64) -> ManagedObjectID {
@@ -30,15 +32,42 @@ public final class PersistentStoreCoordinator: Sendable {
         }
     }
 
+    /// The loaded stores in the order they were added, and the store of each entity: the first
+    /// whose configuration holds it, as Core Data assigns a new object to "the first writable
+    /// store supporting the entity" (`obtainPermanentIDs(for:)`).
+    struct OpenedStores: Sendable {
+        var all: [OpenedStore]
+        /// The index in `all` of each entity's store, by entity number; -1 for none.
+        var byNumber: [Int]
+        /// One store holds every entity (the common case): nothing needs routing.
+        var isSingle: Bool
+
+        /// The store of the entity numbered `number`.
+        func store(forNumber number: Int) throws -> OpenedStore {
+            if isSingle { return all[0] }
+            guard number >= 0, number < byNumber.count, byNumber[number] >= 0 else {
+                throw ContextError.make(134020, "no store of this coordinator holds entity number \(number): its configuration is in none")
+            }
+            return all[byNumber[number]]
+        }
+    }
+
     /// A coordinator for `model` over the store `database` opened (read-only or for writing),
     /// with `CoreDataFunctions.registering(in:)` in its configuration so that fetches with string
     /// operators and saves of derived attributes find Core Data's SQL functions.
     public convenience init(model: ManagedObjectModel, database: any DatabaseWriter) {
-        self.init(model: model) { database }
+        self.init(model: model) { [(database, nil)] }
+    }
+
+    /// A coordinator for `model` over several stores, each opened for the configuration named
+    /// beside it (nil for the default one, every entity), in the order Core Data would have
+    /// added them: an entity in several configurations lives in the first store holding it.
+    public convenience init(model: ManagedObjectModel, stores: [(database: any DatabaseWriter, configuration: String?)]) {
+        self.init(model: model) { stores }
     }
 
     init(
-        model: ManagedObjectModel, provider: @escaping @Sendable () -> (any DatabaseWriter)?,
+        model: ManagedObjectModel, provider: @escaping @Sendable () -> [(database: any DatabaseWriter, configuration: String?)],
         remoteChangeURL: @escaping @Sendable () -> URL? = { nil }
     ) {
         managedObjectModel = model
@@ -46,22 +75,46 @@ public final class PersistentStoreCoordinator: Sendable {
         self.remoteChangeURL = remoteChangeURL
     }
 
-    /// The store, opened on first use; throws Core Data's "no persistent stores" error before any
-    /// is loaded.
-    func store() throws -> OpenedStore {
+    /// The stores, opened on first use; throws Core Data's "no persistent stores" error before
+    /// any is loaded.
+    func stores() throws -> OpenedStores {
         if let known = opened.withLock({ $0 }) { return known }
-        guard let database = provider() else {
+        let sources = provider()
+        guard !sources.isEmpty else {
             throw ContextError.make(134060, "this coordinator has no persistent stores: load them first")
         }
-        let identifier = try database.read { try StoreMetadata.read(from: $0)?.uuid } ?? ""
-        let store = OpenedStore(database: database, identifier: identifier, anyID: ManagedObjectID(entityName: "", storeIdentifier: identifier, primaryKey: 0))
-        opened.withLock { $0 = store }
-        if let url = remoteChangeURL() { startPostingRemoteChanges(for: url, storeIdentifier: identifier) }
-        return store
+        var all = [OpenedStore]()
+        let rows = managedObjectModel.rows
+        var byNumber = Array(repeating: -1, count: (rows.layout.entities.map(\.number).max() ?? 0) + 1)
+        for (index, source) in sources.enumerated() {
+            let identifier = try source.database.read { try StoreMetadata.read(from: $0)?.uuid } ?? ""
+            all.append(OpenedStore(
+                database: source.database, identifier: identifier,
+                anyID: ManagedObjectID(entityName: "", storeIdentifier: identifier, primaryKey: 0), index: index))
+            for name in managedObjectModel.version.entityNames(inConfiguration: source.configuration) ?? [] {
+                guard let number = rows.shape(named: name)?.number, byNumber[number] < 0 else { continue }
+                byNumber[number] = index
+            }
+        }
+        let numbers = rows.layout.entities.map(\.number)
+        let stores = OpenedStores(all: all, byNumber: byNumber, isSingle: all.count == 1 && numbers.allSatisfy { byNumber[$0] == 0 })
+        opened.withLock { $0 = stores }
+        // Remote changes are posted for the first store, whose description asks for them.
+        if let url = remoteChangeURL() { startPostingRemoteChanges(for: url, storeIdentifier: all[0].identifier) }
+        return stores
     }
 
-    /// The loaded store's `NSStoreUUID`, which permanent object IDs carry.
+    /// The first store, which holds every entity when it is the only one.
+    func store() throws -> OpenedStore { try stores().all[0] }
+
+    /// The store of the entity numbered `number`.
+    func store(forNumber number: Int) throws -> OpenedStore { try stores().store(forNumber: number) }
+
+    /// The first loaded store's `NSStoreUUID`, which permanent object IDs of its objects carry.
     public func storeIdentifier() throws -> String { try store().identifier }
+
+    /// The `NSStoreUUID` of every loaded store, in the order they were added.
+    public func storeIdentifiers() throws -> [String] { try stores().all.map(\.identifier) }
 }
 
 /// A value guarded by a lock.
@@ -80,10 +133,10 @@ final class Mutex<Value>: @unchecked Sendable {
 
 extension PersistentStoreCoordinator {
     /// The ID a URI names (`x-coredata://<NSStoreUUID>/<Entity>/p<key>`) when its entity is in the
-    /// model and its store is this one; nil otherwise, as Core Data answers.
+    /// model and its store is one of this coordinator's; nil otherwise, as Core Data answers.
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
         guard let id = ManagedObjectID(uriRepresentation: uri), managedObjectModel.entitiesByName[id.entityName] != nil else { return nil }
-        guard id.isTemporaryID || (try? storeIdentifier()) == id.storeIdentifier else { return nil }
+        guard id.isTemporaryID || (try? storeIdentifiers())?.contains(id.storeIdentifier) == true else { return nil }
         return id
     }
 }

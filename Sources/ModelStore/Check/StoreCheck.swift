@@ -20,13 +20,16 @@ public struct StoreCheck: Sendable {
     /// Checks the store at `path` against `bundle`, waiting up to `busyTimeout` seconds for a
     /// store another process holds locked (a loader with its own retries passes 0); with
     /// `findingForeignEntityRows`, also reads every entity table of the store's version for
-    /// ``foreignEntityRows``.
+    /// ``foreignEntityRows``. A store added for a named `configuration` is checked as Core Data's
+    /// `isConfiguration(withName:compatibleWithStoreMetadata:)` does: only the hashes and tables
+    /// of that configuration's entities must be the current version's.
     public static func run(
-        storeAt path: String, bundle: ModelBundle, busyTimeout: TimeInterval = 5, findingForeignEntityRows: Bool = false
+        storeAt path: String, bundle: ModelBundle, busyTimeout: TimeInterval = 5, findingForeignEntityRows: Bool = false,
+        configuration: String? = nil
     ) -> StoreCheck {
         var check = StoreCheck(path: path, currentVersion: bundle.currentVersion?.name)
         do {
-            try check.inspect(bundle, busyTimeout: busyTimeout, findingForeignEntityRows: findingForeignEntityRows)
+            try check.inspect(bundle, busyTimeout: busyTimeout, findingForeignEntityRows: findingForeignEntityRows, configuration: configuration)
         } catch let error as StoreError {
             check.error = error
         } catch let error as DatabaseError {
@@ -37,7 +40,7 @@ public struct StoreCheck: Sendable {
         return check
     }
 
-    private mutating func inspect(_ bundle: ModelBundle, busyTimeout: TimeInterval, findingForeignEntityRows: Bool) throws {
+    private mutating func inspect(_ bundle: ModelBundle, busyTimeout: TimeInterval, findingForeignEntityRows: Bool, configuration: String?) throws {
         try Self.checkFile(path)
         try Self.checkNotLocked(path)
         if StoreFiles(path: path).hasHotJournal {
@@ -51,9 +54,12 @@ public struct StoreCheck: Sendable {
         }
         let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
         self.match = match
+        if !ModelVersion.isDefaultConfiguration(configuration) {
+            return try Self.checkConfiguration(configuration, of: current, path: path, hashes: metadata.versionHashes, framework: metadata.framework, schema: schema)
+        }
         let order = bundle.versions.map(\.name)
         if let matched = match.matched, findingForeignEntityRows {
-            let layout = StoreLayout(matched, framework: metadata.framework)
+            let layout = StoreLayout(matched, framework: metadata.framework, configuration: configuration)
             foreignEntityRows = try StoreSnapshot.withReadOnlyDatabase(at: path, busyTimeout: busyTimeout) { db in
                 try ForeignEntityRows.find(in: db, layout: layout)
             }
@@ -87,6 +93,29 @@ public struct StoreCheck: Sendable {
         }
         let nearest = match.nearest.map { " (nearest: '\($0.name)', \(match.differences.count) entities differ)" } ?? ""
         throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store\(nearest)")
+    }
+
+    /// Checks a store added for `configuration` of `current`: each of the configuration's
+    /// entities has its current hash in the store's metadata (hashes of other entities, which
+    /// belong to other stores, do not matter) and its tables are the configuration's.
+    static func checkConfiguration(
+        _ configuration: String?, of current: ModelVersion, path: String, hashes: [String: VersionHash], framework: FrameworkVersion, schema: StoreSchema
+    ) throws {
+        guard let names = current.entityNames(inConfiguration: configuration) else {
+            throw StoreError(.incompatibleSchema, path: path, message: "the model has no configuration named '\(configuration ?? "")'")
+        }
+        let model = VersionHasher(current).entityHashes()
+        if let differing = names.sorted().first(where: { hashes[$0] != model[$0] }) {
+            throw StoreError(
+                .incompatibleVersionHash, path: path,
+                message: "entity '\(differing)' of configuration '\(configuration ?? "")' is not as the current version '\(current.name)' has it")
+        }
+        let layout = StoreLayout(current, framework: framework, configuration: configuration)
+        if let first = layout.schema.differences(from: schema).first(where: { !$0.isCompatible }) {
+            throw StoreError(
+                .incompatibleSchema, path: path,
+                message: "the store's hashes are those of configuration '\(configuration ?? "")' of '\(current.name)' but its tables are not: \(first)")
+        }
     }
 
     /// Throws `locked` when another process holds a write lock on the store; takes no lock.

@@ -12,14 +12,15 @@ public enum StoreCreator {
     }
 
     /// Writes the store at `path`, which must not exist: modelc never replaces a store; with
-    /// `persistentHistory`, with the tables Core Data adds for history tracking. The store
+    /// `persistentHistory`, with the tables Core Data adds for history tracking; for a named
+    /// `configuration`, with the tables of that configuration's entities only. The store
     /// is built under a temporary name beside `path` and moved into place when complete, so a
     /// failure leaves nothing behind. A model whose table would exceed SQLite's column limit is
     /// refused before anything is laid out.
     @discardableResult
     public static func create(
         at path: String, version: ModelVersion, framework: FrameworkVersion = .current,
-        journalMode: JournalMode = .wal, uuid: UUID = UUID(), persistentHistory: Bool = false
+        journalMode: JournalMode = .wal, uuid: UUID = UUID(), persistentHistory: Bool = false, configuration: String? = nil
     ) throws -> StoreLayout {
         let manager = FileManager.default
         if manager.fileExists(atPath: path) { throw StoreError.alreadyExists(path: path) }
@@ -32,7 +33,7 @@ public enum StoreCreator {
         }
         let staging = "\(path).modelc-\(UUID().uuidString)"
         defer { StoreFiles(path: staging).removeDatabaseAndSidecars() }
-        let layout = StoreLayout(version, framework: framework, persistentHistory: persistentHistory)
+        let layout = StoreLayout(version, framework: framework, persistentHistory: persistentHistory, configuration: configuration)
         try StoreError.mapping(path: path) {
             let queue = try DatabaseQueue(path: staging)
             try queue.writeWithoutTransaction { db in
@@ -51,18 +52,19 @@ public enum StoreCreator {
     }
 
     /// An in-memory store with the same schema, entity rows, metadata and model cache as
-    /// ``create(at:version:framework:journalMode:uuid:persistentHistory:)`` writes: for tests and previews; it is
+    /// ``create(at:version:framework:journalMode:uuid:persistentHistory:configuration:)`` writes: for tests and previews; it is
     /// gone when the returned queue is released. Its connection has Core Data's SQL functions
     /// (``CoreDataFunctions``), as the stores a loader opens from files do.
     public static func createInMemory(
-        version: ModelVersion, framework: FrameworkVersion = .current, uuid: UUID = UUID(), persistentHistory: Bool = false
+        version: ModelVersion, framework: FrameworkVersion = .current, uuid: UUID = UUID(), persistentHistory: Bool = false,
+        configuration: String? = nil
     ) throws -> DatabaseQueue {
         if let wide = ColumnLimit.firstTooWide(version) {
             throw StoreError.tooManyColumns(path: ":memory:", table: wide.table, columns: wide.columns)
         }
         let queue = try DatabaseQueue(configuration: CoreDataFunctions.registering(in: Configuration()))
         try queue.write { db in
-            let layout = StoreLayout(version, framework: framework, persistentHistory: persistentHistory)
+            let layout = StoreLayout(version, framework: framework, persistentHistory: persistentHistory, configuration: configuration)
             try populate(db, layout: layout, version: version, framework: framework, uuid: uuid)
         }
         return queue

@@ -5,13 +5,13 @@ import ModelSchema
 /// (FORMATS §6).
 public struct StoreLayout: Sendable {
     /// Entities in `Z_ENT` order.
-    public private(set) var entities: [EntityLayout] = []
+    public internal(set) var entities: [EntityLayout] = []
     /// Many-to-many join tables.
-    public private(set) var joinTables: [JoinTableLayout] = []
+    public internal(set) var joinTables: [JoinTableLayout] = []
     /// The hidden foreign keys of to-many relationships without an inverse.
-    public private(set) var hiddenInverses: [HiddenInverseLayout] = []
+    public internal(set) var hiddenInverses: [HiddenInverseLayout] = []
     /// The tables, indexes, `Z_PRIMARYKEY` rows and triggers.
-    public private(set) var schema = StoreSchema(tables: [], indexes: [], entities: [])
+    public internal(set) var schema = StoreSchema(tables: [], indexes: [], entities: [])
 
     /// Lays out `version` as the Core Data build `framework` would; with `persistentHistory`,
     /// plus the tables of persistent history tracking.

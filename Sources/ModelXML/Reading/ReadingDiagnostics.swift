@@ -73,6 +73,11 @@ extension Diagnostic {
         .error("X015", "no version named '\(name)'; the bundle has \(available.map { "'\($0)'" }.joined(separator: ", "))")
     }
 
+    /// A `--configuration` that names no configuration of the version.
+    public static func unknownConfiguration(_ name: String, available: [String]) -> Self {
+        .error("X021", "no configuration named '\(name)'; the version has " + (available.isEmpty ? "none" : available.map { "'\($0)'" }.joined(separator: ", ")))
+    }
+
     /// A command line that does not parse, in ArgumentParser's words.
     public static func badCommandLine(_ message: String) -> Self {
         .error("X020", message)
@@ -112,5 +117,6 @@ public enum ReadingDiagnostics {
         .init("X018", .error, "elements are nested deeper than any model nests them"),
         .init("X019", .error, "a model file is not a regular file (a FIFO, device, socket or folder)"),
         .init("X020", .error, "the command line does not parse"),
+        .init("X021", .error, "the requested configuration is not in the version"),
     ]
 }

@@ -13,7 +13,8 @@ struct StoreCheckCommand: ParsableCommand {
             the file exists and can be read, no other process holds a write lock, it is an \
             intact SQLite database (PRAGMA quick_check) with Core Data metadata, a version of \
             the model made it, that version is the current one, and the tables hold every \
-            column the version needs. Rows whose entity number (Z_ENT) belongs to an entity \
+            column the version needs (with --configuration, the hashes and tables of that \
+            configuration's entities only, as for a store added for it). Rows whose entity number (Z_ENT) belongs to an entity \
             of another table are reported as a warning with their count, table and number \
             (Core Data writes none; a migration keeps them naming their entity).
 
@@ -39,13 +40,16 @@ struct StoreCheckCommand: ParsableCommand {
     @Option(help: "The model the app opens the store with.", completion: .file())
     var model: String
 
+    @Option(help: "The configuration the store was added for (its entities' hashes and tables are checked); every entity when omitted.")
+    var configuration: String?
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
     func run() throws {
         try CommandFailure.reporting(json: json, path: model) {
             let bundle = try ModelLoading.read(model)
-            let check = StoreCheck.run(storeAt: store, bundle: bundle, findingForeignEntityRows: true)
+            let check = StoreCheck.run(storeAt: store, bundle: bundle, findingForeignEntityRows: true, configuration: configuration)
             let report = StoreCheckReport(check)
             if !json {
                 for rows in check.foreignEntityRows { FileHandle.standardError.write(Data("\(store): warning: \(rows.warning)\n".utf8)) }

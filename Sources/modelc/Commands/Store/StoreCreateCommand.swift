@@ -1,6 +1,7 @@
 import ArgumentParser
 import ModelSchema
 import ModelStore
+import ModelXML
 
 /// `modelc store create`: an empty store as Core Data creates it for a model version.
 struct StoreCreateCommand: ParsableCommand {
@@ -21,6 +22,11 @@ struct StoreCreateCommand: ParsableCommand {
             --persistent-history adds the tables a store opened with persistent history tracking \
             has (ACHANGE, ATRANSACTION, ATRANSACTIONSTRING and entities 16001-16003), as \
             Core Data build 1344 writes them.
+
+            --configuration creates the store of one configuration of the model, as Core Data \
+            does for a store description naming it: only that configuration's tables and \
+            Z_PRIMARYKEY rows (with the model's entity numbers), and every entity's hashes in \
+            the metadata.
             """
     )
 
@@ -39,6 +45,9 @@ struct StoreCreateCommand: ParsableCommand {
     @Argument(help: "The store file to write; it must not exist.", completion: .file())
     var output: String
 
+    @Option(help: "The configuration whose entities the store holds (default: every entity).")
+    var configuration: String?
+
     @Flag(help: "Add the tables Core Data keeps for persistent history tracking (NSPersistentHistoryTrackingKey).")
     var persistentHistory = false
 
@@ -49,9 +58,13 @@ struct StoreCreateCommand: ParsableCommand {
         try CommandFailure.reporting(json: json, path: output) {
             let bundle = try ModelLoading.read(model)
             let chosen = try ModelLoading.version(modelVersion, of: bundle)
+            guard chosen.entityNames(inConfiguration: configuration) != nil else {
+                throw CommandFailure.usage(
+                    Diagnostic.unknownConfiguration(configuration ?? "", available: chosen.configurations.map(\.name)).inFile(bundle.path))
+            }
             let layout = try StoreCreator.create(
                 at: output, version: chosen, framework: FrameworkVersion(frameworkVersion), journalMode: journalMode,
-                persistentHistory: persistentHistory)
+                persistentHistory: persistentHistory, configuration: configuration)
             print("created \(output): version '\(chosen.name)', \(layout.entities.count.counting("entity", plural: "entities")), \(layout.schema.tables.count.counting("table"))")
         }
     }

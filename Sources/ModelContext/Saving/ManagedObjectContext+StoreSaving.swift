@@ -1,0 +1,60 @@
+import Foundation
+import ModelStore
+
+/// Saving into several stores: each object's changes go to its entity's store, one write
+/// transaction per store, as Core Data's coordinator saves each store in turn; a relationship
+/// may not link objects of two stores (133010, `NSManagedObjectExternalRelationshipError`).
+extension ManagedObjectContext {
+    /// The changes of one store's objects.
+    struct StoreChanges {
+        var store: PersistentStoreCoordinator.OpenedStore
+        var inserted: [ManagedObject]
+        var updated: [ManagedObject]
+        var deleted: [ManagedObject]
+    }
+
+    /// The changes grouped by store, stores in the order they were added; a single store holding
+    /// every entity gets them all as they are, without looking at any object; an object whose
+    /// entity no store holds fails the save (134020) before anything is written.
+    func changesByStore(
+        _ stores: PersistentStoreCoordinator.OpenedStores, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
+    ) throws -> [StoreChanges] {
+        if stores.isSingle { return [StoreChanges(store: stores.all[0], inserted: inserted, updated: updated, deleted: deleted)] }
+        var parts = stores.all.map { StoreChanges(store: $0, inserted: [], updated: [], deleted: []) }
+        for object in inserted { parts[try stores.store(forNumber: object.entity.shape.number).index].inserted.append(object) }
+        for object in updated { parts[try stores.store(forNumber: object.entity.shape.number).index].updated.append(object) }
+        for object in deleted { parts[try stores.store(forNumber: object.entity.shape.number).index].deleted.append(object) }
+        return parts.filter { !$0.inserted.isEmpty || !$0.updated.isEmpty || !$0.deleted.isEmpty }
+    }
+
+    /// Runs the write transaction of `store`; when it fails after the stores `saved` committed
+    /// theirs, throws Core Data's 134040 (`NSPersistentStoreIncompleteSaveError`, the failed store
+    /// in `NSAffectedStoresErrorKey`): a save is atomic in each store, not across them.
+    func saving<T>(in store: PersistentStoreCoordinator.OpenedStore, after saved: [String], _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch where !saved.isEmpty {
+            throw ContextError.make(
+                134040, "the save failed in store \(store.identifier) after stores \(saved.joined(separator: ", ")) committed theirs: \(error)",
+                [NSAffectedStoresErrorKey: [store.identifier], NSUnderlyingErrorKey: error])
+        }
+    }
+
+    /// Refuses, before anything is written, a save in which an object's relationship holds an
+    /// object of another store: Core Data's 133010 ("an object being saved has a relationship
+    /// containing an object from another store").
+    func checkRelationshipsStayInStore(_ stores: PersistentStoreCoordinator.OpenedStores, _ objects: [ManagedObject]) throws {
+        if stores.isSingle { return }
+        for object in objects {
+            let own = try stores.store(forNumber: object.entity.shape.number).index
+            var related = object.entity.shape.toOnes.indices.compactMap { object.pending.toOne($0) ?? nil }
+            for name in object.changedToManys { related += object.toManys[name]?.objects ?? [] }
+            for other in related where !other.deleted {
+                guard try stores.store(forNumber: other.entity.shape.number).index != own else { continue }
+                throw ContextError.make(
+                    133010, "\(object.entity.name) \(object.objectID) is related to \(other.entity.name) \(other.objectID), which is in another store",
+                    [NSAffectedObjectsErrorKey: [object, other]])
+            }
+        }
+    }
+}

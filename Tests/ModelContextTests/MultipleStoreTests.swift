@@ -1,0 +1,199 @@
+import Foundation
+import GRDB
+import ModelContext
+import ModelSchema
+import ModelStack
+import ModelStore
+import Testing
+
+/// A coordinator with several stores, one per configuration of the model, as Core Data's with
+/// several stores added: each object saved to the store of its entity's configuration, fetches
+/// merged across the stores, object IDs carrying their own store's UUID, relationships kept
+/// within one store (133010). The model: `Item` and `Person` in configuration "Main", `Item`'s
+/// subentity `Memo` in "Scratch", so that a fetch of `Item` spans both stores.
+struct MultipleStoreTests {
+    typealias Support = ContextTestSupport
+    static let contents = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Item" representedClassName="Item" syncable="YES">
+                <attribute name="rank" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="items" inverseEntity="Person"/>
+            </entity>
+            <entity name="Memo" representedClassName="Memo" parentEntity="Item" syncable="YES">
+                <attribute name="text" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Person" representedClassName="Person" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="items" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" inverseName="owner" inverseEntity="Item"/>
+            </entity>
+            <configuration name="Main">
+                <memberEntity name="Item"/>
+                <memberEntity name="Person"/>
+            </configuration>
+            <configuration name="Scratch">
+                <memberEntity name="Memo"/>
+            </configuration>
+        </model>
+        """
+
+    /// A folder holding the model and the stores' files.
+    struct Setup {
+        let folder: URL
+        var model: URL { folder.appendingPathComponent("Notes.xcdatamodeld") }
+        var main: URL { folder.appendingPathComponent("Main.sqlite") }
+        var scratch: URL { folder.appendingPathComponent("Scratch.sqlite") }
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-stores-\(UUID().uuidString)")
+            let version = folder.appendingPathComponent("Notes.xcdatamodeld/Notes.xcdatamodel")
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            try Data(MultipleStoreTests.contents.utf8).write(to: version.appendingPathComponent("contents"))
+        }
+
+        /// A container with the Main store first, then the Scratch store, loaded.
+        func container() async throws -> PersistentContainer {
+            let container = try PersistentContainer(name: "Notes", model: model)
+            var main = StoreDescription(url: self.main)
+            main.configuration = "Main"
+            var scratch = StoreDescription(url: self.scratch)
+            scratch.configuration = "Scratch"
+            container.persistentStoreDescriptions = [main, scratch]
+            try await container.loadPersistentStores()
+            return container
+        }
+
+        /// Rows of `sql` in the store file at `url`, read with plain SQLite, columns joined by `|`.
+        func rows(_ url: URL, _ sql: String) throws -> [String] {
+            var configuration = GRDB.Configuration()
+            configuration.readonly = true
+            return try DatabaseQueue(path: url.path, configuration: configuration).read { db in
+                try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { $0.isNull ? "NULL" : "\($0.storage.value ?? "")" }.joined(separator: "|") }
+            }
+        }
+    }
+
+    /// Inserts three items (ranks 1, 3, 5) and three memos (ranks 2, 4, 6) and saves them.
+    static func fill(_ context: ManagedObjectContext) throws {
+        let entities = context.persistentStoreCoordinator!.managedObjectModel.entitiesByName
+        for rank in 1...6 {
+            let object = ManagedObject(entity: entities[rank.isMultiple(of: 2) ? "Memo" : "Item"]!, insertInto: context)
+            object.setValue(Int64(rank), forKey: "rank")
+            object.setValue("t\(rank)", forKey: "title")
+        }
+        try context.save()
+    }
+
+    @Test func eachStoreHasOnlyItsConfigurationsTablesAndEveryEntitysHashes() async throws {
+        let setup = try Setup()
+        _ = try await setup.container()
+        // Entity numbers are the model's: roots alphabetically, each followed by its subentities.
+        #expect(try setup.rows(setup.main, "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") == ["1|Item|0", "3|Person|0"])
+        #expect(try setup.rows(setup.scratch, "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") == ["1|Item|0", "2|Memo|1"])
+        let tables = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+        #expect(try setup.rows(setup.main, tables) == ["ZITEM", "ZPERSON", "Z_METADATA", "Z_MODELCACHE", "Z_PRIMARYKEY"])
+        #expect(try setup.rows(setup.scratch, tables) == ["ZITEM", "Z_METADATA", "Z_MODELCACHE", "Z_PRIMARYKEY"])
+        for url in [setup.main, setup.scratch] {
+            let metadata = try StoreMetadata.read(at: url.path)
+            #expect(Set(metadata.versionHashes.keys) == ["Item", "Memo", "Person"])
+        }
+    }
+
+    @Test func objectsLandInTheStoreOfTheirConfigurationWithItsUUID() async throws {
+        let setup = try Setup()
+        let container = try await setup.container()
+        let context = container.newBackgroundContext()
+        let ids = try context.performAndWait { () throws -> [String: [ManagedObjectID]] in
+            try Self.fill(context)
+            let objects = try context.fetch(FetchRequest<ManagedObject>(entityName: "Item"))
+            return Dictionary(grouping: objects.map(\.objectID), by: \.entityName)
+        }
+        #expect(try setup.rows(setup.main, "SELECT Z_ENT, ZRANK FROM ZITEM ORDER BY ZRANK") == ["1|1", "1|3", "1|5"])
+        #expect(try setup.rows(setup.scratch, "SELECT Z_ENT, ZRANK FROM ZITEM ORDER BY ZRANK") == ["2|2", "2|4", "2|6"])
+        let mainUUID = try setup.rows(setup.main, "SELECT Z_UUID FROM Z_METADATA")
+        let scratchUUID = try setup.rows(setup.scratch, "SELECT Z_UUID FROM Z_METADATA")
+        #expect(mainUUID != scratchUUID)
+        #expect(ids["Item"]?.map(\.storeIdentifier) == Array(repeating: mainUUID[0], count: 3))
+        #expect(ids["Memo"]?.map(\.storeIdentifier) == Array(repeating: scratchUUID[0], count: 3))
+        #expect(try setup.rows(setup.scratch, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'") == ["3"])
+    }
+
+    @Test func aFetchSortsAndLimitsOverEveryStore() async throws {
+        let setup = try Setup()
+        let container = try await setup.container()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            try Self.fill(context)
+            let request = FetchRequest<ManagedObject>(entityName: "Item")
+            request.sortDescriptors = [FetchSortDescriptor(key: "rank", ascending: false)]
+            request.fetchLimit = 3
+            request.fetchOffset = 1
+            #expect(try context.fetch(request).map { $0.value(forKey: "title") as? String } == ["t5", "t4", "t3"])
+            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Item")) == 6)
+            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Memo")) == 3)
+        }
+        // A new container reads both stores back.
+        let reopened = try await setup.container()
+        let titles = try reopened.viewContext.performAndWait {
+            let request = FetchRequest<ManagedObject>(entityName: "Item")
+            request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
+            return try reopened.viewContext.fetch(request).map { $0.value(forKey: "title") as? String }
+        }
+        #expect(titles == ["t1", "t2", "t3", "t4", "t5", "t6"])
+    }
+
+    @Test func aRelationshipAcrossStoresIsRefusedWith133010() async throws {
+        let setup = try Setup()
+        let container = try await setup.container()
+        let context = container.newBackgroundContext()
+        let code = context.performAndWait { () -> Int? in
+            let entities = context.persistentStoreCoordinator!.managedObjectModel.entitiesByName
+            let person = ManagedObject(entity: entities["Person"]!, insertInto: context)
+            let memo = ManagedObject(entity: entities["Memo"]!, insertInto: context)
+            memo.setValue(person, forKey: "owner")
+            do {
+                try context.save()
+                return nil
+            } catch {
+                return (error as NSError).code
+            }
+        }
+        #expect(code == 133010)
+        #expect(try setup.rows(setup.main, "SELECT COUNT(*) FROM ZPERSON") == ["0"])
+        #expect(try setup.rows(setup.scratch, "SELECT COUNT(*) FROM ZITEM") == ["0"])
+    }
+
+    @Test func anObjectOfAnEntityNoLoadedStoreHoldsIsNotSaved() async throws {
+        let setup = try Setup()
+        let container = try PersistentContainer(name: "Notes", model: setup.model)
+        var main = StoreDescription(url: setup.main)
+        main.configuration = "Main"
+        container.persistentStoreDescriptions = [main]
+        try await container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        let (code, memos) = try context.performAndWait { () throws -> (Int?, Int) in
+            let entities = context.persistentStoreCoordinator!.managedObjectModel.entitiesByName
+            ManagedObject(entity: entities["Memo"]!, insertInto: context).setValue(Int64(1), forKey: "rank")
+            let code = (Support.saveError(context))?.code
+            context.rollback()
+            return (code, try context.count(for: FetchRequest<ManagedObject>(entityName: "Memo")))
+        }
+        #expect(code == 134020)
+        #expect(memos == 0)
+        #expect(try setup.rows(setup.main, "SELECT COUNT(*) FROM ZITEM") == ["0"])
+    }
+
+    @Test func eachStoreChecksCleanForItsConfigurationOnly() async throws {
+        let setup = try Setup()
+        let container = try await setup.container()
+        let context = container.newBackgroundContext()
+        try context.performAndWait { try Self.fill(context) }
+        let bundle = container.model
+        #expect(StoreCheck.run(storeAt: setup.main.path, bundle: bundle, configuration: "Main").error == nil)
+        #expect(StoreCheck.run(storeAt: setup.scratch.path, bundle: bundle, configuration: "Scratch").error == nil)
+        // Checked for every entity, the Scratch store lacks the Person table.
+        #expect(StoreCheck.run(storeAt: setup.scratch.path, bundle: bundle).error?.errorClass == .incompatibleSchema)
+        #expect(StoreCheck.run(storeAt: setup.scratch.path, bundle: bundle, configuration: "Nothing").error?.errorClass == .incompatibleSchema)
+    }
+}
