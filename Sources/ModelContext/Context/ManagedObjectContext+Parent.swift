@@ -109,7 +109,7 @@ extension ManagedObjectContext {
             object.inserted = false
             registered.add(object)
         }
-        for object in inserted + updated { settle(object, keys: [:]) }
+        for object in [inserted, updated].joined() { settle(object, keys: [:]) }
         endChanges(deleting: deleted)
         postDidSave(inserted: inserted, updated: updated, deleted: deleted)
     }
@@ -131,7 +131,7 @@ extension ManagedObjectContext {
             registered[ObjectRegistry.Key(of: object)] ?? registeredObject(under: object.objectID)
                 ?? makeObject(object.entity, id: object.objectID, of: type(of: object))
         }
-        for object in inserted + updated {
+        for object in [inserted, updated].joined() {
             let mine = counterpart(object)
             guard !mine.deleted else { continue }
             copyChanges(of: object, into: mine, counterpart)
