@@ -68,6 +68,8 @@ struct MultipleStoreTests {
         func rows(_ url: URL, _ sql: String) throws -> [String] {
             var configuration = GRDB.Configuration()
             configuration.readonly = true
+            // A container let go a moment before may still be checkpointing the file as it closes.
+            configuration.busyMode = .timeout(5)
             return try DatabaseQueue(path: url.path, configuration: configuration).read { db in
                 try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { $0.isNull ? "NULL" : "\($0.storage.value ?? "")" }.joined(separator: "|") }
             }
@@ -162,6 +164,42 @@ struct MultipleStoreTests {
         #expect(code == 133010)
         #expect(try setup.rows(setup.main, "SELECT COUNT(*) FROM ZPERSON") == ["0"])
         #expect(try setup.rows(setup.scratch, "SELECT COUNT(*) FROM ZITEM") == ["0"])
+    }
+
+    /// A save that fails in the second store after the first committed (an optimistic-locking
+    /// conflict on a memo) throws 134040; the first store's objects are saved, the memo keeps
+    /// its change, and saving again writes the memo alone (the item's row is not written twice).
+    @Test func aSaveFailingInTheSecondStoreKeepsWhatTheFirstCommitted() async throws {
+        let setup = try Setup()
+        let container = try await setup.container()
+        let filler = container.newBackgroundContext()
+        try filler.performAndWait { try Self.fill(filler) }
+        let (editor, other) = (container.newBackgroundContext(), container.newBackgroundContext())
+        let request = FetchRequest<ManagedObject>(entityName: "Item")
+        request.predicate = try FetchPredicate(format: "rank <= 2")
+        request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
+        let objects = try editor.performAndWait {
+            let objects = try editor.fetch(request)
+            for object in objects { object.setValue("edited", forKey: "title") }
+            return objects
+        }
+        try other.performAndWait {
+            let memo = try other.fetch(request)[1]
+            memo.setValue("elsewhere", forKey: "title")
+            try other.save()
+        }
+        let error = editor.performAndWait { ContextTestSupport.saveError(editor) }
+        #expect(error?.code == 134040)
+        editor.performAndWait {
+            #expect(!objects[0].hasChanges)
+            #expect(objects[1].hasChanges)
+            #expect(editor.updatedObjects == [objects[1]])
+        }
+        #expect(try setup.rows(setup.main, "SELECT ZTITLE, Z_OPT FROM ZITEM").contains("edited|2"))
+        editor.mergePolicy = .mergeByPropertyObjectTrump
+        try editor.performAndWait { try editor.save() }
+        #expect(try setup.rows(setup.main, "SELECT ZTITLE, Z_OPT FROM ZITEM WHERE ZRANK = 1") == ["edited|2"])
+        #expect(try setup.rows(setup.scratch, "SELECT ZTITLE, Z_OPT FROM ZITEM WHERE ZRANK = 2") == ["edited|3"])
     }
 
     @Test func anObjectOfAnEntityNoLoadedStoreHoldsIsNotSaved() async throws {

@@ -44,84 +44,93 @@ extension ManagedObjectContext {
         var allResolutions = [ObjectIdentifier: ConflictResolution]()
         var allTakenOver = [ObjectIdentifier: StoredObject]()
         var saved = [String]()
-        for part in try changesByStore(stores, inserted: inserted, updated: updated, deleted: deleted) {
+        let parts = try changesByStore(stores, inserted: inserted, updated: updated, deleted: deleted)
+        for (index, part) in parts.enumerated() {
             let (inserted, updated, deleted) = (part.inserted, part.updated, part.deleted)
-            let written = try saving(in: part.store, after: saved) {
-                try part.store.database.write { db -> [ObjectIdentifier: ObjectKey] in
-                    resolutions = [:]
-                    let writer = ObjectRowWriter(db: db, rows: rows)
-                    let reader = ObjectRowReader(db: db, rows: rows)
-                    var keys = try assignKeys(inserted, writer)
-                    takenOver = try uniquenessCollisions(inserted, reader, policy: policy)
-                    for (identifier, stored) in takenOver { keys[identifier] = ObjectKey(number: stored.number, key: stored.key) }
-                    func key(_ object: ManagedObject) -> ObjectKey? {
-                        keys[ObjectIdentifier(object)] ?? object.objectID.primaryKey.map { ObjectKey(number: object.entity.shape.number, key: $0) }
-                    }
-                    var conflicts = [MergeConflict]()
-                    /// Settles the conflict of `object`, whose row is at another version or gone: reported
-                    /// under the error policy, else resolved by the policy.
-                    func resolve(_ object: ManagedObject, _ own: ObjectKey) throws -> ConflictResolution {
-                        let current = try reader.object(own)
-                        if policy == .error { conflicts.append(conflict(object, current)) }
-                        let resolution = ConflictResolution(policy, object: object, current: current)
-                        resolutions[ObjectIdentifier(object)] = resolution
-                        return resolution
-                    }
-                    for object in inserted {
-                        let order = orders[ObjectIdentifier(object)]?.values ?? [:]
-                        guard let stored = takenOver[ObjectIdentifier(object)] else {
-                            try insertRow(object, writer, key: key, orders: order)
-                            continue
+            let written: [ObjectIdentifier: ObjectKey]
+            do {
+                written = try saving(in: part.store, after: saved) {
+                    try part.store.database.write { db -> [ObjectIdentifier: ObjectKey] in
+                        resolutions = [:]
+                        let writer = ObjectRowWriter(db: db, rows: rows)
+                        let reader = ObjectRowReader(db: db, rows: rows)
+                        var keys = try assignKeys(inserted, writer)
+                        takenOver = try uniquenessCollisions(inserted, reader, policy: policy)
+                        for (identifier, stored) in takenOver { keys[identifier] = ObjectKey(number: stored.number, key: stored.key) }
+                        func key(_ object: ManagedObject) -> ObjectKey? {
+                            keys[ObjectIdentifier(object)] ?? object.objectID.primaryKey.map { ObjectKey(number: object.entity.shape.number, key: $0) }
                         }
-                        // A new object whose constraint values a row has: the row becomes the object's, with
-                        // the object's values under object trump and overwrite, as they are under the others.
-                        if policy == .mergeByPropertyObjectTrump || policy == .overwrite, let own = key(object) {
-                            guard try updateRow(object, own, writer, key: key, orders: order, version: stored.version, everything: true) else {
-                                throw ContextError.make(133020, "\(object.objectID)'s row changed while its constraint conflict was resolved")
+                        var conflicts = [MergeConflict]()
+                        /// Settles the conflict of `object`, whose row is at another version or gone: reported
+                        /// under the error policy, else resolved by the policy.
+                        func resolve(_ object: ManagedObject, _ own: ObjectKey) throws -> ConflictResolution {
+                            let current = try reader.object(own)
+                            if policy == .error { conflicts.append(conflict(object, current)) }
+                            let resolution = ConflictResolution(policy, object: object, current: current)
+                            resolutions[ObjectIdentifier(object)] = resolution
+                            return resolution
+                        }
+                        for object in inserted {
+                            let order = orders[ObjectIdentifier(object)]?.values ?? [:]
+                            guard let stored = takenOver[ObjectIdentifier(object)] else {
+                                try insertRow(object, writer, key: key, orders: order)
+                                continue
+                            }
+                            // A new object whose constraint values a row has: the row becomes the object's, with
+                            // the object's values under object trump and overwrite, as they are under the others.
+                            if policy == .mergeByPropertyObjectTrump || policy == .overwrite, let own = key(object) {
+                                guard try updateRow(object, own, writer, key: key, orders: order, version: stored.version, everything: true) else {
+                                    throw ContextError.make(133020, "\(object.objectID)'s row changed while its constraint conflict was resolved")
+                                }
                             }
                         }
-                    }
-                    for object in updated {
-                        guard let own = key(object) else { continue }
-                        let order = orders[ObjectIdentifier(object)]?.values ?? [:]
-                        if try updateRow(object, own, writer, key: key, orders: order, version: object.version) { continue }
-                        guard case .write(let current, let attributes, let toOnes, let everything) = try resolve(object, own), policy != .error else { continue }
-                        let written = try updateRow(
-                            object, own, writer, key: key, orders: order, version: current.version, skippingAttributes: attributes, skippingToOnes: toOnes, everything: everything)
-                        if !written { throw ContextError.make(133020, "\(object.objectID) changed in the store while its conflict was resolved") }
-                    }
-                    for object in deleted {
-                        guard let own = key(object) else { continue }
-                        if try writer.delete(object.entity.shape, key: own.key, version: object.version) {
+                        for object in updated {
+                            guard let own = key(object) else { continue }
+                            let order = orders[ObjectIdentifier(object)]?.values ?? [:]
+                            if try updateRow(object, own, writer, key: key, orders: order, version: object.version) { continue }
+                            guard case .write(let current, let attributes, let toOnes, let everything) = try resolve(object, own), policy != .error else { continue }
+                            let written = try updateRow(
+                                object, own, writer, key: key, orders: order, version: current.version, skippingAttributes: attributes, skippingToOnes: toOnes, everything: everything)
+                            if !written { throw ContextError.make(133020, "\(object.objectID) changed in the store while its conflict was resolved") }
+                        }
+                        for object in deleted {
+                            guard let own = key(object) else { continue }
+                            if try writer.delete(object.entity.shape, key: own.key, version: object.version) {
+                                try writer.unlinkAll(own)
+                                continue
+                            }
+                            guard case .write(let current, _, _, _) = try resolve(object, own), policy != .error else { continue }
+                            _ = try writer.delete(object.entity.shape, key: own.key, version: current.version)
                             try writer.unlinkAll(own)
-                            continue
                         }
-                        guard case .write(let current, _, _, _) = try resolve(object, own), policy != .error else { continue }
-                        _ = try writer.delete(object.entity.shape, key: own.key, version: current.version)
-                        try writer.unlinkAll(own)
-                    }
-                    if !conflicts.isEmpty {
-                        throw ContextError.make(133020, "\(conflicts.count) object(s) changed or were deleted in the store since they were read", [
-                            NSPersistentStoreSaveConflictsErrorKey: conflicts, NSAffectedObjectsErrorKey: conflicts.map(\.sourceObject),
-                        ])
-                    }
-                    let writtenOver = policy == .mergeByPropertyObjectTrump || policy == .overwrite
-                    for list in [inserted, updated] {
-                        for object in list where (resolutions[ObjectIdentifier(object)]?.writesObject ?? true) && (writtenOver || takenOver[ObjectIdentifier(object)] == nil) {
-                            try writeLinks(of: object, writer, key: key)
+                        if !conflicts.isEmpty {
+                            throw ContextError.make(133020, "\(conflicts.count) object(s) changed or were deleted in the store since they were read", [
+                                NSPersistentStoreSaveConflictsErrorKey: conflicts, NSAffectedObjectsErrorKey: conflicts.map(\.sourceObject),
+                            ])
                         }
+                        let writtenOver = policy == .mergeByPropertyObjectTrump || policy == .overwrite
+                        for list in [inserted, updated] {
+                            for object in list where (resolutions[ObjectIdentifier(object)]?.writesObject ?? true) && (writtenOver || takenOver[ObjectIdentifier(object)] == nil) {
+                                try writeLinks(of: object, writer, key: key)
+                            }
+                        }
+                        // History records what was written: an object a policy kept from the store (or whose
+                        // row was gone) is no change, and a new object that took over a colliding row updated that row.
+                        let kept = { (object: ManagedObject) in resolutions[ObjectIdentifier(object)]?.writesObject == false }
+                        if try PersistentHistoryLayout.isPresent(in: db) {
+                            try recordHistory(
+                                db, inserted: inserted.filter { takenOver[ObjectIdentifier($0)] == nil },
+                                updated: updated.filter { !kept($0) } + (writtenOver ? inserted.filter { takenOver[ObjectIdentifier($0)] != nil } : []),
+                                deleted: deleted.filter { !kept($0) }, tombstones: tombstones, resolutions: resolutions, key: key)
+                        }
+                        return keys
                     }
-                    // History records what was written: an object a policy kept from the store (or whose
-                    // row was gone) is no change, and a new object that took over a colliding row updated that row.
-                    let kept = { (object: ManagedObject) in resolutions[ObjectIdentifier(object)]?.writesObject == false }
-                    if try PersistentHistoryLayout.isPresent(in: db) {
-                        try recordHistory(
-                            db, inserted: inserted.filter { takenOver[ObjectIdentifier($0)] == nil },
-                            updated: updated.filter { !kept($0) } + (writtenOver ? inserted.filter { takenOver[ObjectIdentifier($0)] != nil } : []),
-                            deleted: deleted.filter { !kept($0) }, tombstones: tombstones, resolutions: resolutions, key: key)
-                    }
-                    return keys
                 }
+            } catch where index > 0 {
+                // The stores before this one committed: their objects are saved, the others keep
+                // their changes, so that saving again writes only what did not reach a store.
+                try settlePartialSave(parts[..<index], remaining: parts[index...], keys: keys, resolutions: allResolutions, takenOver: allTakenOver, stores: stores)
+                throw error
             }
             saved.append(part.store.identifier)
             // The first (usually the only) store's are taken as they are, not rehashed.
@@ -387,6 +396,23 @@ extension ManagedObjectContext {
         }
         endChanges(deleting: deleted)
         return (updated, deleted)
+    }
+
+    /// After a save that failed in a store after others committed (134040): the committed
+    /// stores' objects get their saved state, and the rest stay unsaved changes.
+    private func settlePartialSave(
+        _ committed: ArraySlice<StoreChanges>, remaining: ArraySlice<StoreChanges>, keys: [ObjectIdentifier: ObjectKey],
+        resolutions: [ObjectIdentifier: ConflictResolution], takenOver: [ObjectIdentifier: StoredObject], stores: PersistentStoreCoordinator.OpenedStores
+    ) throws {
+        let settled = try commit(
+            inserted: committed.flatMap(\.inserted), updated: committed.flatMap(\.updated), deleted: committed.flatMap(\.deleted), keys: keys,
+            resolutions: resolutions, takenOver: takenOver, stores: stores)
+        for part in remaining {
+            for object in part.inserted { insertedList.add(object) }
+            for object in part.updated { updatedList.add(object) }
+            for object in part.deleted { deletedList.add(object) }
+        }
+        postDidSave(inserted: committed.flatMap(\.inserted), updated: settled.updated, deleted: settled.deleted)
     }
 
     /// Ends a save: its deleted objects leave the context, and the change lists start empty.
