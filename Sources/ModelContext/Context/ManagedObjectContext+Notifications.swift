@@ -165,9 +165,15 @@ extension ManagedObjectContext {
             NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
         ])
         NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
-            NSInsertedObjectIDsKey: Set(inserted.map(\.objectID)), NSUpdatedObjectIDsKey: Set(updated.map(\.objectID)),
-            NSDeletedObjectIDsKey: Set(deleted.map(\.objectID)),
+            NSInsertedObjectIDsKey: Self.ids(of: inserted), NSUpdatedObjectIDsKey: Self.ids(of: updated), NSDeletedObjectIDsKey: Self.ids(of: deleted),
         ])
+    }
+
+    /// The IDs of `objects`, gathered straight into a set (no array of them first).
+    private static func ids(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
+        var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
+        for object in objects { ids.insert(object.objectID) }
+        return ids
     }
 }
 

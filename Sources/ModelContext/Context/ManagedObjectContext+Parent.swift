@@ -118,20 +118,24 @@ extension ManagedObjectContext {
     /// the same IDs, its changed properties are changed here (the child's values win), its deleted
     /// objects are deleted here.
     private func absorb(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
-        registered.reserve(inserted.count)
+        // New objects are new here, kept in the inserted list as this context's own new ones are
+        // (only one with a permanent ID already goes in the table).
         insertedList.reserve(inserted.count)
-        for object in inserted {
-            let mine = makeObject(object.entity, id: object.objectID, of: type(of: object))
+        let made = inserted.map { object in
+            let mine = type(of: object).init(entity: object.entity, insertInto: nil)
+            mine.attach(to: self, id: object.objectID)
             mine.inserted = true
             insertedList.add(mine)
+            if !object.objectID.isTemporaryID { registered.add(mine) }
+            return mine
         }
-        /// This context's object for the child's `object`: the one registered under its ID (every
-        /// new one is, from the loop above), one inserted here, else a fault.
+        /// This context's object for the child's `object`: the one registered or inserted here
+        /// under its ID, else a fault.
         func counterpart(_ object: ManagedObject) -> ManagedObject {
-            registered[ObjectRegistry.Key(of: object)] ?? registeredObject(under: object.objectID)
-                ?? makeObject(object.entity, id: object.objectID, of: type(of: object))
+            registeredObject(under: object.objectID) ?? makeObject(object.entity, id: object.objectID, of: type(of: object))
         }
-        for object in [inserted, updated].joined() {
+        for (object, mine) in zip(inserted, made) { copyChanges(of: object, into: mine, counterpart) }
+        for object in updated {
             let mine = counterpart(object)
             guard !mine.deleted else { continue }
             copyChanges(of: object, into: mine, counterpart)

@@ -9,9 +9,10 @@
 /// than an ID's strings, and a fetch of a million rows looks each up, registers it and, as it
 /// goes, removes it. New objects inserted here, until they have a permanent ID, are not in the
 /// table: the context's inserted list holds them, and a save of many would otherwise fill the
-/// table with entries only to move them all (a lookup by temporary ID searches that list). Objects
-/// with a temporary ID that came from a child's save, or that a child reads from its parent,
-/// are in the table under their negated temporary number (``ManagedObjectID/rowKey``).
+/// table with entries only to move them all (a lookup by temporary ID goes to that list's own
+/// table). The new objects a child's save brings are kept the same way. Objects with a temporary
+/// ID that a child reads from its parent, or that a child saved and still holds, are in the
+/// table under their negated temporary number (``ManagedObjectID/rowKey``).
 struct ObjectRegistry {
     /// An object's place in the table.
     struct Key: Hashable {

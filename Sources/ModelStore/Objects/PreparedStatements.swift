@@ -4,9 +4,9 @@ import GRDBSQLite
 /// Statements a writer prepares once and runs for many rows (an entity's inserts, updates of one
 /// set of columns, history changes), each owned by the writer alone. After a statement's first
 /// run, values are bound as GRDB binds them, without building `StatementArguments`, whose
-/// conversion of each value through a key path cost more than the row's write. GRDB keeps a
-/// statement's bindings across `execute()` while the arguments it was given stay valid, which
-/// holds because no one else runs these statements.
+/// conversion of each value through a key path cost more than the row's write, and stepped
+/// with SQLite's own call. Only row writes (`INSERT`, `UPDATE`) run here: no statement that
+/// returns rows or starts or ends a transaction, which GRDB must see.
 final class PreparedStatements<Key: Hashable> {
     private var statements: [Key: Statement] = [:]
     /// The statement run last, found without hashing its key when the next row is like the last.
@@ -24,7 +24,12 @@ final class PreparedStatements<Key: Hashable> {
                 let code = value.bind(to: statement.sqliteStatement, at: CInt(offset + 1))
                 guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot bind a value", sql: statement.sql) }
             }
-            try statement.execute()
+            // Stepped directly: a row write returns no rows and starts or ends no transaction,
+            // so GRDB's bookkeeping around a statement (observers, transaction state) has nothing to do.
+            let code = sqlite3_step(statement.sqliteStatement)
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+            }
             return
         }
         let statement = try db.makeStatement(sql: sql())
