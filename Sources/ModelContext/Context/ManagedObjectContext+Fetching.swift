@@ -26,8 +26,9 @@ extension ManagedObjectContext {
     /// How many objects the request matches (pending changes included when it says so).
     public func count<T>(for request: FetchRequest<T>) throws -> Int {
         let model = try coordinator().managedObjectModel
-        if request.includesPendingChanges && hasPendingChanges(for: request.entityName) || !ancestorsRows(request).isEmpty {
-            return try objects(request).count
+        let ancestors = ancestorsRows(request)
+        if request.includesPendingChanges && hasPendingChanges(for: request.entityName) || !ancestors.isEmpty {
+            return try objects(request, ancestors: ancestors).count
         }
         var fetch = try storeFetch(request)
         fetch.sortKeys = []
@@ -40,10 +41,11 @@ extension ManagedObjectContext {
 
     // MARK: - Objects
 
-    func objects<T>(_ request: FetchRequest<T>) throws -> [ManagedObject] {
+    /// The request's objects; a child's fetch sees its ancestors' unsaved changes (`ancestors`,
+    /// asked of the parent when not given) as the store's rows.
+    func objects<T>(_ request: FetchRequest<T>, ancestors given: [ObjectKey: StoredObject?]? = nil) throws -> [ManagedObject] {
         let model = try coordinator().managedObjectModel
-        // A child's fetch sees its ancestors' unsaved changes as the store's rows.
-        let ancestors = ancestorsRows(request)
+        let ancestors = given ?? ancestorsRows(request)
         // Results from several stores are sorted and windowed together, as pending changes are.
         let stores = try stores(holding: request.entityName, subentities: request.includesSubentities)
         let merging = request.includesPendingChanges && hasPendingChanges(for: request.entityName) || !ancestors.isEmpty || stores.count > 1

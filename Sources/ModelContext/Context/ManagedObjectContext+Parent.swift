@@ -95,14 +95,7 @@ extension ManagedObjectContext {
     /// A child's save: its changes become the parent's unsaved changes, and its objects' saved
     /// state; the store is not touched.
     func save(into parent: ManagedObjectContext) throws {
-        NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
-        try processPendingChanges()
-        let inserted = insertedList.objects
-        let updated = updatedList.objects
-        let deleted = deletedList.objects
-        if let error = ContextError.combined(ObjectValidator.errors(inserted: inserted, updated: updated, deleted: deleted, in: self)) {
-            throw error
-        }
+        let (inserted, updated, deleted) = try beginSave()
         parent.onQueue { parent.absorb(inserted: inserted, updated: updated, deleted: deleted) }
         registered.reserve(inserted.count)
         for object in inserted {

@@ -44,11 +44,13 @@ extension ManagedObjectContext {
         return try coordinator().store(forNumber: key.number).objectID(shape.name, key.key)
     }
 
-    /// The registered object of the row `key`, or a new fault for it (for a new object's key,
-    /// only in a child context, whose parent has the object).
+    /// The registered object of the row `key`, or a new fault for it; for a new object's key, the
+    /// object inserted here, else (only in a child context, whose parent has it) a fault.
     func registeredOrFault(_ key: ObjectKey) -> ManagedObject? {
         if let known = registered[ObjectRegistry.Key(number: key.number, value: key.key)] { return known }
-        guard key.key > 0 || parent != nil, let id = try? objectID(of: key) else { return nil }
+        guard let id = try? objectID(of: key) else { return nil }
+        if key.key < 0, let new = insertedList.object(with: id) { return new }
+        guard key.key > 0 || parent != nil else { return nil }
         guard let entity = persistentStoreCoordinator?.managedObjectModel.entitiesByName[id.entityName] else { return nil }
         return makeObject(entity, id: id)
     }

@@ -9,12 +9,9 @@ import ModelStore
 /// object whose key is `nil` as the store's SQL leaves out such a row.
 struct ObjectEvaluation: EvaluationContext {
     let context: ManagedObjectContext
-    /// The new objects by their stand-in keys (``ManagedObjectID/rowKey``).
-    let newObjects: [Int64: ManagedObject]
 
     init(_ context: ManagedObjectContext) {
         self.context = context
-        newObjects = Dictionary(context.insertedList.objects.map { ($0.objectID.rowKey, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Whether `object` matches `predicate`.
@@ -29,7 +26,6 @@ struct ObjectEvaluation: EvaluationContext {
     }
 
     func object(_ reference: ObjectReference) -> ManagedObject? {
-        if let new = newObjects[reference.primaryKey] { return new }
         guard let shape = try? context.rows().shape(named: reference.entity) else { return nil }
         return context.registeredOrFault(ObjectKey(number: shape.number, key: reference.primaryKey))
     }

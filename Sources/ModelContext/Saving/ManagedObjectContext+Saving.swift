@@ -17,23 +17,17 @@ extension ManagedObjectContext {
         guard hasChanges else { return }
         if let parent { return try save(into: parent) }
         let coordinator = try coordinator()
-        NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         let rows = coordinator.managedObjectModel.rows
-        try processPendingChanges()
-        let inserted = insertedList.objects
-        let deleted = deletedList.objects
-        if let error = ContextError.combined(ObjectValidator.errors(inserted: inserted, updated: updatedList.objects, deleted: deleted, in: self)) {
-            throw error
-        }
+        let (inserted, changed, deleted) = try beginSave()
         let orders = orderValues()
-        let updated = updatedList.objects + orders.keys.compactMap { identifier in
+        let updated = changed + orders.keys.compactMap { identifier in
             orders[identifier]?.object
         }.filter { !$0.inserted && !$0.deleted && !updatedList.contains($0) }
         // A fault changed only through relationships (an inverse kept in step, a to-many set)
         // has not read its row: its version and saved to-ones are needed to update it.
         for object in updated where object.isFault { fulfill(object) }
         let stores = try coordinator.stores()
-        try checkRelationshipsStayInStore(stores, inserted + updated)
+        try checkRelationshipsStayInStore(stores, inserted, updated)
         let tombstones = try preservedValues(of: deleted)
         let policy = mergePolicy
         var resolutions = [ObjectIdentifier: ConflictResolution]()
@@ -143,6 +137,18 @@ extension ManagedObjectContext {
         // A pinned context's generation moves past its own save, as Core Data's does.
         if pinned != nil { pinned = Pin(generation: nil) }
         postDidSave(inserted: inserted, updated: settled.updated, deleted: settled.deleted)
+    }
+
+    /// The start of every save, into the store or a parent: will-save is posted, delete rules
+    /// applied, and the new, changed and deleted objects validated; returns them.
+    func beginSave() throws -> (inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
+        try processPendingChanges()
+        let (inserted, updated, deleted) = (insertedList.objects, updatedList.objects, deletedList.objects)
+        if let error = ContextError.combined(ObjectValidator.errors(inserted: inserted, updated: updated, deleted: deleted, in: self)) {
+            throw error
+        }
+        return (inserted, updated, deleted)
     }
 
     /// The new objects whose uniqueness constraint values a stored row already has, with that row.

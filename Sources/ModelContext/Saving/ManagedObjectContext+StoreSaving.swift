@@ -43,9 +43,9 @@ extension ManagedObjectContext {
     /// Refuses, before anything is written, a save in which an object's relationship holds an
     /// object of another store: Core Data's 133010 ("an object being saved has a relationship
     /// containing an object from another store").
-    func checkRelationshipsStayInStore(_ stores: PersistentStoreCoordinator.OpenedStores, _ objects: [ManagedObject]) throws {
+    func checkRelationshipsStayInStore(_ stores: PersistentStoreCoordinator.OpenedStores, _ inserted: [ManagedObject], _ updated: [ManagedObject]) throws {
         if stores.isSingle { return }
-        for object in objects {
+        for object in [inserted, updated].joined() {
             let own = try stores.store(forNumber: object.entity.shape.number).index
             var related = object.entity.shape.toOnes.indices.compactMap { object.pending.toOne($0) ?? nil }
             for name in object.changedToManys { related += object.toManys[name]?.objects ?? [] }

@@ -17,10 +17,7 @@ struct ManagerSession {
     private var commits: Bool { !options.dryRun }
 
     func run() throws -> MigrationManager.Result {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.label = path
-        let queue = try StoreError.mapping(path: path) { try DatabaseQueue(path: database, configuration: configuration) }
+        let queue = try StoreSwap.lockingQueue(database, store: path)
         defer { try? queue.close() }
         var result: MigrationManager.Result?
         do {

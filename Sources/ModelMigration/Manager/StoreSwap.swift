@@ -54,6 +54,15 @@ struct StoreSwap {
         try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
     }
 
+    /// The connection a run holds the store's lock through, on `database` (the store, or a dry
+    /// run's copy): it waits up to 5 seconds for another writer, and names the store in errors.
+    static func lockingQueue(_ database: String, store path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.label = path
+        return try StoreError.mapping(path: path) { try DatabaseQueue(path: database, configuration: configuration) }
+    }
+
     /// Runs `body` under the store's write lock (an immediate transaction it rolls back: the store
     /// is only read through it, the swap replaces the file), with the store out of WAL mode as the
     /// swap needs; a run whose result `migrated` says did not migrate leaves the store in its

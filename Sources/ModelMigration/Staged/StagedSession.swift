@@ -24,10 +24,7 @@ struct StagedSession {
     }
 
     func run() throws -> StagedMigrator.Result {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.label = path
-        let queue = try StoreError.mapping(path: path) { try DatabaseQueue(path: database, configuration: configuration) }
+        let queue = try StoreSwap.lockingQueue(database, store: path)
         defer { try? queue.close() }
         var result: StagedMigrator.Result?
         do {
