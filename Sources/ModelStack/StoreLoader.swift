@@ -230,7 +230,10 @@ struct StoreLoader {
             try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
             writer = queue
         }
-        if description.persistentHistoryTracking { try writer.write { try PersistentHistoryLayout.install(in: $0) } }
+        if description.persistentHistoryTracking {
+            let tombstones = PersistentHistoryLayout.tombstoneCount(of: current)
+            try writer.write { try PersistentHistoryLayout.install(in: $0, tombstones: tombstones) }
+        }
         return writer
     }
 

@@ -121,6 +121,52 @@ struct HistoryRecordingTests {
         }
     }
 
+    /// A container on CoreDataPlus's SampleModel (`Person.id` preserved after deletion) with
+    /// tracking on gives its store a `ZTOMBSTONE0` column; a deleted person's id goes there as
+    /// its own column stores it (a UUID's 16 bytes), is fetched back as its tombstone and printed
+    /// by `modelc history`.
+    @Test func aContainerWithPreservedAttributesRecordsTombstones() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let model = Corpus.path("\(CorpusStores.plus)/SampleModel/SampleModel.xcdatamodeld")
+        let container = try PersistentContainer(name: "People", model: URL(fileURLWithPath: model))
+        var description = StoreDescription(url: folder.url.appendingPathComponent("People.sqlite"))
+        description.persistentHistoryTracking = true
+        container.persistentStoreDescriptions = [description]
+        try await container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        let id = UUID()
+        let changes = try context.performAndWait {
+            let person = ManagedObject(entity: container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Person"]!, insertInto: context)
+            person.setValue(id, forKey: "id")
+            person.setValue("Ada", forKey: "firstName")
+            person.setValue("Lovelace", forKey: "lastName")
+            person.setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "updatedAt")
+            try context.save()
+            context.delete(person)
+            try context.save()
+            return try context.execute(HistoryChangeRequest.fetchHistory(after: nil as HistoryToken?)).transactions.flatMap(\.changes)
+        }
+        #expect(changes.map(\.changeType) == [.insert, .delete])
+        #expect(changes.first?.tombstone == nil)
+        #expect(changes.last?.tombstone?["id"] as? UUID == id)
+        #expect(changes.last?.tombstone?.count == 1)
+        let path = description.url.path
+        let database = try DatabaseQueue(path: path)
+        let (declared, stored) = try await database.read { db in
+            (try db.columns(in: "ACHANGE").last.map { "\($0.name) \($0.type)" },
+             try Row.fetchAll(db, sql: "SELECT typeof(ZTOMBSTONE0), ZTOMBSTONE0 FROM ACHANGE ORDER BY Z_PK").map { "\($0[0] as String) \(($0[1] as Data?).map { $0.count } ?? 0)" })
+        }
+        try database.close()
+        #expect(declared == "ZTOMBSTONE0 BLOB")
+        #expect(stored == ["null 0", "blob 16"])
+        let run = try Modelc.run(["history", path, "--json"])
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        let printed = try #require((try run.json()["transactions"] as? [[String: Any]])?.last?["changes"] as? [[String: Any]])
+        #expect(printed.first?["type"] as? String == "delete")
+        #expect((printed.first?["tombstone"] as? [String: Any])?["id"] as? String == id.uuidString)
+    }
+
     /// With tracking on in the store description, each save is one transaction with its context's
     /// author and name; a save whose conflict the rollback policy settles for the store wrote
     /// nothing and records nothing; under store trump the properties the store's values won are

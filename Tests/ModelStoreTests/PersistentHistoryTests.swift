@@ -70,6 +70,62 @@ struct PersistentHistoryTests {
             #expect(a.tables == b.tables && a.indexes == b.indexes && a.entities == b.entities)
         }
     }
+
+    /// CoreDataPlus's SampleModel marks `Person.id` preserved on deletion: a store created for it
+    /// with tracking has one `ZTOMBSTONE0 BLOB` after `ZCOLUMNS`, and is otherwise the real
+    /// store's history part; without tracking, it has no history tables at all.
+    @Test(Corpus.required)
+    func aModelWithPreservedAttributesGetsTombstoneColumns() throws {
+        let version = try #require(ModelReader().read(at: Corpus.path("\(CorpusStores.plus)/SampleModel/SampleModel.xcdatamodeld")).bundle?.currentVersion)
+        #expect(PersistentHistoryLayout.tombstoneCount(of: version) == 1)
+        let real = Self.historyPart(of: try StoreSchema.read(at: Corpus.path(Self.tracked)))
+        try withTemporaryDirectory { folder in
+            let path = folder.appendingPathComponent("People.sqlite").path
+            try StoreCreator.create(at: path, version: version, persistentHistory: true)
+            let ours = Self.historyPart(of: try StoreSchema.read(at: path))
+            let realChange = try #require(real.tables.first { $0.contains("TABLE ACHANGE") })
+            #expect(ours.tables.first { $0.contains("TABLE ACHANGE") } == realChange.replacingOccurrences(of: "ZCOLUMNS BLOB )", with: "ZCOLUMNS BLOB, ZTOMBSTONE0 BLOB )"))
+            #expect(ours.tables.filter { !$0.contains("TABLE ACHANGE") } == real.tables.filter { !$0.contains("TABLE ACHANGE") })
+            #expect(StoreLayout(version, persistentHistory: true).schema.differences(from: try StoreSchema.read(at: path)).isEmpty)
+        }
+    }
+
+    /// An entity's tombstone takes its preserved attributes and its ancestors', never transient
+    /// or external binary data ones; the table has as many columns as the entity with the most.
+    @Test func tombstoneColumnsCountTheEntityWithTheMostPreservedAttributes() {
+        func attribute(_ name: String, transient: Bool = false, external: Bool = false) -> Attribute {
+            Attribute(name: name, type: .binary, isTransient: transient, allowsExternalBinaryDataStorage: external, preservesValueInHistoryOnDeletion: true)
+        }
+        let version = ModelVersion(name: "V", path: "", entities: [
+            Entity(name: "Leaf", parentEntityName: "Middle", attributes: [attribute("leafOwn"), attribute("leafTransient", transient: true)]),
+            Entity(name: "Middle", parentEntityName: "Root", attributes: [attribute("middleOwn"), attribute("middleExternal", external: true)]),
+            Entity(name: "Root", attributes: [attribute("rootOwn"), Attribute(name: "notPreserved", type: .string)]),
+            Entity(name: "Other", attributes: [attribute("a"), attribute("b")]),
+        ])
+        #expect(PersistentHistoryLayout.tombstoneCount(of: version) == 3)
+        #expect(PersistentHistoryLayout.tombstoneCount(of: ModelVersion(name: "V", path: "", entities: [Entity(name: "Plain")])) == 0)
+        // A chain of 5,000 subentities, each adding one, counts in linear time.
+        let chain = (0..<5_000).map { Entity(name: "E\($0)", parentEntityName: $0 == 0 ? nil : "E\($0 - 1)", attributes: [attribute("a\($0)")]) }
+        #expect(PersistentHistoryLayout.tombstoneCount(of: ModelVersion(name: "V", path: "", entities: chain.reversed())) == 5_000)
+    }
+
+    /// A store whose history tables predate its model's preserved attributes gains the missing
+    /// `ZTOMBSTONEn` columns when history is installed again, and keeps the rows it had.
+    @Test(Corpus.required)
+    func installingHistoryAddsTheMissingTombstoneColumns() throws {
+        try withTemporaryDirectory { folder in
+            let path = try copyStore(Corpus.path(Self.tracked), into: folder)
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { try PersistentHistoryLayout.install(in: $0, tombstones: 2) }
+            try queue.write { try PersistentHistoryLayout.install(in: $0, tombstones: 1) }
+            let (columns, changes) = try queue.read { db in
+                (try db.columns(in: "ACHANGE").map { "\($0.name) \($0.type)" }, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ACHANGE"))
+            }
+            try queue.close()
+            #expect(columns.suffix(3) == ["ZCOLUMNS BLOB", "ZTOMBSTONE0 BLOB", "ZTOMBSTONE1 BLOB"])
+            #expect(changes == 5_468)
+        }
+    }
 }
 
 /// Writes to a real store whose derived attributes Core Data maintains with triggers.

@@ -55,7 +55,7 @@ struct HistoryPropertyLists {
     /// `entity`'s attributes preserved on deletion, in the order of the `ZTOMBSTONEn` columns.
     mutating func preservedAttributes(of entity: EntityDescription) -> [Attribute] {
         if let known = tombstoned[entity.name] { return known }
-        let found = entity.attributes.filter { $0.preservesValueInHistoryOnDeletion && !$0.isTransient && !$0.allowsExternalBinaryDataStorage }
+        let found = entity.attributes.filter(PersistentHistoryLayout.isTombstoned)
             .sorted { $0.name < $1.name }
         tombstoned[entity.name] = found
         return found

@@ -45,8 +45,8 @@ public struct HistoryWriter {
                 """,
             arguments: [number, try string(author), try string(bundleID), try string(contextName), try string(processID), timestamp])
         var key = try ObjectRowWriter.reserveKeys(rootNumber: 16001, count: changes.count, in: db)
-        // Tombstone columns only where the store has them: Core Data adds them for a model with
-        // preserved attributes, in a declaration not yet seen, so modelc never adds them.
+        // Tombstone columns as far as the store has them: loading with tracking on adds those its
+        // model needs (PersistentHistoryLayout.install), but a store opened otherwise may lack some.
         let tombstones = changes.contains { !$0.tombstones.isEmpty } ? try HistoryReader.tombstoneColumns(in: db) : []
         let sql = """
             INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstones.map { ", " + $0 }.joined()))

@@ -1,4 +1,5 @@
 import GRDB
+import ModelSchema
 
 /// The tables Core Data adds to a store opened with persistent history tracking
 /// (`NSPersistentHistoryTrackingKey`): transactions, their changes and the strings they share,
@@ -16,19 +17,66 @@ public enum PersistentHistoryLayout {
     /// The first entity number Core Data keeps for its own entities.
     public static let firstEntityNumber = 16001
 
-    /// The three tables, created after the bookkeeping tables.
-    public static let tables = [
-        table("ACHANGE", [
-            ("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER"), ("ZCHANGETYPE", "INTEGER"), ("ZENTITY", "INTEGER"),
-            ("ZENTITYPK", "INTEGER"), ("ZTRANSACTIONID", "INTEGER"), ("ZCOLUMNS", "BLOB"),
-        ]),
+    /// The three tables, created after the bookkeeping tables, `ACHANGE` with `tombstones`
+    /// `ZTOMBSTONEn` columns after `ZCOLUMNS` (see ``tombstoneCount(of:)``).
+    public static func tables(tombstones: Int = 0) -> [StoreTable] {
+        [
+            table("ACHANGE", [
+                ("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER"), ("ZCHANGETYPE", "INTEGER"), ("ZENTITY", "INTEGER"),
+                ("ZENTITYPK", "INTEGER"), ("ZTRANSACTIONID", "INTEGER"), ("ZCOLUMNS", "BLOB"),
+            ] + (0..<tombstones).map { (tombstoneColumn($0), tombstoneType) }),
+            transactionTable, stringTable,
+        ]
+    }
+
+    private static let transactionTable =
         table("ATRANSACTION", [
             ("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER"), ("ZAUTHORTS", "INTEGER"), ("ZBUNDLEIDTS", "INTEGER"),
             ("ZCONTEXTNAMETS", "INTEGER"), ("ZPROCESSIDTS", "INTEGER"), ("ZTIMESTAMP", "FLOAT"), ("ZAUTHOR", "VARCHAR"),
             ("ZBUNDLEID", "VARCHAR"), ("ZCONTEXTNAME", "VARCHAR"), ("ZPROCESSID", "VARCHAR"), ("ZQUERYGEN", "BLOB"),
-        ]),
-        table("ATRANSACTIONSTRING", [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER"), ("ZNAME", "VARCHAR")]),
-    ]
+        ])
+    private static let stringTable = table("ATRANSACTIONSTRING", [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER"), ("ZNAME", "VARCHAR")])
+
+    /// The declared type of every `ZTOMBSTONEn` column: BLOB, whatever the attribute, so that
+    /// each value keeps the storage class its own column gives it (Photos.sqlite's `ACHANGE`, as
+    /// third parties' schema dumps of it show; see Documentation/History.md).
+    static let tombstoneType = "BLOB"
+
+    /// `ZTOMBSTONE0`, `ZTOMBSTONE1`, …
+    public static func tombstoneColumn(_ index: Int) -> String { "ZTOMBSTONE\(index)" }
+
+    /// How many `ZTOMBSTONEn` columns `ACHANGE` needs for `version`: an entity's attributes
+    /// preserved on deletion (inherited ones included, transient and external binary data ones
+    /// never) take columns 0, 1, … in name order, so the table has as many as the entity with the
+    /// most. Each entity is counted once, through its parent's count, so that a long chain of
+    /// subentities stays linear.
+    public static func tombstoneCount(of version: ModelVersion) -> Int {
+        let hierarchy = EntityHierarchy(version)
+        var counts = [String: Int]()
+        var most = 0
+        for entity in version.entities {
+            // The entity and the ancestors not yet counted, nearest first (a cycle ends the walk).
+            var pending = [entity]
+            var seen: Set<String> = [entity.name]
+            while counts[pending[pending.count - 1].name] == nil, let parent = hierarchy.parent(of: pending[pending.count - 1]),
+                counts[parent.name] == nil, seen.insert(parent.name).inserted
+            {
+                pending.append(parent)
+            }
+            var inherited = pending.last.flatMap(hierarchy.parent(of:)).flatMap { counts[$0.name] } ?? 0
+            for ancestor in pending.reversed() where counts[ancestor.name] == nil {
+                inherited += ancestor.attributes.filter(isTombstoned).count
+                counts[ancestor.name] = inherited
+                most = max(most, inherited)
+            }
+        }
+        return most
+    }
+
+    /// Whether Core Data keeps the attribute's value in a delete's tombstone.
+    public static func isTombstoned(_ attribute: Attribute) -> Bool {
+        attribute.preservesValueInHistoryOnDeletion && !attribute.isTransient && !attribute.allowsExternalBinaryDataStorage
+    }
 
     /// The indexes of the three tables, after the tables.
     public static let indexes = [
@@ -60,10 +108,18 @@ public enum PersistentHistoryLayout {
     }
 
     /// Adds the history tables, indexes and entity rows to an open store that lacks them, as Core
-    /// Data does when a store is first opened with history tracking on.
-    public static func install(in db: Database) throws {
-        guard try !isPresent(in: db) else { return }
-        for statement in tables.map(\.sql) + indexes.map(\.sql) { try db.execute(sql: statement) }
+    /// Data does when a store is first opened with history tracking on; to a store that has them,
+    /// the `ZTOMBSTONEn` columns up to `tombstones` that it lacks (its model gained attributes
+    /// preserved on deletion since).
+    public static func install(in db: Database, tombstones: Int = 0) throws {
+        guard try !isPresent(in: db) else {
+            let present = try db.columns(in: "ACHANGE").map(\.name)
+            for index in 0..<tombstones where !present.contains(tombstoneColumn(index)) {
+                try db.execute(sql: "ALTER TABLE ACHANGE ADD COLUMN \(tombstoneColumn(index)) \(tombstoneType)")
+            }
+            return
+        }
+        for statement in tables(tombstones: tombstones).map(\.sql) + indexes.map(\.sql) { try db.execute(sql: statement) }
         for entity in entities {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
@@ -71,14 +127,15 @@ public enum PersistentHistoryLayout {
         }
     }
 
-    /// `schema` with the history tables, indexes and entity rows added.
-    static func adding(to schema: StoreSchema) -> StoreSchema {
-        StoreSchema(tables: schema.tables + tables, indexes: schema.indexes + indexes, entities: schema.entities + entities, triggers: schema.triggers)
+    /// `schema` with the history tables (`tombstones` of them in `ACHANGE`), indexes and entity
+    /// rows added.
+    static func adding(to schema: StoreSchema, tombstones: Int) -> StoreSchema {
+        StoreSchema(tables: schema.tables + tables(tombstones: tombstones), indexes: schema.indexes + indexes, entities: schema.entities + entities, triggers: schema.triggers)
     }
 
     /// `schema` without them: the part that belongs to the model.
     static func removing(from schema: StoreSchema) -> StoreSchema {
-        let names = Set(tables.map(\.name))
+        let names = Set(tables().map(\.name))
         return StoreSchema(
             tables: schema.tables.filter { !names.contains($0.name) },
             indexes: schema.indexes.filter { !names.contains($0.table) },

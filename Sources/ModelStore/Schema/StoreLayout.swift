@@ -40,7 +40,7 @@ public struct StoreLayout: Sendable {
             tables: tables, indexes: indexes,
             entities: entities.map { StoreEntityRow(number: $0.number, name: $0.name, superNumber: $0.superNumber) },
             triggers: DerivedAttributeTriggers.triggers(numbering, layouts: entities))
-        if persistentHistory { schema = PersistentHistoryLayout.adding(to: schema) }
+        if persistentHistory { schema = PersistentHistoryLayout.adding(to: schema, tombstones: PersistentHistoryLayout.tombstoneCount(of: version)) }
     }
 
     /// The layout of the entity with this name.
