@@ -30,6 +30,12 @@ extension ManagedObjectContext {
             }
         }
         // A save that wrote nothing (every conflict settled for the store) records nothing.
+        try recordTransaction(db, changes)
+    }
+
+    /// Writes one transaction of `changes` with this context's author and name, the process's
+    /// bundle identifier and name and the time; nothing when there are none.
+    func recordTransaction(_ db: Database, _ changes: [HistoryWriter.Change]) throws {
         guard !changes.isEmpty else { return }
         try HistoryWriter(db: db).record(
             timestamp: Date().timeIntervalSinceReferenceDate, author: transactionAuthor, contextName: name,

@@ -65,14 +65,53 @@ public final class BatchUpdateRequest: PersistentStoreRequest {
 
 /// Inserts rows, one per dictionary of attribute values, in the store itself
 /// (`NSBatchInsertRequest`): keys from `Z_PRIMARYKEY`, `Z_OPT` 1, defaults for the attributes a
-/// dictionary leaves out; no object is made, contexts are not told.
+/// dictionary leaves out; no object is made, contexts are not told. The dictionaries are given
+/// at once (`objectsToInsert`) or one at a time by a handler, so that a large import need not
+/// hold them all. A collision on a uniqueness constraint is settled by the executing context's
+/// merge policy.
 public final class BatchInsertRequest: PersistentStoreRequest {
     public let entityName: String
     public var objectsToInsert: [[String: Any]]
+    /// Fills the dictionary it is given with the next object's values and returns false, or
+    /// returns true when there are no more (that call's dictionary is not inserted).
+    public var dictionaryHandler: ((inout [String: Any]) -> Bool)?
     public var resultType = BatchRequestResultType.statusOnly
 
     public init(entityName: String, objects: [[String: Any]]) {
         self.entityName = entityName
         objectsToInsert = objects
+    }
+
+    public init(entityName: String, dictionaryHandler: @escaping (inout [String: Any]) -> Bool) {
+        self.entityName = entityName
+        objectsToInsert = []
+        self.dictionaryHandler = dictionaryHandler
+    }
+
+    /// The objects to insert, from the handler when there is one.
+    func objects() -> Objects { Objects(request: self) }
+
+    /// The request's objects, taken a few at a time.
+    struct Objects {
+        let request: BatchInsertRequest
+        private var offset = 0
+        private var ended = false
+
+        init(request: BatchInsertRequest) { self.request = request }
+
+        /// Up to `count` more objects; none once they are all taken.
+        mutating func next(_ count: Int) -> [[String: Any]] {
+            guard let handler = request.dictionaryHandler else {
+                let taken = Array(request.objectsToInsert[min(offset, request.objectsToInsert.count)..<min(offset + count, request.objectsToInsert.count)])
+                offset += taken.count
+                return taken
+            }
+            var taken = [[String: Any]]()
+            while !ended, taken.count < count {
+                var values = [String: Any]()
+                if handler(&values) { ended = true } else { taken.append(values) }
+            }
+            return taken
+        }
     }
 }

@@ -75,12 +75,18 @@ extension ManagedObjectContext {
         } else {
             targets = try matchingRows(request.entityName ?? "", request.predicate, subentities: request.includesSubentities, reader)
         }
+        var history = try BatchHistory(model: coordinator().managedObjectModel, db: db)
         var deleted = [ManagedObjectID]()
         for (key, version) in targets {
-            guard let shape = rows.shape(number: key.number), try writer.delete(shape, key: key.key, version: version) else { continue }
+            guard let shape = rows.shape(number: key.number) else { continue }
+            // The preserved values are read before the row goes.
+            let tombstone = try history.tombstone(of: key, reader)
+            guard try writer.delete(shape, key: key.key, version: version) else { continue }
             try writer.unlinkAll(key)
+            try history.deleted(key, tombstone: tombstone)
             if let id = try objectID(of: key) { deleted.append(id) }
         }
+        try recordTransaction(db, history.changes)
         return deleted
     }
 
@@ -88,6 +94,7 @@ extension ManagedObjectContext {
         let reader = ObjectRowReader(db: db, rows: rows)
         let writer = ObjectRowWriter(db: db, rows: rows)
         let values = request.propertiesToUpdate ?? [:]
+        var history = try BatchHistory(model: coordinator().managedObjectModel, db: db)
         var changesByNumber = [Int: [(slot: Int, value: DatabaseValue)]]()
         var updated = [ManagedObjectID]()
         for (key, version) in try matchingRows(request.entityName, request.predicate, subentities: request.includesSubentities, reader) {
@@ -96,41 +103,109 @@ extension ManagedObjectContext {
                 changesByNumber[key.number] = try columnValues(values, of: shape)
             }
             guard try writer.update(shape, key: key.key, version: version, attributes: changesByNumber[key.number] ?? [], toOnes: []) else { continue }
+            try history.updated(key, names: values.keys)
             if let id = try objectID(of: key) { updated.append(id) }
         }
+        try recordTransaction(db, history.changes)
         return updated
     }
 
+    /// Inserts the request's objects a chunk at a time (a handler's are asked for as they are
+    /// written, not gathered first). An object whose uniqueness constraint values a stored row,
+    /// or an earlier object of the batch, already has is settled by the context's merge policy,
+    /// as a save settles it: the error policy fails with 133021 and writes nothing; object trump
+    /// and overwrite write every attribute of the object into that row (its ID is the one
+    /// returned), as apps upsert with batch inserts; store trump and rollback leave the row as it
+    /// is (Documentation/MergePolicies.md).
     private func batchInsert(_ request: BatchInsertRequest, _ db: Database, _ rows: ObjectRowLayout) throws -> [ManagedObjectID] {
         guard let entity = try coordinator().managedObjectModel.entitiesByName[request.entityName] else {
             throw ContextError.make(134060, "the model has no entity named '\(request.entityName)'")
         }
+        let reader = ObjectRowReader(db: db, rows: rows)
         let writer = ObjectRowWriter(db: db, rows: rows)
         let shape = entity.shape
         let defaults = try entity.defaultSlots.enumerated().map { slot, value in
             try StoredValue.databaseValue(object: value, as: shape.attributes[slot].type)
         }
-        let first = try writer.reserveKeys(rootNumber: shape.rootNumber, count: request.objectsToInsert.count)
+        let objectWins = [.mergeByPropertyObjectTrumpMergePolicyType, .overwriteMergePolicyType].contains(mergePolicy.mergeType)
+        var history = try BatchHistory(model: coordinator().managedObjectModel, db: db)
+        let allNames = shape.attributes.map(\.name)
+        var objects = request.objects()
         var inserted = [ManagedObjectID]()
-        for (offset, object) in request.objectsToInsert.enumerated() {
-            var attributes = defaults
-            for (slot, value) in try columnValues(object, of: shape) { attributes[slot] = value }
-            let key = first + Int64(offset)
-            try writer.insert(shape, key: key, attributes: attributes, toOnes: shape.toOnes.map { _ in nil }, orders: shape.toOnes.map { _ in nil })
-            if let id = try objectID(of: ObjectKey(number: shape.number, key: key)) { inserted.append(id) }
+        while true {
+            let chunk = objects.next(Self.insertChunk)
+            guard !chunk.isEmpty else { break }
+            // The rows this chunk adds, and which of them holds each constraint's values.
+            var planned = [[DatabaseValue]]()
+            var holders = [[DatabaseValue]: Int]()
+            for values in chunk {
+                var attributes = defaults
+                for (slot, value) in try columnValues(values, of: shape, entity) { attributes[slot] = value }
+                let marks = entity.constraints.compactMap { names, slots -> [DatabaseValue]? in
+                    let shared = slots.map { attributes[$0] }
+                    return shared.contains(where: \.isNull) ? nil : names.map(\.databaseValue) + shared
+                }
+                if let index = marks.lazy.compactMap({ holders[$0] }).first {
+                    guard mergePolicy != .error else { throw Self.collision(entity, values, with: "another object of the batch") }
+                    if objectWins { planned[index] = attributes }
+                    continue
+                }
+                if let stored = try Self.storedRow(holding: attributes, of: entity, reader) {
+                    guard mergePolicy != .error else { throw Self.collision(entity, values, with: "a stored row") }
+                    let key = ObjectKey(number: stored.number, key: stored.key)
+                    if objectWins {
+                        guard try writer.update(shape, key: stored.key, version: stored.version, attributes: Array(attributes.enumerated()).map { ($0, $1) }, toOnes: []) else { continue }
+                        try history.updated(key, names: allNames)
+                    }
+                    if let id = try objectID(of: key) { inserted.append(id) }
+                    continue
+                }
+                for mark in marks { holders[mark] = planned.count }
+                planned.append(attributes)
+            }
+            guard !planned.isEmpty else { continue }
+            let first = try writer.reserveKeys(rootNumber: shape.rootNumber, count: planned.count)
+            for (offset, attributes) in planned.enumerated() {
+                let key = ObjectKey(number: shape.number, key: first + Int64(offset))
+                try writer.insert(shape, key: key.key, attributes: attributes, toOnes: shape.toOnes.map { _ in nil }, orders: shape.toOnes.map { _ in nil })
+                history.inserted(key)
+                if let id = try objectID(of: key) { inserted.append(id) }
+            }
         }
+        try recordTransaction(db, history.changes)
         return inserted
     }
 
-    /// The column values of attribute values by name; a name `shape` has no stored attribute of,
-    /// or a value its attribute cannot hold, is 134060 naming it.
-    private func columnValues(_ values: [String: Any], of shape: EntityRowShape) throws -> [(slot: Int, value: DatabaseValue)] {
+    /// How many of a batch insert's objects are resolved and written at a time.
+    private static let insertChunk = 1_000
+
+    /// The stored row that already has one of `entity`'s uniqueness constraints' values in `attributes`.
+    private static func storedRow(holding attributes: [DatabaseValue], of entity: EntityDescription, _ reader: ObjectRowReader) throws -> StoredObject? {
+        for (_, slots) in entity.constraints {
+            if let stored = try reader.object(in: entity.shape, attributes: slots, equalTo: slots.map { attributes[$0] }) { return stored }
+        }
+        return nil
+    }
+
+    /// 133021 for a batch insert's object that collides under the error policy.
+    private static func collision(_ entity: EntityDescription, _ values: [String: Any], with other: String) -> NSError {
+        let names = entity.constraints.map { $0.names.joined(separator: ", ") }.joined(separator: "; ")
+        return ContextError.make(133021, "a batch insert's \(entity.name) has the uniqueness constraint values (\(names)) of \(other); under the error merge policy nothing was inserted")
+    }
+
+    /// The column values of attribute values by name (a transformable's through its transformer,
+    /// when `entity` is given); a name `shape` has no stored attribute of, or a value its
+    /// attribute cannot hold, is 134060 naming it.
+    private func columnValues(_ values: [String: Any], of shape: EntityRowShape, _ entity: EntityDescription? = nil) throws -> [(slot: Int, value: DatabaseValue)] {
         try values.map { name, value in
             guard let slot = shape.attributes.firstIndex(where: { $0.name == name }) else {
                 throw ContextError.make(134060, "\(shape.name) has no stored attribute '\(name)' a batch request can set")
             }
             let type = shape.attributes[slot].type
             do {
+                if type == .transformable, let entity, !(value is NSNull) {
+                    return (slot, try StoredValue.databaseValue(object: ValueTransformer.data(for: value, of: entity.slotAttributes[slot]), as: type))
+                }
                 return (slot, try StoredValue.databaseValue(object: ManagedObject.normalized(value, as: type), as: type))
             } catch {
                 throw ContextError.make(134060, "'\(name)' of \(shape.name) cannot hold this value: \(error)")

@@ -1,6 +1,5 @@
-/// How a save resolves conflicts with the store (`NSMergePolicy`): Core Data's five policies.
-/// The single-context object layer records the policy; conflicts between contexts are
-/// resolved by the error policy until merging lands (the next part of the roadmap).
+/// How a save, or a batch insert, resolves conflicts with the store (`NSMergePolicy`): Core
+/// Data's five policies, each outcome given in Documentation/MergePolicies.md.
 public struct MergePolicy: Sendable, Hashable {
     /// `NSMergePolicyType`'s values.
     public enum PolicyType: Int, Sendable, Hashable {

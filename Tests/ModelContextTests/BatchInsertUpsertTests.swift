@@ -1,0 +1,107 @@
+import Foundation
+import ModelContext
+import ModelStack
+import Testing
+import _ModelTestSupport
+
+/// A batch insert whose object collides with a stored row, or with an earlier object of the
+/// batch, on a uniqueness constraint (the Library's `Book.isbn`) is settled by the executing
+/// context's merge policy: the error policy fails with 133021 and writes nothing; object trump
+/// and overwrite write the object's values, defaults included, into the existing row, which
+/// keeps its key (the upsert Apple's Earthquakes sample and apps rely on; an attribute the
+/// object leaves out goes back to its default, as a Stack Overflow report of Core Data shows);
+/// store trump and rollback keep the row as it is. A handler gives the objects one at a time.
+struct BatchInsertUpsertTests {
+    typealias Support = ContextTestSupport
+
+    /// A container whose store holds one book, "Dune", ISBN 1, 412 pages.
+    static func library(in folder: URL) async throws -> PersistentContainer {
+        let container = try await Support.container(in: folder)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let book = ManagedObject(entity: container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Book"]!, insertInto: context)
+            book.setValue("Dune", forKey: "title")
+            book.setValue("1", forKey: "isbn")
+            book.setValue(412, forKey: "pages")
+            try context.save()
+        }
+        return container
+    }
+
+    static var batch: [[String: Any]] { [["title": "Dune, second edition", "isbn": "1"], ["title": "Tehanu", "isbn": "9", "pages": 226]] }
+
+    /// Runs `objects` as a batch insert under `policy`; the IDs it returns.
+    static func insert(_ objects: [[String: Any]], _ policy: MergePolicy, into container: PersistentContainer) throws -> [ManagedObjectID] {
+        let context = container.newBackgroundContext()
+        context.mergePolicy = policy
+        return try context.performAndWait {
+            let request = BatchInsertRequest(entityName: "Book", objects: objects)
+            request.resultType = .objectIDs
+            return try context.execute(request).result as? [ManagedObjectID] ?? []
+        }
+    }
+
+    @Test func underTheErrorPolicyACollisionFailsWith133021AndWritesNothing() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Self.library(in: folder.url)
+        let before = try Support.rows(container, "SELECT Z_PK, Z_OPT, ZTITLE, ZPAGES FROM ZPUBLICATION ORDER BY Z_PK")
+        for objects in [Self.batch, [["title": "a", "isbn": "5"], ["title": "b", "isbn": "5"]]] {
+            #expect {
+                _ = try Self.insert(objects, .error, into: container)
+            } throws: { ($0 as NSError).code == 133021 }
+        }
+        #expect(try Support.rows(container, "SELECT Z_PK, Z_OPT, ZTITLE, ZPAGES FROM ZPUBLICATION ORDER BY Z_PK") == before)
+        #expect(try Support.rows(container, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Publication'") == ["1"])
+    }
+
+    @Test(arguments: [MergePolicy.mergeByPropertyObjectTrump, .overwrite])
+    func theObjectsValuesWinAndTheRowKeepsItsKey(_ policy: MergePolicy) async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Self.library(in: folder.url)
+        let ids = try Self.insert(Self.batch, policy, into: container)
+        #expect(try Support.rows(container, "SELECT Z_PK, Z_OPT, ZISBN, ZTITLE, ZPAGES FROM ZPUBLICATION ORDER BY Z_PK")
+            == ["1|2|1|Dune, second edition|0", "2|1|9|Tehanu|226"])
+        #expect(ids.map { $0.uriRepresentation().lastPathComponent } == ["p1", "p2"])
+        // Within the batch, the later of two objects sharing values is the one kept.
+        _ = try Self.insert([["title": "a", "isbn": "5"], ["title": "b", "isbn": "5"]], policy, into: container)
+        #expect(try Support.rows(container, "SELECT ZTITLE FROM ZPUBLICATION WHERE ZISBN = '5'") == ["b"])
+    }
+
+    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .rollback])
+    func theStoredRowIsKept(_ policy: MergePolicy) async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Self.library(in: folder.url)
+        let ids = try Self.insert(Self.batch, policy, into: container)
+        #expect(try Support.rows(container, "SELECT Z_PK, Z_OPT, ZISBN, ZTITLE, ZPAGES FROM ZPUBLICATION ORDER BY Z_PK")
+            == ["1|1|1|Dune|412", "2|1|9|Tehanu|226"])
+        #expect(ids.map { $0.uriRepresentation().lastPathComponent } == ["p1", "p2"])
+        _ = try Self.insert([["title": "a", "isbn": "5"], ["title": "b", "isbn": "5"]], policy, into: container)
+        #expect(try Support.rows(container, "SELECT ZTITLE FROM ZPUBLICATION WHERE ZISBN = '5'") == ["a"])
+    }
+
+    /// A handler's objects, more than one chunk of them, are all inserted, with keys counted
+    /// exactly; the dictionary of the call that ends the batch is not inserted.
+    @Test func aHandlerGivesTheObjectsOneAtATime() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Self.library(in: folder.url)
+        let context = container.newBackgroundContext()
+        var next = 0
+        let count = try context.performAndWait {
+            let request = BatchInsertRequest(entityName: "Book") { values in
+                next += 1
+                values = ["title": "Book \(next)", "isbn": "isbn \(next)"]
+                return next > 2_500
+            }
+            request.resultType = .count
+            return try context.execute(request).result as? Int
+        }
+        #expect(count == 2_500)
+        #expect(try Support.rows(container, "SELECT COUNT(*), MAX(Z_PK) FROM ZPUBLICATION") == ["2501|2501"])
+        #expect(try Support.rows(container, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Publication'") == ["2501"])
+        #expect(try Support.rows(container, "SELECT COUNT(*) FROM ZPUBLICATION WHERE ZTITLE = 'Book 2501'") == ["0"])
+    }
+}
