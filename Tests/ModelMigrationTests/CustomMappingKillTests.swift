@@ -56,7 +56,7 @@ struct CustomMappingKillTests {
     /// the mapping's values, leaving beside the store nothing but the backup it was asked for.
     private func expectNextRunFinishes(_ store: String, options: [String], label: String, new: [String: VersionHash]) throws {
         let again = try Kill.migrate(store, options: options, killAfter: nil)
-        #expect(again.status == 0, "\(label): the next run failed (status \(again.status))")
+        #expect(again.status == 0, "\(label): the next run failed (status \(again.status)): \(again.errors)")
         let outcome = try Kill.open(store)
         #expect(outcome.hashes == new, "\(label): the next run did not reach Shelf 2")
         #expect(try ShelfMapping.violations(in: store, books: Self.books) == [], "\(label): after the next run")

@@ -55,7 +55,7 @@ struct StagedKillTests {
             ) { store, label, isNew in
                 if isNew { #expect(try Self.dates(store) == dates, "\(label): every row's date") }
                 let again = try Kill.migrate(store, options: options, killAfter: nil)
-                #expect(again.status == 0, "\(label): the next run failed (status \(again.status))")
+                #expect(again.status == 0, "\(label): the next run failed (status \(again.status)): \(again.errors)")
                 #expect(try Kill.open(store).hashes == new, "\(label): the next run did not reach the last version")
                 #expect(try Self.dates(store) == dates, "\(label): after the next run")
                 let left = try Kill.traces(of: store).filter { !$0.hasSuffix(".backup") }

@@ -108,4 +108,34 @@ struct MigrateMappingCommandTests {
             #expect(try combined.json()["outcome"] as? String == "upToDate")
         }
     }
+
+    /// A run killed after keeping the store as its backup but before its swap leaves the backup
+    /// path linked to the store itself: the next run takes that link over as its backup and
+    /// migrates. Another file at the path is refused as a file that exists, and nothing changes.
+    @Test func theBackupLinkOfAKilledRunIsTakenOver() throws {
+        try withTemporaryDirectory { folder in
+            let arguments = { (store: String, backup: String) in
+                ["migrate", store, "--model", Self.model, "--to", "CoreDataMigration_Example 2", "--mapping", Self.mappings, "--backup", backup, "--json"]
+            }
+            let store = try Self.store(1, into: folder)
+            let before = try #require(FileManager.default.contents(atPath: store))
+            let backup = store + ".backup"
+            #expect(link(store, backup) == 0)
+            let run = try Modelc.run(arguments(store, backup))
+            #expect(run.status == 0, "\(run.standardError)")
+            #expect(try run.json()["outcome"] as? String == "migrated")
+            #expect(FileManager.default.contents(atPath: backup) == before)
+            #expect(FileManager.default.contents(atPath: store) != before)
+
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("other"), withIntermediateDirectories: true)
+            let other = try Self.store(1, into: folder.appendingPathComponent("other"))
+            let taken = other + ".backup"
+            try Data("not a store".utf8).write(to: URL(fileURLWithPath: taken))
+            let refused = try Modelc.run(arguments(other, taken))
+            #expect(refused.status == 1)
+            #expect((try refused.json()["error"] as? [String: Any])?["class"] as? String == "alreadyExists")
+            #expect(FileManager.default.contents(atPath: other) == before)
+            #expect(FileManager.default.contents(atPath: taken) == Data("not a store".utf8))
+        }
+    }
 }

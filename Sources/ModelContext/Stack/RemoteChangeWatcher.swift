@@ -11,8 +11,9 @@ import Glibc
 /// with `PRAGMA data_version` that a commit happened (a checkpoint or a half-written transaction
 /// writes the files too) and reads the newest transaction's number for the token.
 ///
-/// A burst of writes is looked at once, a short delay after the first event, so a transaction
-/// that writes many pages yields one look, and one report per batch of commits seen. The inotify
+/// A burst of writes is looked at a short delay after its first event, so a transaction that
+/// writes many pages yields one look, and one report per batch of commits seen; a few rechecks
+/// follow, for a commit published after the burst's last write. The inotify
 /// descriptor is read by a Dispatch source on a serial queue of its own; releasing the watcher
 /// cancels the source, which closes the descriptor and the probe's connection.
 final class RemoteChangeWatcher: @unchecked Sendable {
@@ -66,14 +67,18 @@ private final class Looker: @unchecked Sendable {
     /// How long after the first write of a burst the store is looked at: long enough for the
     /// writer to finish a commit it is writing, short enough not to be noticed.
     static let delay = DispatchTimeInterval.milliseconds(10)
-    /// How long after a look that found no commit the store is looked at once more, for a writer
-    /// that was between writing its last frame and publishing the commit.
-    static let recheck = DispatchTimeInterval.milliseconds(100)
+    /// When the store is looked at again after a burst's look, in milliseconds after the one
+    /// before: a writer may have written its last frame and not yet published the commit (in
+    /// the `-shm`, whose writes through memory inotify never reports), and a slow one may take
+    /// long on a loaded machine. A few cheap `data_version` reads per burst, three seconds at most.
+    static let rechecks = [100, 200, 400, 800, 1_600]
 
     private var probe: CommitProbe?
     private let names: Set<String>
     private let report: RemoteChangeWatcher.Report
     private var isScheduled = false
+    /// The number of the latest burst: a burst's rechecks stop once a newer burst has its own.
+    private var burst = 0
     private var buffer = [UInt8](repeating: 0, count: 4096)
 
     init(probe: CommitProbe, file: String, report: @escaping RemoteChangeWatcher.Report) {
@@ -108,21 +113,33 @@ private final class Looker: @unchecked Sendable {
         return names
     }
 
-    /// Looks at the store after ``delay`` unless a look is already due.
+    /// Looks at the store after ``delay`` unless a look is already due, then again after each
+    /// of ``rechecks`` until a newer burst begins.
     func scheduleLook(on queue: DispatchQueue) {
         guard !isScheduled else { return }
         isScheduled = true
+        burst += 1
+        let current = burst
         queue.asyncAfter(deadline: .now() + Self.delay) { [self] in
             isScheduled = false
-            if !look() { queue.asyncAfter(deadline: .now() + Self.recheck) { [self] in _ = look() } }
+            look()
+            recheck(on: queue, burst: current, remaining: Self.rechecks[...])
         }
     }
 
-    /// Reports a commit when one happened since the last look; whether one did.
-    private func look() -> Bool {
-        guard let probe, let commit = try? probe.look() else { return false }
+    private func recheck(on queue: DispatchQueue, burst current: Int, remaining: ArraySlice<Int>) {
+        guard let interval = remaining.first else { return }
+        queue.asyncAfter(deadline: .now() + .milliseconds(interval)) { [self] in
+            guard current == burst else { return }
+            look()
+            recheck(on: queue, burst: current, remaining: remaining.dropFirst())
+        }
+    }
+
+    /// Reports a commit when one happened since the last look.
+    private func look() {
+        guard let probe, let commit = try? probe.look() else { return }
         report(commit.newestTransaction)
-        return true
     }
 
     /// Closes the probe's connection: no look reports after the watcher is gone.

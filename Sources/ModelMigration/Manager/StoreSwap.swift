@@ -91,13 +91,20 @@ struct StoreSwap {
 
     // MARK: - Backup
 
-    /// Keeps the store as its backup, under `backupPath` or a free sibling name.
+    /// Keeps the store as its backup, under `backupPath` or a free sibling name. A backup path
+    /// that already names the store's own file is the link a run killed before its swap made:
+    /// it is kept as this run's backup (it holds the store as it is, so nothing is replaced).
     private func keep(version: String) throws -> String {
         let safe = String(version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
         let backup = backupPath ?? SiblingName.free(for: path, tag: "pre-\(safe)")
-        if link(path, backup) != 0 {
-            guard errno == EXDEV else {
-                throw MigrationError(.failed, path: path, message: "cannot keep the store as its backup \(backup): \(String(cString: strerror(errno)))")
+        let linked = link(path, backup) == 0
+        let failure = errno
+        let reused = !linked && failure == EEXIST && Self.isSameFile(path, backup)
+        if !linked && !reused {
+            // Another file at the backup's path: a backup never replaces a file.
+            if failure == EEXIST { throw StoreError.alreadyExists(path: backup) }
+            guard failure == EXDEV else {
+                throw MigrationError(.failed, path: path, message: "cannot keep the store as its backup \(backup): \(String(cString: strerror(failure)))")
             }
             // Another file system: a copy, which also copies the external-data folder.
             try StoreError.mapping(path: backup) { try StoreBackup.backup(path, to: backup) }
@@ -105,6 +112,8 @@ struct StoreSwap {
         }
         let support = StoreLeftovers.supportFolder(of: path)
         if FileManager.default.fileExists(atPath: support) {
+            // A killed run's copy of the folder may be partial: it is made again.
+            if reused { try? FileManager.default.removeItem(atPath: StoreLeftovers.supportFolder(of: backup)) }
             do {
                 try FileManager.default.copyItem(atPath: support, toPath: StoreLeftovers.supportFolder(of: backup))
             } catch {
@@ -113,5 +122,12 @@ struct StoreSwap {
             }
         }
         return backup
+    }
+
+    /// Whether `a` and `b` name the same file (one inode, through two links).
+    private static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 }
