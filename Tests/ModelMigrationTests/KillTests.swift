@@ -195,7 +195,16 @@ struct KillTests {
             let expected = Outcomes(old: old, oldRows: original.rows, new: new, newRows: migrated.rows)
             try Self.runTrials(
                 "KillTests \(journalMode.rawValue)", count: Self.trials, of: base, in: folder, options: ["--model", Support.library],
-                window: window, expecting: expected, using: &generator)
+                window: window, expecting: expected, using: &generator
+            ) { store, label, _ in
+                // The next run, with the same backup path, takes over from what this one left:
+                // a killed run named no backup, so the path is free.
+                let again = try Self.migrate(store, killAfter: nil)
+                #expect(again.status == 0, "\(label): the next run failed (status \(again.status)): \(again.errors)")
+                #expect(try Self.open(store).hashes == new, "\(label): the next run did not reach the current version")
+                let left = try Self.traces(of: store).filter { !$0.hasSuffix(".backup") }
+                #expect(left.isEmpty, "\(label): the next run left \(left) beside the store")
+            }
         }
     }
 }

@@ -18,7 +18,9 @@ struct MigrationSession {
 
     /// The steps built so far, for the message of a failure.
     private var steps: [MigrationStep] = []
-    /// The backup this run made, removed again when the run does not migrate.
+    /// The copy of the store this run made before its first write, named only as it commits.
+    private var pendingBackup: StoreBackup.Pending?
+    /// The named backup, removed again when the commit fails.
     private var backup: String?
     private var removedLeftovers: [String] = []
 
@@ -66,6 +68,18 @@ struct MigrationSession {
         }
         guard var result else { throw MigrationError(.failed, path: path, message: "the migration ended without a result") }
         if result.outcome != .migrated { discardBackup() }
+        // The backup is named once the store has committed (the commit of a large migration
+        // takes a while), so that a run killed before leaves only its unnamed copy, which the
+        // next run removes, and never a backup in the way of the next run's backup path.
+        if let pendingBackup, result.outcome == .migrated {
+            do {
+                backup = try pendingBackup.publish()
+            } catch {
+                throw MigrationError(
+                    .failed, path: path,
+                    message: "the store was migrated, but its backup could not be named: \(error.localizedDescription); the copy is \(pendingBackup.staging)")
+            }
+        }
         result.backupPath = backup
         result.removedLeftovers = removedLeftovers
         if result.outcome == .migrated, let keep = options.keepBackups {
@@ -76,7 +90,10 @@ struct MigrationSession {
 
     /// Everything the migration reads and writes, inside the transaction.
     private mutating func perform(_ db: Database) throws -> Migrator.Result {
-        if commits { removedLeftovers = StoreLeftovers.removeDeadRunFiles(beside: path) }
+        if commits {
+            removedLeftovers = StoreLeftovers.removeDeadRunFiles(beside: path)
+                + (options.backupPath.map { StoreLeftovers.removeDeadRunFiles(beside: $0) } ?? [])
+        }
         try checkStore(db)
         let metadata = try StoreMetadata.required(from: db, path: path)
         let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
@@ -150,7 +167,7 @@ struct MigrationSession {
             if commits && step.risk == .dropsData && !options.allowsDataLoss {
                 throw DataLossRefused(steps: steps)
             }
-            if commits && options.makesBackup && backup == nil { try makeBackup(version: chain[0].name) }
+            if commits && options.makesBackup && pendingBackup == nil { try makeBackup(version: chain[0].name) }
             try db.inSavepoint {
                 for statement in step.statements {
                     if statement.sql.hasPrefix("INSERT INTO") || statement.sql.hasPrefix("UPDATE") {
@@ -216,21 +233,18 @@ struct MigrationSession {
 
     // MARK: - Backup
 
-    /// Backs the store up, under the write lock this run holds, before anything is written.
+    /// Copies the store for its backup, under the write lock this run holds, before anything
+    /// is written; the copy is named when the migration commits.
     private mutating func makeBackup(version: String) throws {
-        if let explicit = options.backupPath {
-            options.progress?("backing up to \(explicit)")
-            try StoreBackup.backup(path, to: explicit)
-            backup = explicit
-        } else {
-            let safeVersion = version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
-            backup = try StoreBackup.backup(path, tag: "pre-\(String(safeVersion))")
-            options.progress?("backed up to \(backup ?? "")")
-        }
+        let safeVersion = version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
+        options.progress?("backing up\(options.backupPath.map { " to \($0)" } ?? "")")
+        pendingBackup = try StoreBackup.prepare(path, for: options.backupPath, tag: "pre-\(String(safeVersion))")
     }
 
     /// Removes the backup this run made, when the store ends as it was.
     private mutating func discardBackup() {
+        pendingBackup?.discard()
+        pendingBackup = nil
         guard let made = backup else { return }
         try? FileManager.default.removeItem(atPath: made)
         try? FileManager.default.removeItem(atPath: StoreLeftovers.supportFolder(of: made))

@@ -36,6 +36,59 @@ public enum StoreBackup {
         }
     }
 
+    // MARK: - In two phases
+
+    /// A backup copied but not yet named: a migration makes it before its first write and names
+    /// it only when it commits, so that a run that ends without migrating, or is killed, leaves
+    /// no backup, only a staging file (`<name>.modelc-<UUID>`) the next run removes as a dead
+    /// run's (``StoreLeftovers/removeDeadRunFiles(beside:)``, beside the store or the backup).
+    public struct Pending: Sendable {
+        let source: String
+        /// Where the unnamed copy is.
+        public let staging: String
+        /// The chosen path, or nil for a free `<name>.<tag>-<time>` beside the source.
+        let destination: String?
+        let tag: String
+
+        /// Names the copy and copies the external-data folder beside it; returns its path.
+        public func publish() throws -> String {
+            let named: String
+            if let destination {
+                guard try StoreBackup.publish(staging, as: destination) else { throw StoreError.alreadyExists(path: destination) }
+                named = destination
+            } else {
+                guard let free = try (0..<1000).lazy.map({ _ in SiblingName.free(for: source, tag: tag) }).first(where: { try StoreBackup.publish(staging, as: $0) }) else {
+                    throw StoreError.alreadyExists(path: SiblingName.free(for: source, tag: tag))
+                }
+                named = free
+            }
+            discard()
+            try StoreBackup.copySupportFolder(of: source, to: named)
+            return named
+        }
+
+        /// Removes the unnamed copy.
+        public func discard() { StoreFiles(path: staging).removeDatabaseAndSidecars() }
+    }
+
+    /// Copies the store at `source` for a backup at `destination` (which must not exist), or,
+    /// when it is nil, beside the source with `tag`, to be named later with ``Pending/publish()``.
+    public static func prepare(_ source: String, for destination: String?, tag: String) throws -> Pending {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: source) else { throw StoreError.notFound(path: source) }
+        if let destination, manager.fileExists(atPath: destination) { throw StoreError.alreadyExists(path: destination) }
+        let pending = Pending(
+            source: source, staging: (destination ?? SiblingName.free(for: source, tag: tag)) + ".modelc-\(UUID().uuidString)",
+            destination: destination, tag: tag)
+        do {
+            try copyDatabase(source, to: pending.staging)
+        } catch {
+            pending.discard()
+            throw error
+        }
+        return pending
+    }
+
     // MARK: - Copying
 
     /// Writes the copy under a temporary name beside `destination`, names it with `name`, then
@@ -48,13 +101,17 @@ public enum StoreBackup {
         defer { StoreFiles(path: staging).removeDatabaseAndSidecars() }
         try copyDatabase(source, to: staging)
         let backup = try name(staging)
-        let files = StoreFiles(path: source)
-        if files.hasSupportFolder {
-            try StoreError.mapping(path: backup) {
-                try manager.copyItem(atPath: files.supportFolder, toPath: StoreFiles(path: backup).supportFolder)
-            }
-        }
+        try copySupportFolder(of: source, to: backup)
         return backup
+    }
+
+    /// Copies the external-data folder of the store at `source`, when it has one, beside `backup`.
+    static func copySupportFolder(of source: String, to backup: String) throws {
+        let files = StoreFiles(path: source)
+        guard files.hasSupportFolder else { return }
+        try StoreError.mapping(path: backup) {
+            try FileManager.default.copyItem(atPath: files.supportFolder, toPath: StoreFiles(path: backup).supportFolder)
+        }
     }
 
     /// Copies the database at `source`, with every committed transaction, to a new

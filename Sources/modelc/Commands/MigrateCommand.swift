@@ -31,7 +31,8 @@ struct MigrateCommand: ParsableCommand {
             Before a real run the store is backed up with SQLite's online backup API (safe for \
             WAL stores), to --backup PATH or beside the store as NAME.pre-VERSION-TIME.EXT. A \
             run that would drop stored values is refused unless --allow-data-loss. A run that \
-            does not migrate (refused, impossible, failed) leaves no backup. Backups are kept \
+            does not migrate (refused, impossible, failed, killed) leaves no backup: the copy \
+            is made before the first write and named only after the commit. Backups are kept \
             until you remove them; --keep-backups N keeps the N newest beside the store.
 
             A run holds the store's write lock from its first read to its commit: a second run \
