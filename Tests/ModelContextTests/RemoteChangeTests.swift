@@ -151,14 +151,18 @@ struct RemoteChangeTests {
 
         deinit { observer.map(NotificationCenter.default.removeObserver) }
 
-        /// The first notification `matching` posted, waiting up to `timeout` seconds.
+        /// The first notification `matching` posted, waiting up to `timeout` seconds. The notes
+        /// are looked at once more after the deadline: a test task may wait long to be scheduled
+        /// again on a loaded machine while the watcher's queue goes on posting.
         func first(timeout: Double, matching: (Notification) -> Bool) async throws -> Notification {
             let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
+            while true {
                 if let found = notes.withLock({ $0.first(where: matching) }) { return found }
+                guard Date() < deadline else { break }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            throw WorkerProcess.Timeout(waitingFor: "a remote change (got \(notes.withLock { $0.count }))")
+            let tokens = notes.withLock { $0.map { ($0.userInfo?[NSPersistentHistoryTokenKey] as? HistoryToken).map { "\($0.transactionNumber)" } ?? "none" } }
+            throw WorkerProcess.Timeout(waitingFor: "a remote change (got \(tokens.count), with tokens \(tokens))")
         }
     }
 }
