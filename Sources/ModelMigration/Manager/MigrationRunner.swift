@@ -111,9 +111,14 @@ struct MigrationRunner {
         return try context.source.count(of: entity)
     }
 
-    /// Whether the mapping creates instances from source instances (copy, transform, custom).
+    /// Whether the mapping creates instances from source instances (copy, transform, custom):
+    /// not from an entity of the source version that the store does not hold (another
+    /// configuration's), which Core Data's fetch from this store finds no instances of.
     private func runsOnSources(_ mapping: EntityMapping) -> Bool {
-        mapping.type != .add && mapping.type != .remove && mapping.sourceEntityName != nil
+        guard mapping.type != .add, mapping.type != .remove, mapping.sourceEntityName != nil,
+            let entity = mapping.sourceExpression?.entityName ?? mapping.sourceEntityName
+        else { return false }
+        return context.source.layout.entity(named: entity) != nil || context.source.entities.entity(named: entity) == nil
     }
 
     /// Pass 1 for one mapping: each source instance the fetch and filter select, in key order.
