@@ -84,6 +84,22 @@ struct ConfigurationStoreMigrationTests {
         }
     }
 
+    /// A new entity of Config2 that sorts first renumbers Config1's entity in the whole model
+    /// (entity numbers are the model's): its hashes are the same, but its rows and its
+    /// `Z_PRIMARYKEY` row take the new number, as a store created for the destination has it.
+    @Test func anEntityRenumberedByAnotherConfigurationsNewEntityIsRenumbered() throws {
+        try withTemporaryDirectory { folder in
+            let model = try ConfigurationModels.write(into: folder, versions: [[.entity("AAAEntity", in: "Config2")]])
+            let (bundle, path) = try Self.config1Store(in: folder, model: model)
+            let result = try Migrator.migrate(storeAt: path, bundle: bundle, options: Self.options("Config1"))
+            #expect(result.outcome == .migrated)
+            #expect(try Self.rows(path, "SELECT Z_NAME || ':' || Z_ENT FROM Z_PRIMARYKEY") == ["TestEntity1AAA:2"])
+            #expect(try Self.rows(path, "SELECT ZTESTSTRING || ':' || Z_ENT FROM ZTESTENTITY1AAA") == ["kept:2"])
+            #expect(try Self.rows(path, Self.tables) == ["ZTESTENTITY1AAA"])
+            #expect(StoreCheck.run(storeAt: path, bundle: bundle, configuration: "Config1").error == nil)
+        }
+    }
+
     /// Stages through three versions, one of which changes only Config2's entity: that stage
     /// changes nothing in the store, and the chain still ends at the last version's metadata,
     /// whichever stage it is.
@@ -91,7 +107,7 @@ struct ConfigurationStoreMigrationTests {
     func stagesThatLeaveTheConfigurationAsItWasStillEndAtTheLastVersion(_ changed: [String]) throws {
         try withTemporaryDirectory { folder in
             let model = try ConfigurationModels.write(
-                into: folder, versions: changed.enumerated().map { [ConfigurationModels.Addition("added\($0.offset)", to: $0.element)] })
+                into: folder, versions: changed.enumerated().map { [.attribute("added\($0.offset)", to: $0.element)] })
             let (bundle, path) = try Self.config1Store(in: folder, model: model)
             var options = StagedMigrator.Options()
             options.configuration = "Config1"

@@ -3,38 +3,29 @@ import Foundation
 /// CoreStore's test model (configurations Config1 and Config2, holding TestEntity1AAA and
 /// TestEntity2) written as a bundle of several versions, since no corpus model has both
 /// configurations and several versions: `Model` as the corpus has it, then versions that each add
-/// String attributes to the one before.
+/// attributes or entities to the one before.
 public enum ConfigurationModels {
     /// CoreStore's model, relative to the corpus root.
     public static let corpusModel = "JohnEstropia__CoreStore/CoreStoreTests/Model.xcdatamodeld"
 
-    /// A String attribute a version adds to an entity.
-    public struct Addition: Sendable {
-        public var entity: String
-        public var attribute: String
-        /// Whether it is optional; a required one has no default value.
-        public var isOptional: Bool
-
-        public init(_ attribute: String, to entity: String, isOptional: Bool = true) {
-            self.entity = entity
-            self.attribute = attribute
-            self.isOptional = isOptional
-        }
+    /// What a version changes in the one before.
+    public enum Change: Sendable {
+        /// A String attribute added to an entity; a required one has no default value.
+        case attribute(String, to: String, isOptional: Bool = true)
+        /// An entity with one optional String attribute `x`, added to a configuration.
+        case entity(String, in: String)
     }
 
     /// Writes `Model.xcdatamodeld` into `folder`: `Model` as the corpus has it, then `Model 2`,
-    /// `Model 3`, … one per element of `versions`, each adding its attributes to the version before;
+    /// `Model 3`, … one per element of `versions`, each making its changes to the version before;
     /// the last is the current version. Returns the bundle's URL.
     @discardableResult
-    public static func write(into folder: URL, versions: [[Addition]]) throws -> URL {
+    public static func write(into folder: URL, versions: [[Change]]) throws -> URL {
         var contents = try String(contentsOfFile: Corpus.path(corpusModel) + "/Model.xcdatamodel/contents", encoding: .utf8)
         let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
         try writeFile("Model.xcdatamodel/contents", contents, in: bundle)
-        for (index, additions) in versions.enumerated() {
-            for addition in additions {
-                let optional = addition.isOptional ? " optional=\"YES\"" : ""
-                contents = try adding("<attribute name=\"\(addition.attribute)\"\(optional) attributeType=\"String\"/>", to: addition.entity, in: contents)
-            }
+        for (index, changes) in versions.enumerated() {
+            for change in changes { contents = try changing(contents, change) }
             try writeFile("Model \(index + 2).xcdatamodel/contents", contents, in: bundle)
         }
         try writeFile(".xccurrentversion", ModelFiles.xccurrentversion(versions.isEmpty ? "Model" : "Model \(versions.count + 1)"), in: bundle)
@@ -46,16 +37,34 @@ public enum ConfigurationModels {
     /// without a default to it.
     @discardableResult
     public static func write(into folder: URL, addingAttributeTo entity: String, requiredAttributeTo required: String? = nil) throws -> URL {
-        try write(into: folder, versions: [[Addition("added", to: entity)] + (required.map { [Addition("needed", to: $0, isOptional: false)] } ?? [])])
+        try write(into: folder, versions: [[.attribute("added", to: entity)] + (required.map { [.attribute("needed", to: $0, isOptional: false)] } ?? [])])
     }
 
-    /// `contents` with `element` inserted first in the element of entity `entity`.
-    private static func adding(_ element: String, to entity: String, in contents: String) throws -> String {
-        guard let start = contents.range(of: "<entity name=\"\(entity)\""), let end = contents[start.upperBound...].firstIndex(of: ">") else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: "CoreStore's model has no entity '\(entity)'"])
+    /// `contents` with `change` made.
+    private static func changing(_ contents: String, _ change: Change) throws -> String {
+        switch change {
+        case .attribute(let name, let entity, let isOptional):
+            let optional = isOptional ? " optional=\"YES\"" : ""
+            return try inserting("<attribute name=\"\(name)\"\(optional) attributeType=\"String\"/>", after: "<entity name=\"\(entity)\"", in: contents)
+        case .entity(let name, let configuration):
+            let entity = "<entity name=\"\(name)\" syncable=\"YES\"><attribute name=\"x\" optional=\"YES\" attributeType=\"String\"/></entity>"
+            let member = try inserting("<memberEntity name=\"\(name)\"/>", after: "<configuration name=\"\(configuration)\"", in: contents)
+            guard let first = member.range(of: "<configuration ") else { throw unexpected("no configuration") }
+            return member.replacingCharacters(in: first.lowerBound..<first.lowerBound, with: entity)
+        }
+    }
+
+    /// `contents` with `element` inserted right after the start tag that begins with `tag`.
+    private static func inserting(_ element: String, after tag: String, in contents: String) throws -> String {
+        guard let start = contents.range(of: tag), let end = contents[start.upperBound...].firstIndex(of: ">") else {
+            throw unexpected("no \(tag)>")
         }
         var result = contents
         result.insert(contentsOf: element, at: result.index(after: end))
         return result
+    }
+
+    private static func unexpected(_ what: String) -> CocoaError {
+        CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: "CoreStore's model has \(what)"])
     }
 }

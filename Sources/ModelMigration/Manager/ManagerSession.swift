@@ -51,7 +51,7 @@ struct ManagerSession {
             removedLeftovers: removed)
         if source.name == destination.name { return result }
         let hashes = VersionHasher(destination).entityHashes()
-        if scope.isCurrent(storeHashes: metadata.versionHashes, destination: destination, destinationHashes: hashes) { return result }
+        if try scope.isCurrent(metadata, schema: StoreSchema.read(from: db), destination: destination, destinationHashes: hashes) { return result }
         let staging = database + ".modelc-\(UUID().uuidString)"
         defer { if !commits || result.outcome != .migrated { StoreSwap.removeStaging(staging) } }
         let destinationLayout = try StoreError.mapping(path: path) {

@@ -93,7 +93,9 @@ struct MigrationSession {
         var result = Migrator.Result(path: path, storeVersion: storeVersion.name, destination: destination.name, steps: [], outcome: .upToDate)
         if chain.count == 1 { return result }
         for version in chain { try scope.check(version, path: path) }
-        if scope.isCurrent(storeHashes: metadata.versionHashes, destination: destination, destinationHashes: route.hashes(destination)) { return result }
+        if try scope.isCurrent(metadata, schema: StoreSchema.read(from: db), destination: destination, destinationHashes: route.hashes(destination)) {
+            return result
+        }
         let framework = metadata.framework
         // Each version is laid out once, for every check and step that needs it.
         var layouts = [scope.layout(chain[0], framework: framework)]

@@ -38,11 +38,18 @@ struct MigrationScope {
     }
 
     /// Whether a store of the configuration is already at `destination` although its metadata
-    /// names another version: each of the configuration's entities has its `destinationHashes`
-    /// hash in `storeHashes`, as `isConfiguration(withName:compatibleWithStoreMetadata:)` decides
-    /// when Core Data loads it (so it does not migrate it). Always false for every entity.
-    func isCurrent(storeHashes: [String: VersionHash], destination: ModelVersion, destinationHashes: [String: VersionHash]) -> Bool {
-        guard isConfiguration, let names = destination.entityNames(inConfiguration: configuration) else { return false }
-        return names.allSatisfy { storeHashes[$0] == destinationHashes[$0] }
+    /// names another version, as `store check --configuration` finds it: each of the
+    /// configuration's entities has its `destinationHashes` hash in the metadata, as
+    /// `isConfiguration(withName:compatibleWithStoreMetadata:)` decides when Core Data loads it
+    /// (so it does not migrate it), and the store's tables and `Z_PRIMARYKEY` rows are the
+    /// configuration's at `destination` (a new entity elsewhere in the model can renumber its
+    /// entities, which a migration puts right). Always false for every entity.
+    func isCurrent(
+        _ metadata: StoreMetadata, schema: @autoclosure () throws -> StoreSchema, destination: ModelVersion, destinationHashes: [String: VersionHash]
+    ) rethrows -> Bool {
+        guard isConfiguration, let names = destination.entityNames(inConfiguration: configuration),
+            names.allSatisfy({ metadata.versionHashes[$0] == destinationHashes[$0] })
+        else { return false }
+        return layout(destination, framework: metadata.framework).schema.differences(from: try schema()).allSatisfy(\.isCompatible)
     }
 }

@@ -59,7 +59,7 @@ struct StagedSession {
             removedLeftovers: removed)
         guard let last = stages.last else { return result }
         let hashes = VersionHasher(last.destination).entityHashes()
-        if scope.isCurrent(storeHashes: metadata.versionHashes, destination: last.destination, destinationHashes: hashes) { return result }
+        if try scope.isCurrent(metadata, schema: StoreSchema.read(from: db), destination: last.destination, destinationHashes: hashes) { return result }
         let working = database + ".modelc-\(UUID().uuidString)"
         defer { if !commits || result.outcome != .migrated { StoreSwap.removeStaging(working) } }
         try copy(to: working)
