@@ -24,15 +24,28 @@ struct ConfigurationStoreMigrationTests {
         let bundle = try MigrationTestSupport.bundle(model.path)
         let path = folder.appendingPathComponent("Config1.sqlite").path
         try StoreCreator.create(at: path, version: try #require(bundle.version(named: "Model")), configuration: "Config1")
-        try DatabaseQueue(path: path).write { db in
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
             try db.execute(sql: "INSERT INTO ZTESTENTITY1AAA (Z_PK, Z_ENT, Z_OPT, ZTESTSTRING) VALUES (1, 1, 1, 'kept')")
             try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_NAME = 'TestEntity1AAA'")
         }
+        // Everything in the store file itself, so that "unchanged" can compare its bytes.
+        _ = try queue.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        try queue.close()
         return (bundle, path)
     }
 
     static func rows(_ path: String, _ sql: String) throws -> [String] {
         try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: sql) }
+    }
+
+    /// What the store holds: its schema, rows and metadata hashes.
+    static func contents(_ path: String) throws -> [String] {
+        let schema = try MigrationTestSupport.schemaSet(path)
+        let rows = try rows(path, "SELECT Z_PK || ':' || ZTESTSTRING FROM ZTESTENTITY1AAA ORDER BY Z_PK")
+            + rows(path, "SELECT Z_NAME || ':' || Z_ENT || ':' || Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+        let hashes = try StoreMetadata.read(at: path).versionHashes.map { "\($0.key) \($0.value)" }.sorted()
+        return schema.tables.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sorted())" } + schema.indexes.values.sorted() + rows + hashes
     }
 
     static func options(_ configuration: String?, dryRun: Bool = false) -> Migrator.Options {
@@ -81,6 +94,29 @@ struct ConfigurationStoreMigrationTests {
             #expect(result.outcome == .upToDate)
             #expect(result.steps.isEmpty)
             #expect(FileManager.default.contents(atPath: path) == before)
+        }
+    }
+
+    /// Instances the mapping would put into an entity of another configuration have no table in
+    /// the new store: the run stops before creating anything, rather than dropping them.
+    @Test func theManagerRefusesToMoveInstancesIntoAnotherConfigurationsEntity() throws {
+        try withTemporaryDirectory { folder in
+            let (bundle, path) = try Self.config1Store(in: folder, addingAttributeTo: "TestEntity1AAA")
+            // The manager's lock takes the store out of WAL mode and back, which rewrites its header.
+            let before = try Self.contents(path)
+            let source = VersionHasher(try #require(bundle.version(named: "Model"))).entityHashes()
+            let destination = VersionHasher(try #require(bundle.version(named: "Model 2"))).entityHashes()
+            let moving = EntityMapping(
+                name: "TestEntity1AAAToTestEntity2", type: .transform, sourceEntityName: "TestEntity1AAA", destinationEntityName: "TestEntity2",
+                sourceEntityVersionHash: source["TestEntity1AAA"], destinationEntityVersionHash: destination["TestEntity2"],
+                sourceExpression: SourceExpression(entityName: "TestEntity1AAA"),
+                attributeMappings: [PropertyMapping(name: "testString", valueExpression: "$source.testString")])
+            var options = MigrationManager.Options()
+            options.configuration = "Config1"
+            options.makesBackup = false
+            let manager = MigrationManager(bundle: bundle, mappingModel: MappingModel(name: "M", path: "M.cdm", entityMappings: [moving]))
+            #expect(throws: MigrationError.self) { try manager.migrate(storeAt: path, options: options) }
+            #expect(try Self.contents(path) == before)
         }
     }
 
