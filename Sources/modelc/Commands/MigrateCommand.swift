@@ -95,9 +95,9 @@ struct MigrateCommand: ParsableCommand {
             configuration's entities (and their superentities), so that the store keeps only \
             their tables, with the model's entity numbers, and its metadata gets every entity's \
             hashes, as store create --configuration writes them. A store whose configuration's \
-            entities already have the destination's hashes is up to date and left as it is, \
-            whatever the other entities; a change another configuration's entity cannot be \
-            inferred for does not stop it. It applies to --mapping (entity mappings of other \
+            entities already have the destination's hashes, tables and entity numbers is up to \
+            date and left as it is, whatever the other entities' hashes; a change another \
+            configuration's entity cannot be inferred for does not stop it. It applies to --mapping (entity mappings of other \
             entities find no instances) and --through alike. Afterwards store check \
             --configuration NAME is clean. A name the destination version does not have is a \
             usage error (X021) before anything is read.
