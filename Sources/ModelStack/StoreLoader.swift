@@ -130,7 +130,8 @@ struct StoreLoader {
     /// Migrates the store from `from` to the current version, when the description allows it:
     /// through the container's staged plan when it has one; else through the first mapping model
     /// of its locations made for the two versions, as Core Data prefers one it finds, else by
-    /// inference when that is allowed.
+    /// inference when that is allowed. A store of a configuration is migrated as one: only its
+    /// configuration's entities are laid out and mapped.
     private func migrate(_ description: StoreDescription, from: String, _ report: inout StoreLoadReport) throws {
         let path = description.url.path
         let why = "the store was made by '\(from)', not by the current version '\(current.name)'"
@@ -152,6 +153,7 @@ struct StoreLoader {
             var options = MigrationManager.Options()
             options.destination = current.name
             options.makesBackup = description.backsUpBeforeMigration
+            options.configuration = description.configuration
             options.progress = progress.map { progress in { mapping, done, total in if done == total { progress("\(mapping): \(done) of \(total)") } } }
             let result = try MigrationManager(bundle: bundle, mappingModel: mappingModel, registry: policies).migrate(storeAt: path, options: options)
             report.migratedFrom = from
@@ -163,6 +165,7 @@ struct StoreLoader {
         options.makesBackup = description.backsUpBeforeMigration
         // Core Data's lightweight migration drops the values of removed properties.
         options.allowsDataLoss = true
+        options.configuration = description.configuration
         options.progress = progress
         let result = try Migrator.migrate(storeAt: path, bundle: bundle, options: options)
         guard result.outcome == .migrated || result.outcome == .upToDate else {
@@ -189,6 +192,7 @@ struct StoreLoader {
         options.makesBackup = description.backsUpBeforeMigration
         // Core Data's lightweight migration drops the values of removed properties.
         options.allowsDataLoss = true
+        options.configuration = description.configuration
         options.progress = progress
         let result = try StagedMigrator.migrate(storeAt: path, bundle: bundle, plan: plan, options: options)
         guard result.outcome == .migrated || result.outcome == .upToDate else {

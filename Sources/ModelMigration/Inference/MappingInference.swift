@@ -6,11 +6,17 @@ import ModelSchema
 /// in the model, not only the first. Reasons that only rows decide carry a ``RowCondition``.
 public enum MappingInference {
     /// `sourceHashes` and `destinationHashes` save hashing again when the caller has them.
+    /// `storedEntities` limits the mapping to the entities a store holds in each version (a store
+    /// of one configuration, ``ModelVersion/storedEntityNames(inConfiguration:)``): an entity
+    /// outside the source's is added, one outside the destination's removed, one outside both
+    /// left out with whatever would make it impossible; entities still match by identity across
+    /// the whole model.
     public static func infer(
         from source: ModelVersion, to destination: ModelVersion,
-        sourceHashes: [String: VersionHash]? = nil, destinationHashes: [String: VersionHash]? = nil
+        sourceHashes: [String: VersionHash]? = nil, destinationHashes: [String: VersionHash]? = nil,
+        storedEntities: (source: Set<String>, destination: Set<String>)? = nil
     ) -> InferredMapping {
-        var inference = Inference(source: source, destination: destination)
+        var inference = Inference(source: source, destination: destination, storedEntities: storedEntities)
         inference.run(
             sourceHashes: sourceHashes ?? VersionHasher(source).entityHashes(),
             destinationHashes: destinationHashes ?? VersionHasher(destination).entityHashes())
@@ -37,12 +43,27 @@ private struct Inference {
     var mappings: [InferredEntityMapping] = []
     var diagnostics: [Diagnostic] = []
     var conditions: [RowCondition] = []
-    /// Destination entity name → the source entity it comes from.
+    /// Destination entity name → the source entity it comes from, over the whole model (a
+    /// relationship's destination is compared through it).
     var matched: [String: String] = [:]
+    /// The entities the store holds in each version; nil for every entity.
+    let storedEntities: (source: Set<String>, destination: Set<String>)?
 
-    init(source: ModelVersion, destination: ModelVersion) {
+    init(source: ModelVersion, destination: ModelVersion, storedEntities: (source: Set<String>, destination: Set<String>)?) {
         self.source = EntityHierarchy(source)
         self.destination = EntityHierarchy(destination)
+        self.storedEntities = storedEntities
+    }
+
+    /// The destination entities the mapping covers, in the version's order.
+    var destinationEntities: [Entity] {
+        destination.version.entities.filter { storedEntities?.destination.contains($0.name) ?? true }
+    }
+
+    /// The source entity `entity` comes from, when the store holds it in the source version.
+    func storedSource(of entity: Entity) -> Entity? {
+        guard let name = matched[entity.name], storedEntities?.source.contains(name) ?? true else { return nil }
+        return source.entity(named: name)
     }
 
     mutating func run(sourceHashes: [String: VersionHash], destinationHashes: [String: VersionHash]) {
@@ -53,8 +74,8 @@ private struct Inference {
         for (destinationIndex, sourceIndex) in pairs {
             matched[destinationList[destinationIndex].name] = sourceList[sourceIndex].name
         }
-        for entity in destination.version.entities.sorted(by: { $0.name < $1.name }) {
-            guard let sourceName = matched[entity.name], let sourceEntity = source.entity(named: sourceName) else {
+        for entity in destinationEntities.sorted(by: { $0.name < $1.name }) {
+            guard let sourceEntity = storedSource(of: entity) else {
                 let properties =
                     destination.attributes(of: entity).map { attributeAdded($0, entity, sourceEntity: nil) }
                     + destination.relationships(of: entity).map {
@@ -63,21 +84,23 @@ private struct Inference {
                 mappings.append(InferredEntityMapping(kind: .add, source: nil, destination: entity.name, properties: properties))
                 continue
             }
+            let sourceName = sourceEntity.name
             let same = sourceName == entity.name && sourceHashes[sourceName] == destinationHashes[entity.name]
             mappings.append(
                 InferredEntityMapping(
                     kind: same ? .copy : .transform, source: sourceName, destination: entity.name,
                     properties: properties(from: sourceEntity, to: entity)))
         }
-        let used = Set(matched.values)
-        for entity in source.version.entities.sorted(by: { $0.name < $1.name }) where !used.contains(entity.name) {
+        let used = Set(destinationEntities.compactMap { storedSource(of: $0)?.name })
+        let removed = source.version.entities.filter { !used.contains($0.name) && (storedEntities?.source.contains($0.name) ?? true) }
+        for entity in removed.sorted(by: { $0.name < $1.name }) {
             let properties =
                 source.attributes(of: entity).map { InferredPropertyMapping(kind: .remove, source: $0.name, destination: nil, isRelationship: false, change: nil, dropsData: true) }
                 + source.relationships(of: entity).map { InferredPropertyMapping(kind: .remove, source: $0.name, destination: nil, isRelationship: true, change: nil, dropsData: true) }
             mappings.append(InferredEntityMapping(kind: .remove, source: entity.name, destination: nil, properties: properties))
         }
         checkHierarchies()
-        suggestEntityRenames(removed: source.version.entities.filter { !used.contains($0.name) })
+        suggestEntityRenames(removed: removed)
     }
 
     // MARK: Properties
@@ -203,8 +226,9 @@ private struct Inference {
     /// destination: their rows live in different tables, which Core Data does not merge.
     private mutating func checkHierarchies() {
         var sourceRootsByDestinationRoot = [String: (root: String, entity: String)]()
-        for entity in destination.version.entities.sorted(by: { $0.name < $1.name }) {
-            guard let sourceName = matched[entity.name], let sourceEntity = source.entity(named: sourceName) else { continue }
+        for entity in destinationEntities.sorted(by: { $0.name < $1.name }) {
+            guard let sourceEntity = storedSource(of: entity) else { continue }
+            let sourceName = sourceEntity.name
             let destinationRoot = destination.root(of: entity).name
             let sourceRoot = source.root(of: sourceEntity).name
             if let first = sourceRootsByDestinationRoot[destinationRoot] {
@@ -245,7 +269,7 @@ private struct Inference {
 
     /// A removed and an added entity whose stored attribute names are at least half the same.
     private mutating func suggestEntityRenames(removed: [Entity]) {
-        let added = destination.version.entities.filter { matched[$0.name] == nil && $0.renamingIdentifier == nil }
+        let added = destinationEntities.filter { storedSource(of: $0) == nil && $0.renamingIdentifier == nil }
         var candidates = added
         for old in removed.sorted(by: { $0.name < $1.name }) {
             let oldNames = Set(source.attributes(of: old).map(\.name))

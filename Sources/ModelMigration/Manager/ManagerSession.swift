@@ -15,6 +15,7 @@ struct ManagerSession {
     let options: MigrationManager.Options
 
     private var commits: Bool { !options.dryRun }
+    private var scope: MigrationScope { MigrationScope(configuration: options.configuration) }
 
     func run() throws -> MigrationManager.Result {
         let queue = try StoreSwap.lockingQueue(database, store: path)
@@ -49,16 +50,17 @@ struct ManagerSession {
             path: path, storeVersion: source.name, destination: destination.name, mappingModel: model.path, outcome: .upToDate,
             removedLeftovers: removed)
         if source.name == destination.name { return result }
+        let hashes = VersionHasher(destination).entityHashes()
+        if try scope.isCurrent(metadata, schema: StoreSchema.read(from: db), destination: destination, destinationHashes: hashes) { return result }
         let staging = database + ".modelc-\(UUID().uuidString)"
         defer { if !commits || result.outcome != .migrated { StoreSwap.removeStaging(staging) } }
         let destinationLayout = try StoreError.mapping(path: path) {
             try StoreCreator.create(
                 at: staging, version: destination, framework: metadata.framework, journalMode: wasWAL ? .wal : .delete,
-                uuid: metadata.uuid.flatMap(UUID.init(uuidString:)) ?? UUID())
+                uuid: metadata.uuid.flatMap(UUID.init(uuidString:)) ?? UUID(), configuration: options.configuration)
         }
-        let hashes = VersionHasher(destination).entityHashes()
         let counts = try build(
-            staging, from: db, versions: (source, destination), layouts: (StoreLayout(source, framework: metadata.framework), destinationLayout),
+            staging, from: db, versions: (source, destination), layouts: (scope.layout(source, framework: metadata.framework), destinationLayout),
             hashes: hashes, result: &result)
         try verify(staging, hashes: hashes, destination: destination.name)
         let created = result.entityMappings.reduce(0) { $0 + $1.instancesCreated }
@@ -91,7 +93,9 @@ struct ManagerSession {
                 .missingSourceModel, path: path,
                 message: "the mapping model '\(model.name)' was not made for the store's version '\(source.name)' (its source hashes differ)")
         }
-        return (metadata, source, try manager.destinationVersion(named: options.destination))
+        let destination = try manager.destinationVersion(named: options.destination)
+        try scope.check(source, path: path)
+        return (metadata, source, destination)
     }
 
     /// SQLite's count of the changes other connections committed to the database, as this
@@ -152,7 +156,7 @@ struct ManagerSession {
         var counts = [String: Int]()
         try queue.read { target in
             let rows = ObjectRows(db: target, version: destination, layout: layouts.destination, side: .destination)
-            for entity in destination.entities where !entity.isAbstract {
+            for entity in destination.entities where !entity.isAbstract && layouts.destination.entity(named: entity.name) != nil {
                 counts[entity.name] = try rows.count(of: entity.name)
             }
         }

@@ -29,6 +29,10 @@ public struct MigrationManager {
         public var keepBackups: Int?
         /// Values for the policies (`manager.userInfo`).
         public var userInfo: [String: String] = [:]
+        /// The configuration the store was added for (`StoreDescription.configuration`): both
+        /// stores hold only its entities, entity mappings of other entities find no instances,
+        /// and there is nothing to do when its entities are the destination's; nil for every entity.
+        public var configuration: String?
         /// Called as instances are processed: entity mapping, instances done, instances in all.
         public var progress: ((_ entityMapping: String, _ done: Int, _ total: Int) -> Void)?
 
@@ -63,9 +67,12 @@ public struct MigrationManager {
     ///
     /// Before anything is touched: a policy or policy function the mapping model names and the
     /// registry lacks is a `missingPolicy` error; a store the mapping's source hashes do not
-    /// match is `missingSourceModel`; a damaged store is `corrupt`.
+    /// match is `missingSourceModel`; a damaged store is `corrupt`; a configuration the
+    /// destination does not have is `incompatibleSchema`.
     public func migrate(storeAt path: String, options: Options = Options()) throws -> Result {
         if let missing = registry.missing(in: mappingModel, path: path) { throw missing }
+        let scope = MigrationScope(configuration: options.configuration)
+        if scope.isConfiguration, let destination = try? destinationVersion(named: options.destination) { try scope.check(destination, path: path) }
         do {
             try StoreCheck.checkFile(path)
             try StoreCheck.checkNotLocked(path)

@@ -44,6 +44,7 @@ struct MigrationRunner {
         let mappings = context.mappingModel.entityMappings
         var totals = [Int]()
         for mapping in mappings { totals.append(try sourceCount(mapping)) }
+        for (index, mapping) in mappings.enumerated() where totals[index] > 0 { try requireDestinationTable(mapping) }
         let grandTotal = max(1, totals.reduce(0, +) * 2)
         var done = 0
         for (index, mapping) in mappings.enumerated() {
@@ -111,9 +112,26 @@ struct MigrationRunner {
         return try context.source.count(of: entity)
     }
 
-    /// Whether the mapping creates instances from source instances (copy, transform, custom).
+    /// Whether the mapping creates instances from source instances (copy, transform, custom):
+    /// not from an entity of the source version that the store does not hold (another
+    /// configuration's), which Core Data's fetch from this store finds no instances of.
     private func runsOnSources(_ mapping: EntityMapping) -> Bool {
-        mapping.type != .add && mapping.type != .remove && mapping.sourceEntityName != nil
+        guard mapping.type != .add, mapping.type != .remove, mapping.sourceEntityName != nil,
+            let entity = mapping.sourceExpression?.entityName ?? mapping.sourceEntityName
+        else { return false }
+        return context.source.layout.entity(named: entity) != nil || context.source.entities.entity(named: entity) == nil
+    }
+
+    /// Refuses, before anything is created, a mapping whose source instances would become
+    /// instances of an entity of the destination version that the new store does not hold (a
+    /// store of one configuration lacks the others' entities): they would have no table to go to.
+    private func requireDestinationTable(_ mapping: EntityMapping) throws {
+        guard let entity = mapping.destinationEntityName, context.destination.layout.entity(named: entity) == nil,
+            context.destination.entities.entity(named: entity) != nil
+        else { return }
+        throw MigrationError(
+            .failed, path: context.path,
+            message: "entity mapping '\(mapping.name)' would make instances of '\(entity)', which the store's configuration does not hold")
     }
 
     /// Pass 1 for one mapping: each source instance the fetch and filter select, in key order.

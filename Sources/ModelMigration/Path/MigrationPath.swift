@@ -9,11 +9,17 @@ struct MigrationPath {
     let bundle: ModelBundle
     /// The store's version, each named stage, and the destination.
     let versions: [ModelVersion]
+    /// The entities the store holds, which every inferred mapping is limited to.
+    let scope: MigrationScope
     private var knownHashes: [String: [String: VersionHash]]
 
     /// `destination` `nil` means the current version; a stage equal to its neighbour is skipped.
-    init(bundle: ModelBundle, from source: ModelVersion, to destination: String?, through stages: [String], knownHashes: [String: [String: VersionHash]]) throws {
+    init(
+        bundle: ModelBundle, from source: ModelVersion, to destination: String?, through stages: [String], scope: MigrationScope,
+        knownHashes: [String: [String: VersionHash]]
+    ) throws {
         self.bundle = bundle
+        self.scope = scope
         self.knownHashes = knownHashes
         guard let end = destination.map({ bundle.version(named: $0) }) ?? bundle.currentVersion else {
             throw MigrationError(.unknownVersion, path: bundle.path, message: "the model has no version '\(destination ?? "")'")
@@ -81,6 +87,7 @@ struct MigrationPath {
 
     private mutating func mapping(_ source: ModelVersion, _ destination: ModelVersion) -> InferredMapping {
         MappingInference.infer(
-            from: source, to: destination, sourceHashes: cachedHashes(source), destinationHashes: cachedHashes(destination))
+            from: source, to: destination, sourceHashes: cachedHashes(source), destinationHashes: cachedHashes(destination),
+            storedEntities: scope.storedEntities(source, destination))
     }
 }

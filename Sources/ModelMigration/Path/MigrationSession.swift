@@ -15,6 +15,7 @@ struct MigrationSession {
     let database: String
     let bundle: ModelBundle
     let options: Migrator.Options
+    let scope: MigrationScope
 
     /// The steps built so far, for the message of a failure.
     private var steps: [MigrationStep] = []
@@ -29,6 +30,7 @@ struct MigrationSession {
         self.database = database
         self.bundle = bundle
         self.options = options
+        scope = MigrationScope(configuration: options.configuration)
     }
 
     /// Whether this run changes the store (not a dry run).
@@ -102,13 +104,18 @@ struct MigrationSession {
             throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store\(nearest)")
         }
         var route = try MigrationPath(
-            bundle: bundle, from: storeVersion, to: options.destination, through: options.through, knownHashes: match.versionHashes)
+            bundle: bundle, from: storeVersion, to: options.destination, through: options.through, scope: scope, knownHashes: match.versionHashes)
         let chain = route.versions
-        var result = Migrator.Result(path: path, storeVersion: storeVersion.name, destination: chain[chain.count - 1].name, steps: [], outcome: .upToDate)
+        let destination = chain[chain.count - 1]
+        var result = Migrator.Result(path: path, storeVersion: storeVersion.name, destination: destination.name, steps: [], outcome: .upToDate)
         if chain.count == 1 { return result }
+        for version in chain { try scope.check(version, path: path) }
+        if try scope.isCurrent(metadata, schema: StoreSchema.read(from: db), destination: destination, destinationHashes: route.hashes(destination)) {
+            return result
+        }
         let framework = metadata.framework
         // Each version is laid out once, for every check and step that needs it.
-        var layouts = [StoreLayout(chain[0], framework: framework)]
+        var layouts = [scope.layout(chain[0], framework: framework)]
         try checkTables(of: storeVersion, layout: layouts[0], in: db)
         var mappings = route.mappings()
         // The first step's data-decided reasons are decided now, on the store as it is: no
@@ -125,8 +132,8 @@ struct MigrationSession {
             return result
         }
         do {
-            layouts += chain.dropFirst().map { StoreLayout($0, framework: framework) }
-            result.steps = try runSteps(db, chain: chain, layouts: layouts, mappings: mappings, destinationHashes: route.hashes(chain[chain.count - 1]))
+            layouts += chain.dropFirst().map { scope.layout($0, framework: framework) }
+            result.steps = try runSteps(db, chain: chain, layouts: layouts, mappings: mappings, destinationHashes: route.hashes(destination))
             result.outcome = commits ? .migrated : .planned
             if commits { try checkResult(db, steps: result.steps) }
         } catch let stopped as StepImpossible {

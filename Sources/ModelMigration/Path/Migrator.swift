@@ -30,6 +30,10 @@ public enum Migrator {
         /// Mapping models the caller offers (`--mapping`): when the direct step is impossible,
         /// the stages suggested may go through them (a ``StagedMigrator`` runs such stages).
         public var mappingModels: [MappingModel] = []
+        /// The configuration the store was added for (`StoreDescription.configuration`): the
+        /// store holds only its entities, and the migration lays out and infers only those, and
+        /// finds nothing to do when they are the destination's; `nil` for every entity.
+        public var configuration: String?
         /// Receives one line per step and per statement group, for progress display.
         public var progress: (@Sendable (String) -> Void)?
 
@@ -76,8 +80,13 @@ public enum Migrator {
     /// tables) and the version's tables before anything else, every page it reads as it reads
     /// it, and the tables it wrote (`PRAGMA integrity_check`) before it commits. A dry run does the same on a private
     /// copy and never opens the store itself, so it works on a read-only store and leaves nothing
-    /// beside it. Every failure is a ``MigrationError`` with its class and Core Data's code.
+    /// beside it. Every failure is a ``MigrationError`` with its class and Core Data's code; a
+    /// configuration the destination does not have is `incompatibleSchema` before anything is read.
     public static func migrate(storeAt path: String, bundle: ModelBundle, options: Options = Options()) throws -> Result {
+        // An unknown destination is reported later, as `unknownVersion`.
+        if let destination = options.destination.map({ bundle.version(named: $0) }) ?? bundle.currentVersion {
+            try MigrationScope(configuration: options.configuration).check(destination, path: path)
+        }
         do {
             try StoreCheck.checkFile(path)
             try StoreCheck.checkNotLocked(path)

@@ -26,6 +26,10 @@ public enum StagedMigrator {
         public var allowsDataLoss = false
         /// Values for the policies (`manager.userInfo`).
         public var userInfo: [String: String] = [:]
+        /// The configuration the store was added for (`StoreDescription.configuration`): every
+        /// stage runs on its entities only, and there is nothing to do when they are the last
+        /// stage's; nil for every entity.
+        public var configuration: String?
         /// Receives one line per stage, for progress display.
         public var progress: (@Sendable (String) -> Void)?
 
@@ -68,10 +72,14 @@ public enum StagedMigrator {
     ///
     /// Before anything is touched: a policy or policy function a stage's mapping model names and
     /// the plan lacks is `missingPolicy`; a store no version of `bundle` made is
-    /// `missingSourceModel`; an unknown stage version is `unknownVersion`.
+    /// `missingSourceModel`; an unknown stage version is `unknownVersion`; a configuration a
+    /// stage's version does not have is `incompatibleSchema`.
     public static func migrate(storeAt path: String, bundle: ModelBundle, plan: StagedMigrationPlan, options: Options = Options()) throws -> Result {
-        for stage in plan.stages where bundle.version(named: stage.destination) == nil {
-            throw MigrationError(.unknownVersion, path: bundle.path, message: "the model has no version '\(stage.destination)' (a stage of the plan)")
+        for stage in plan.stages {
+            guard let version = bundle.version(named: stage.destination) else {
+                throw MigrationError(.unknownVersion, path: bundle.path, message: "the model has no version '\(stage.destination)' (a stage of the plan)")
+            }
+            try MigrationScope(configuration: options.configuration).check(version, path: path)
         }
         do {
             try StoreCheck.checkFile(path)

@@ -14,6 +14,7 @@ struct StagedSession {
     let options: StagedMigrator.Options
 
     private var commits: Bool { !options.dryRun }
+    private var scope: MigrationScope { MigrationScope(configuration: options.configuration) }
 
     /// A stage with its versions and the mapping model it runs (nil: inferred).
     private struct ResolvedStage {
@@ -51,11 +52,14 @@ struct StagedSession {
         guard let storeVersion = match.matched else {
             throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store")
         }
+        try scope.check(storeVersion, path: path)
         let stages = try resolve(from: storeVersion)
         var result = StagedMigrator.Result(
             path: path, storeVersion: storeVersion.name, destination: stages.last?.destination.name ?? storeVersion.name, outcome: .upToDate,
             removedLeftovers: removed)
         guard let last = stages.last else { return result }
+        let hashes = VersionHasher(last.destination).entityHashes()
+        if try scope.isCurrent(metadata, schema: StoreSchema.read(from: db), destination: last.destination, destinationHashes: hashes) { return result }
         let working = database + ".modelc-\(UUID().uuidString)"
         defer { if !commits || result.outcome != .migrated { StoreSwap.removeStaging(working) } }
         try copy(to: working)
@@ -71,9 +75,9 @@ struct StagedSession {
                 result.outcome = outcome
                 return result
             }
+            if outcome == .upToDate && scope.isConfiguration { try stamp(working, resolved.destination) }
             try hook(resolved.stage.didMigrate, store, "after")
         }
-        let hashes = VersionHasher(last.destination).entityHashes()
         guard try StoreError.mapping(path: path, { try StoreMetadata.read(at: working) }).versionHashes == hashes else {
             throw MigrationError(.failed, path: path, message: "the staged migration did not end at '\(last.destination.name)'")
         }
@@ -125,6 +129,7 @@ struct StagedSession {
                 stageOptions.destination = resolved.destination.name
                 stageOptions.makesBackup = false
                 stageOptions.userInfo = options.userInfo
+                stageOptions.configuration = options.configuration
                 let done = try MigrationManager(bundle: bundle, mappingModel: model, registry: plan.policies).migrate(storeAt: working, options: stageOptions)
                 report.uses = .mappingModel(path: model.path)
                 report.entityMappings = done.entityMappings
@@ -135,11 +140,23 @@ struct StagedSession {
             stageOptions.makesBackup = false
             // A dry run goes on past a stage that drops data, to forecast the next ones.
             stageOptions.allowsDataLoss = options.allowsDataLoss || !commits
+            stageOptions.configuration = options.configuration
             let done = try Migrator.migrate(storeAt: working, bundle: bundle, options: stageOptions)
             report.step = done.steps.first
             return (report, done.outcome)
         } catch let error as MigrationError {
             throw error.during(resolved.source.name, resolved.destination.name, at: path)
+        }
+    }
+
+    /// Writes `version`'s metadata into the working copy after a stage that left the
+    /// configuration's entities as they were (so changed nothing), so that the next stage starts
+    /// from that version and the chain ends at the last, as for a store of every entity.
+    private func stamp(_ working: String, _ version: ModelVersion) throws {
+        try StoreError.mapping(path: path) {
+            let queue = try DatabaseQueue(path: working)
+            try queue.write { db in try StoreMetadataUpdate.apply(version, to: db, at: path) }
+            try queue.close()
         }
     }
 

@@ -19,4 +19,13 @@ extension ModelVersion {
         guard let configuration = configurations.first(where: { $0.name == name }) else { return nil }
         return Set(configuration.memberEntityNames.filter { entity(named: $0) != nil })
     }
+
+    /// The entities whose tables a store of configuration `name` has: its entities and their
+    /// superentities, whose tables their rows share (every entity for the default configuration);
+    /// nil when the model has no configuration of that name.
+    public func storedEntityNames(inConfiguration name: String?) -> Set<String>? {
+        guard let members = entityNames(inConfiguration: name) else { return nil }
+        let hierarchy = EntityHierarchy(self)
+        return Set(members.compactMap(hierarchy.entity(named:)).flatMap { hierarchy.lineage(of: $0).map(\.name) })
+    }
 }

@@ -12,9 +12,8 @@ extension StoreLayout {
         _ version: ModelVersion, framework: FrameworkVersion = .current, persistentHistory: Bool = false, configuration: String?
     ) {
         self.init(version, framework: framework, persistentHistory: persistentHistory)
-        guard !ModelVersion.isDefaultConfiguration(configuration), let members = version.entityNames(inConfiguration: configuration) else { return }
-        let hierarchy = EntityHierarchy(version)
-        restrict(to: Set(members.compactMap(hierarchy.entity(named:)).flatMap { hierarchy.lineage(of: $0).map(\.name) }))
+        guard !ModelVersion.isDefaultConfiguration(configuration), let names = version.storedEntityNames(inConfiguration: configuration) else { return }
+        restrict(to: names)
     }
 
     /// Keeps only what belongs to `names` (the members and their superentities, whose table a

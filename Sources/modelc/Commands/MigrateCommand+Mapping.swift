@@ -36,6 +36,7 @@ extension MigrateCommand {
         options.backupPath = backup
         options.makesBackup = !noBackup
         options.keepBackups = keepBackups
+        options.configuration = configuration
         let progress = ProgressLine(enabled: !quiet && !json && isatty(STDERR_FILENO) != 0, step: "\(source.name) → \(target.name)")
         options.progress = { mapping, done, total in progress.show(mapping, done: done, total: total) }
         let result: MigrationManager.Result

@@ -22,6 +22,7 @@ extension MigrateCommand {
         options.makesBackup = !noBackup
         options.keepBackups = keepBackups
         options.allowsDataLoss = allowDataLoss
+        options.configuration = configuration
         if !quiet && !json && isatty(STDERR_FILENO) != 0 {
             options.progress = { line in FileHandle.standardError.write(Data("\(line)\n".utf8)) }
         }

@@ -4,6 +4,7 @@ import ModelCompiler
 import ModelMigration
 import ModelSchema
 import ModelStore
+import ModelXML
 
 /// `modelc migrate`: plans or runs the migration of a store to a model version: lightweight, through
 /// a mapping model, or in stages.
@@ -89,11 +90,24 @@ struct MigrateCommand: ParsableCommand {
             "destinationEntity", "instancesCreated", "relationshipsSet", "valuesDropped", \
             "validationFailures"}]}]}; --dry-run reports these counts from a private copy.
 
+            --configuration NAME migrates the store of one configuration of the model, as Core \
+            Data migrates a store whose description names it: the store's version is still found \
+            by every entity's hashes, but the migration lays out and infers only that \
+            configuration's entities (and their superentities), so that the store keeps only \
+            their tables, with the model's entity numbers, and its metadata gets every entity's \
+            hashes, as store create --configuration writes them. A store whose configuration's \
+            entities already have the destination's hashes, tables and entity numbers is up to \
+            date and left as it is, whatever the other entities' hashes; a change another \
+            configuration's entity cannot be inferred for does not stop it. It applies to --mapping (entity mappings of other \
+            entities find no instances) and --through alike. Afterwards store check \
+            --configuration NAME is clean. A name the destination version does not have is a \
+            usage error (X021) before anything is read.
+
             EXIT STATUS
               0   migrated, up to date, or (dry run) safe
               2   impossible, drops data (dry run), or refused because it would drop data
               1   failed (the store is left as it was), or the model or store could not be read
-              64  usage error (an unknown --to or --through version)
+              64  usage error (an unknown --to or --through version, or --configuration name)
             """
     )
 
@@ -111,6 +125,9 @@ struct MigrateCommand: ParsableCommand {
 
     @Option(name: .customLong("to"), help: "The destination version (default: the current version).")
     var destination: String?
+
+    @Option(help: "The configuration the store was added for (only its entities are migrated); every entity when omitted.")
+    var configuration: String?
 
     @Option(
         help: ArgumentHelp(
@@ -158,6 +175,11 @@ struct MigrateCommand: ParsableCommand {
             // An unknown version is a usage error, reported as every command reports one (X015).
             _ = try ModelLoading.version(name, of: bundle)
         }
+        // So is a configuration the destination lacks, as for `store create` (X021).
+        let end = try ModelLoading.version(destination, of: bundle)
+        guard end.entityNames(inConfiguration: configuration) != nil else {
+            throw CommandFailure.usage(Diagnostic.unknownConfiguration(configuration ?? "", available: end.configurations.map(\.name)).inFile(bundle.path))
+        }
         if !mappings.isEmpty && !stages.isEmpty { return try migrateInStages(bundle) }
         if try migrateThroughMappingModel(bundle) { return }
         var options = Migrator.Options()
@@ -169,6 +191,7 @@ struct MigrateCommand: ParsableCommand {
         options.makesBackup = !noBackup
         options.allowsDataLoss = allowDataLoss
         options.keepBackups = keepBackups
+        options.configuration = configuration
         if !quiet && isatty(STDERR_FILENO) != 0 {
             options.progress = { line in FileHandle.standardError.write(Data("\(line)\n".utf8)) }
         }
@@ -178,7 +201,7 @@ struct MigrateCommand: ParsableCommand {
         } catch let error as MigrationError {
             throw CommandFailure(error)
         }
-        let report = MigrationReport(result, model: model, mappings: mappings)
+        let report = MigrationReport(result, model: model, mappings: mappings, configuration: configuration)
         if json {
             try JSONOutput.print(report)
         } else if !quiet {

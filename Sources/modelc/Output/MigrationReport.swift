@@ -57,9 +57,9 @@ struct MigrationReport: Encodable {
     var removedBackups: [String]
     var steps: [Step]
 
-    /// The report of `result`; `mappings` are the `--mapping` places, repeated in the
-    /// suggested command.
-    init(_ result: Migrator.Result, model: String, mappings: [String] = []) {
+    /// The report of `result`; `mappings` are the `--mapping` places and `configuration` the
+    /// `--configuration`, repeated in the suggested command.
+    init(_ result: Migrator.Result, model: String, mappings: [String] = [], configuration: String? = nil) {
         store = result.path
         storeVersion = result.storeVersion
         destination = result.destination
@@ -72,7 +72,8 @@ struct MigrationReport: Encodable {
         suggestedCommand = result.suggestedThrough.map { stages in
             let through = stages.joined(separator: ",")
             let offered = mappings.map { " --mapping \(Self.shellQuoted($0))" }.joined()
-            return "modelc migrate \(Self.shellQuoted(result.path)) --model \(Self.shellQuoted(model))\(offered) --through \(Self.shellQuoted(through)) --dry-run"
+            let scope = configuration.map { " --configuration \(Self.shellQuoted($0))" } ?? ""
+            return "modelc migrate \(Self.shellQuoted(result.path)) --model \(Self.shellQuoted(model))\(offered)\(scope) --through \(Self.shellQuoted(through)) --dry-run"
         }
         steps = result.steps.map(Step.init)
     }
