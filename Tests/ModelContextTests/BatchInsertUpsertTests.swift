@@ -55,31 +55,22 @@ struct BatchInsertUpsertTests {
         #expect(try Support.rows(container, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Publication'") == ["1"])
     }
 
-    @Test(arguments: [MergePolicy.mergeByPropertyObjectTrump, .overwrite])
-    func theObjectsValuesWinAndTheRowKeepsItsKey(_ policy: MergePolicy) async throws {
+    /// Object trump and overwrite write the object's values (pages back to its default 0) over
+    /// the row, which keeps its key; store trump and rollback keep the row. Within the batch, the
+    /// later of two objects sharing values wins under the first two, the earlier under the others.
+    @Test(arguments: [
+        (MergePolicy.mergeByPropertyObjectTrump, "1|2|1|Dune, second edition|0", "b"), (.overwrite, "1|2|1|Dune, second edition|0", "b"),
+        (.mergeByPropertyStoreTrump, "1|1|1|Dune|412", "a"), (.rollback, "1|1|1|Dune|412", "a"),
+    ])
+    func aCollisionIsSettledByThePolicy(_ policy: MergePolicy, _ storedRow: String, _ kept: String) async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
         let container = try await Self.library(in: folder.url)
         let ids = try Self.insert(Self.batch, policy, into: container)
-        #expect(try Support.rows(container, "SELECT Z_PK, Z_OPT, ZISBN, ZTITLE, ZPAGES FROM ZPUBLICATION ORDER BY Z_PK")
-            == ["1|2|1|Dune, second edition|0", "2|1|9|Tehanu|226"])
-        #expect(ids.map { $0.uriRepresentation().lastPathComponent } == ["p1", "p2"])
-        // Within the batch, the later of two objects sharing values is the one kept.
-        _ = try Self.insert([["title": "a", "isbn": "5"], ["title": "b", "isbn": "5"]], policy, into: container)
-        #expect(try Support.rows(container, "SELECT ZTITLE FROM ZPUBLICATION WHERE ZISBN = '5'") == ["b"])
-    }
-
-    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .rollback])
-    func theStoredRowIsKept(_ policy: MergePolicy) async throws {
-        let folder = try StackFolder()
-        defer { folder.remove() }
-        let container = try await Self.library(in: folder.url)
-        let ids = try Self.insert(Self.batch, policy, into: container)
-        #expect(try Support.rows(container, "SELECT Z_PK, Z_OPT, ZISBN, ZTITLE, ZPAGES FROM ZPUBLICATION ORDER BY Z_PK")
-            == ["1|1|1|Dune|412", "2|1|9|Tehanu|226"])
+        #expect(try Support.rows(container, "SELECT Z_PK, Z_OPT, ZISBN, ZTITLE, ZPAGES FROM ZPUBLICATION ORDER BY Z_PK") == [storedRow, "2|1|9|Tehanu|226"])
         #expect(ids.map { $0.uriRepresentation().lastPathComponent } == ["p1", "p2"])
         _ = try Self.insert([["title": "a", "isbn": "5"], ["title": "b", "isbn": "5"]], policy, into: container)
-        #expect(try Support.rows(container, "SELECT ZTITLE FROM ZPUBLICATION WHERE ZISBN = '5'") == ["a"])
+        #expect(try Support.rows(container, "SELECT ZTITLE FROM ZPUBLICATION WHERE ZISBN = '5'") == [kept])
     }
 
     /// A handler's objects, more than one chunk of them, are all inserted, with keys counted
