@@ -21,7 +21,8 @@ struct StoreCreateCommand: ParsableCommand {
 
             --persistent-history adds the tables a store opened with persistent history tracking \
             has (ACHANGE, ATRANSACTION, ATRANSACTIONSTRING and entities 16001-16003), as \
-            Core Data build 1344 writes them.
+            Core Data build 1344 writes them; ACHANGE has a ZTOMBSTONEn BLOB column for each \
+            attribute preserved on deletion of the entity that has the most.
 
             --configuration creates the store of one configuration of the model, as Core Data \
             does for a store description naming it: only that configuration's tables and \
