@@ -52,13 +52,16 @@ struct MultipleStoreTests {
             try Data(MultipleStoreTests.contents.utf8).write(to: version.appendingPathComponent("contents"))
         }
 
-        /// A container with the Main store first, then the Scratch store, loaded.
-        func container() async throws -> PersistentContainer {
+        /// A container with the Main store first, then the Scratch store, loaded; with
+        /// `history`, both track persistent history.
+        func container(history: Bool = false) async throws -> PersistentContainer {
             let container = try PersistentContainer(name: "Notes", model: model)
             var main = StoreDescription(url: self.main)
             main.configuration = "Main"
+            main.persistentHistoryTracking = history
             var scratch = StoreDescription(url: self.scratch)
             scratch.configuration = "Scratch"
+            scratch.persistentHistoryTracking = history
             container.persistentStoreDescriptions = [main, scratch]
             try await container.loadPersistentStores()
             return container
@@ -85,6 +88,48 @@ struct MultipleStoreTests {
             object.setValue("t\(rank)", forKey: "title")
         }
         try context.save()
+    }
+
+    /// Each store records its own saves; a history request without a token reads every store,
+    /// oldest first, each transaction with its own store's token; a token's request reads its
+    /// store only; a token of a store the coordinator lacks is 134501.
+    @Test func historySpansTheStoresEachWithItsOwnTokens() async throws {
+        let setup = try Setup()
+        let container = try await setup.container(history: true)
+        let context = container.newBackgroundContext()
+        let entities = container.persistentStoreCoordinator.managedObjectModel.entitiesByName
+        let (main, scratch) = try context.performAndWait { () throws -> (String, String) in
+            for entity in ["Item", "Memo", "Item"] {
+                ManagedObject(entity: entities[entity]!, insertInto: context).setValue(entity, forKey: "title")
+                try context.save()
+            }
+            let identifiers = try context.persistentStoreCoordinator!.storeIdentifiers()
+            return (identifiers[0], identifiers[1])
+        }
+        let (all, afterMain, afterScratch, deleted) = try context.performAndWait {
+            let all = try context.execute(HistoryChangeRequest.fetchHistory(after: nil as HistoryToken?)).transactions
+            let afterMain = try context.execute(HistoryChangeRequest.fetchHistory(after: all[0].token)).transactions
+            let afterScratch = try context.execute(HistoryChangeRequest.fetchHistory(after: all[1].token)).transactions
+            guard case .deleted(let deleted) = try context.execute(HistoryChangeRequest.deleteHistory(before: all[2].token)) else { return (all, afterMain, afterScratch, -1) }
+            return (all, afterMain, afterScratch, deleted)
+        }
+        #expect(all.map { "\($0.token.storeIdentifier == main ? "main" : $0.token.storeIdentifier == scratch ? "scratch" : "?") \($0.transactionNumber)" }
+            == ["main 1", "scratch 1", "main 2"])
+        #expect(all.map { $0.changes.map(\.changedObjectID.entityName) } == [["Item"], ["Memo"], ["Item"]])
+        #expect(afterMain.map(\.transactionNumber) == [2] && afterMain[0].token.storeIdentifier == main)
+        #expect(afterScratch.isEmpty)
+        #expect(deleted == 1)
+        #expect(try setup.rows(setup.main, "SELECT Z_PK FROM ATRANSACTION") == ["2"])
+        #expect(try setup.rows(setup.scratch, "SELECT Z_PK FROM ATRANSACTION") == ["1"])
+        let refused = context.performAndWait { () -> Int? in
+            do {
+                _ = try context.execute(HistoryChangeRequest.fetchHistory(after: HistoryToken(storeIdentifier: "elsewhere", transactionNumber: 1)))
+                return nil
+            } catch {
+                return (error as NSError).code
+            }
+        }
+        #expect(refused == 134501)
     }
 
     @Test func eachStoreHasOnlyItsConfigurationsTablesAndEveryEntitysHashes() async throws {

@@ -22,7 +22,11 @@ extension ManagedObjectContext {
 
     /// Reads the store of the entity numbered `number` (the pinned generation is the first store's).
     func read<T>(from number: Int, _ body: (Database) throws -> T) throws -> T {
-        let store = try coordinator().store(forNumber: number)
+        try read(in: try coordinator().store(forNumber: number), body)
+    }
+
+    /// Reads `store`, as of the pinned generation when it is the first store.
+    func read<T>(in store: PersistentStoreCoordinator.OpenedStore, _ body: (Database) throws -> T) throws -> T {
         if store.index == 0, pinned != nil, let result = try readPinned(body) { return result }
         return try store.database.read(body)
     }

@@ -8,25 +8,60 @@ import ModelStore
 extension ManagedObjectContext {
     /// Fetches or deletes the history `request` names. Throws 134091 for a store that does not
     /// track history, 134301 for a token older than the history still kept (it was deleted
-    /// since), 134501 for a token of another store.
+    /// since), 134501 for a token of a store the coordinator does not have.
+    ///
+    /// With several stores, a token's request runs in the token's store (a token is one store's);
+    /// one without a token, or with a date, runs in every store that tracks history, and their
+    /// transactions come oldest first by timestamp, each with its own store's token.
     public func execute(_ request: HistoryChangeRequest) throws -> HistoryResult {
         let coordinator = try coordinator()
-        let storeIdentifier = try coordinator.storeIdentifier()
-        let bound = try Self.bound(of: request.anchor, store: storeIdentifier)
+        let stores = try Self.stores(for: request.anchor, in: coordinator.stores().all)
+        let bound = Self.bound(of: request.anchor)
+        // Among several stores, those without history are left out, unless none has any.
+        var tracked = [PersistentStoreCoordinator.OpenedStore]()
+        for store in stores where try stores.count == 1 || read(in: store, { try PersistentHistoryLayout.isPresent(in: $0) }) {
+            tracked.append(store)
+        }
+        if tracked.isEmpty, let first = stores.first { tracked = [first] }
         switch request.operation {
         case .fetch:
-            let records = try read { db in
-                let reader = try Self.historyReader(db)
-                if case .token(let token) = request.anchor, token.transactionNumber + 1 < (try reader.oldestRetainedNumber()) {
-                    throw ContextError.make(134301, "the history after transaction \(token.transactionNumber) was deleted: the token has expired")
-                }
-                return try reader.transactions(after: bound)
-            }
             var lists = HistoryPropertyLists(model: coordinator.managedObjectModel)
-            return .transactions(try records.map { try transaction($0, storeIdentifier: storeIdentifier, lists: &lists) })
+            var transactions = [HistoryTransaction]()
+            for store in tracked {
+                let records = try read(in: store) { db in
+                    let reader = try Self.historyReader(db)
+                    if case .token(let token) = request.anchor, token.transactionNumber + 1 < (try reader.oldestRetainedNumber()) {
+                        throw ContextError.make(134301, "the history after transaction \(token.transactionNumber) was deleted: the token has expired")
+                    }
+                    return try reader.transactions(after: bound)
+                }
+                transactions += try records.map { try transaction($0, storeIdentifier: store.identifier, lists: &lists) }
+            }
+            if tracked.count > 1 {
+                // A stable sort keeps each store's own order, and the stores' order on a tie.
+                transactions = transactions.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
+            }
+            return .transactions(transactions)
         case .delete:
-            return .deleted(count: try write { try Self.historyReader($0).deleteTransactions(before: bound) })
+            var count = 0
+            for store in tracked {
+                count += try store.database.write { try Self.historyReader($0).deleteTransactions(before: bound) }
+            }
+            return .deleted(count: count)
         }
+    }
+
+    /// The stores `anchor` concerns: a token's own store (the first store for a token that names
+    /// none), or every store; 134501 for a token of a store the coordinator does not have.
+    private static func stores(
+        for anchor: HistoryChangeRequest.Anchor, in all: [PersistentStoreCoordinator.OpenedStore]
+    ) throws -> [PersistentStoreCoordinator.OpenedStore] {
+        guard case .token(let token) = anchor else { return all }
+        if token.storeIdentifier.isEmpty { return Array(all.prefix(1)) }
+        guard let store = all.first(where: { $0.identifier == token.storeIdentifier }) else {
+            throw ContextError.make(134501, "store \(all.map(\.identifier).joined(separator: ", ")) not found in token \(token)")
+        }
+        return [store]
     }
 
     /// A reader of `db`'s history; 134091 when the store has none.
@@ -38,18 +73,12 @@ extension ManagedObjectContext {
         return HistoryReader(db: db)
     }
 
-    /// The reader's bound for `anchor`; 134501 for a token of another store.
-    private static func bound(of anchor: HistoryChangeRequest.Anchor, store: String) throws -> HistoryReader.Bound {
+    /// The reader's bound for `anchor`.
+    private static func bound(of anchor: HistoryChangeRequest.Anchor) -> HistoryReader.Bound {
         switch anchor {
-        case .none:
-            return .all
-        case .date(let date):
-            return .timestamp(date.timeIntervalSinceReferenceDate)
-        case .token(let token):
-            guard token.storeIdentifier.isEmpty || token.storeIdentifier == store else {
-                throw ContextError.make(134501, "store \(store) not found in token \(token)")
-            }
-            return .number(token.transactionNumber)
+        case .none: .all
+        case .date(let date): .timestamp(date.timeIntervalSinceReferenceDate)
+        case .token(let token): .number(token.transactionNumber)
         }
     }
 
