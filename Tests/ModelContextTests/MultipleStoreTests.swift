@@ -53,15 +53,17 @@ struct MultipleStoreTests {
         }
 
         /// A container with the Main store first, then the Scratch store, loaded; with
-        /// `history`, both track persistent history.
-        func container(history: Bool = false) async throws -> PersistentContainer {
+        /// `history`, both track persistent history; with `remote`, both post remote changes.
+        func container(history: Bool = false, remote: Bool = false) async throws -> PersistentContainer {
             let container = try PersistentContainer(name: "Notes", model: model)
             var main = StoreDescription(url: self.main)
             main.configuration = "Main"
             main.persistentHistoryTracking = history
+            main.postsRemoteChangeNotifications = remote
             var scratch = StoreDescription(url: self.scratch)
             scratch.configuration = "Scratch"
             scratch.persistentHistoryTracking = history
+            scratch.postsRemoteChangeNotifications = remote
             container.persistentStoreDescriptions = [main, scratch]
             try await container.loadPersistentStores()
             return container
@@ -130,6 +132,25 @@ struct MultipleStoreTests {
             }
         }
         #expect(refused == 134501)
+    }
+
+    /// Each store loaded to post remote changes is watched: another container's save into the
+    /// second store is posted with that store's URL, UUID and token.
+    @Test func eachStorePostsItsOwnRemoteChanges() async throws {
+        let setup = try Setup()
+        let watched = try await setup.container(history: true, remote: true)
+        let coordinator = watched.persistentStoreCoordinator
+        let posted = RemoteChangeTests.Recorder(coordinator)
+        let scratch = try coordinator.storeIdentifiers()[1]
+        let other = try await setup.container(history: true)
+        let context = other.newBackgroundContext()
+        try context.performAndWait {
+            ManagedObject(entity: other.persistentStoreCoordinator.managedObjectModel.entitiesByName["Memo"]!, insertInto: context).setValue("m", forKey: "title")
+            try context.save()
+        }
+        let note = try await posted.first(timeout: 10) { $0.userInfo?[NSStoreUUIDKey] as? String == scratch }
+        #expect(note.userInfo?[NSPersistentStoreURLKey] as? URL == setup.scratch)
+        #expect((note.userInfo?[NSPersistentHistoryTokenKey] as? HistoryToken) == HistoryToken(storeIdentifier: scratch, transactionNumber: 1))
     }
 
     @Test func eachStoreHasOnlyItsConfigurationsTablesAndEveryEntitysHashes() async throws {

@@ -47,7 +47,7 @@ final class ContainerContexts: Sendable {
     func entry(for container: PersistentContainer) -> Entry {
         let entry = madeEntry(for: container)
         // A store loaded to post remote changes is watched from the coordinator's first use.
-        if container.loadedStores.first?.report.description.remoteChangeURL != nil { _ = try? entry.coordinator.storeIdentifier() }
+        if container.loadedStores.contains(where: { $0.report.description.remoteChangeURL != nil }) { _ = try? entry.coordinator.storeIdentifier() }
         return entry
     }
 
@@ -59,7 +59,7 @@ final class ContainerContexts: Sendable {
             let coordinator = PersistentStoreCoordinator(
                 model: ManagedObjectModel(version),
                 provider: { [weak container] in container?.loadedStores.map { ($0.database, $0.report.description.configuration) } ?? [] },
-                remoteChangeURL: { [weak container] in container?.loadedStores.first?.report.description.remoteChangeURL })
+                remoteChangeURLs: { [weak container] in container?.loadedStores.map(\.report.description.remoteChangeURL) ?? [] })
             let viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
             viewContext.persistentStoreCoordinator = coordinator
             let entry = Entry(container: container, coordinator: coordinator, viewContext: viewContext)

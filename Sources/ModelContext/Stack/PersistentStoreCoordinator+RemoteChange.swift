@@ -58,14 +58,14 @@ extension PersistentStoreCoordinator {
     /// Starts the watcher of the store file at `url`, once; a store whose files cannot be watched
     /// posts nothing, as a store without the option.
     func startPostingRemoteChanges(for url: URL, storeIdentifier: String) {
-        remoteChangeWatcher.withLock { watcher in
-            guard watcher == nil else { return }
-            watcher = try? RemoteChangeWatcher(storeAt: url) { [weak self] newest in
+        remoteChangeWatchers.withLock { watchers in
+            guard watchers[url] == nil, let watcher = try? RemoteChangeWatcher(storeAt: url, report: { [weak self] newest in
                 guard let self else { return }
                 var info: [AnyHashable: Any] = [NSPersistentStoreURLKey: url, NSStoreUUIDKey: storeIdentifier]
                 if let newest { info[NSPersistentHistoryTokenKey] = HistoryToken(storeIdentifier: storeIdentifier, transactionNumber: newest) }
                 NotificationCenter.default.post(name: .NSPersistentStoreRemoteChange, object: self, userInfo: info)
-            }
+            }) else { return }
+            watchers[url] = watcher
         }
     }
 }

@@ -10,10 +10,10 @@ public final class PersistentStoreCoordinator: Sendable {
     public let managedObjectModel: ManagedObjectModel
     private let provider: @Sendable () -> [(database: any DatabaseWriter, configuration: String?)]
     private let opened = Mutex<OpenedStores?>(nil)
-    /// The store file to post remote-change notifications for, when its description asks.
-    private let remoteChangeURL: @Sendable () -> URL?
-    /// The watcher of that file, from the store's opening to the coordinator's end.
-    let remoteChangeWatcher = Mutex<RemoteChangeWatcher?>(nil)
+    /// For each store, in order, its file when its description asks for remote-change notifications.
+    private let remoteChangeURLs: @Sendable () -> [URL?]
+    /// The watchers of those files, by file, from the stores' opening to the coordinator's end.
+    let remoteChangeWatchers = Mutex<[URL: RemoteChangeWatcher]>([:])
     /// The managed object class of each entity.
     let classes = ManagedObjectClasses()
 
@@ -68,11 +68,11 @@ public final class PersistentStoreCoordinator: Sendable {
 
     init(
         model: ManagedObjectModel, provider: @escaping @Sendable () -> [(database: any DatabaseWriter, configuration: String?)],
-        remoteChangeURL: @escaping @Sendable () -> URL? = { nil }
+        remoteChangeURLs: @escaping @Sendable () -> [URL?] = { [] }
     ) {
         managedObjectModel = model
         self.provider = provider
-        self.remoteChangeURL = remoteChangeURL
+        self.remoteChangeURLs = remoteChangeURLs
     }
 
     /// The stores, opened on first use; throws Core Data's "no persistent stores" error before
@@ -99,8 +99,10 @@ public final class PersistentStoreCoordinator: Sendable {
         let numbers = rows.layout.entities.map(\.number)
         let stores = OpenedStores(all: all, byNumber: byNumber, isSingle: all.count == 1 && numbers.allSatisfy { byNumber[$0] == 0 })
         opened.withLock { $0 = stores }
-        // Remote changes are posted for the first store, whose description asks for them.
-        if let url = remoteChangeURL() { startPostingRemoteChanges(for: url, storeIdentifier: all[0].identifier) }
+        // Remote changes are posted for each store whose description asks for them.
+        for (index, url) in remoteChangeURLs().enumerated() where index < all.count {
+            if let url { startPostingRemoteChanges(for: url, storeIdentifier: all[index].identifier) }
+        }
         return stores
     }
 
