@@ -5,22 +5,7 @@
 # in MODELC_EXAMPLE_SCRATCH (CI passes the plugin check's, whose modelc it reuses).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd -P)
-scratch="${MODELC_EXAMPLE_SCRATCH:-$root/.build-remote-changes}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-example="$(cd "$work" && pwd -P)/RemoteChanges"
-
-fail() { echo "FAIL: $1" >&2; exit 1; }
-
-# The example reaches its store through the object layer only.
-! grep -rnE 'Z_PK|Z_ENT|Z_OPT|ZNOTE|SELECT |INSERT |UPDATE |DELETE FROM' "$root/Examples/RemoteChanges/Sources" \
-    || fail "the example's sources hold SQL or Core Data's column names"
-
-mkdir -p "$example" "$scratch"
-cp -R "$root/Examples/RemoteChanges/Package.swift" "$root/Examples/RemoteChanges/Sources" "$example/"
-sed -i "s#path: \"\.\./\.\.\"#path: \"$root\"#" "$example/Package.swift"
-grep -q "path: \"$root\"" "$example/Package.swift" || fail "could not point the copy at $root"
+. "$(dirname "$0")/../copy-example.sh" RemoteChanges ZNOTE Sources
 
 echo "== build ($SECONDS s so far)"
 status=0

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ModelContext
+@testable import ModelContext
 import ModelStack
 import Testing
 import _ModelTestSupport
@@ -164,17 +164,5 @@ struct RemoteChangeTests {
             let tokens = notes.withLock { $0.map { ($0.userInfo?[NSPersistentHistoryTokenKey] as? HistoryToken).map { "\($0.transactionNumber)" } ?? "none" } }
             throw WorkerProcess.Timeout(waitingFor: "a remote change (got \(tokens.count), with tokens \(tokens))")
         }
-    }
-}
-
-/// A value guarded by a lock.
-final class Mutex<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try lock.withLock { try body(&value) }
     }
 }

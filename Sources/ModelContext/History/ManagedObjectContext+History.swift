@@ -17,36 +17,40 @@ extension ManagedObjectContext {
         let coordinator = try coordinator()
         let stores = try Self.stores(for: request.anchor, in: coordinator.stores().all)
         let bound = Self.bound(of: request.anchor)
-        // Among several stores, those without history are left out, unless none has any.
-        var tracked = [PersistentStoreCoordinator.OpenedStore]()
-        for store in stores where try stores.count == 1 || read(in: store, { try PersistentHistoryLayout.isPresent(in: $0) }) {
-            tracked.append(store)
-        }
-        if tracked.isEmpty, let first = stores.first { tracked = [first] }
+        // Among several stores, those without history are left out; 134091 when none has any.
+        let skipsUntracked = stores.count > 1
+        var untracked = 0
         switch request.operation {
         case .fetch:
             var lists = HistoryPropertyLists(model: coordinator.managedObjectModel)
             var transactions = [HistoryTransaction]()
-            for store in tracked {
-                let records = try read(in: store) { db in
-                    let reader = try Self.historyReader(db)
+            for store in stores {
+                let records = try read(in: store) { db -> [HistoryRecord]? in
+                    guard let reader = try Self.historyReader(db, orNilWhen: skipsUntracked) else { return nil }
                     if case .token(let token) = request.anchor, token.transactionNumber + 1 < (try reader.oldestRetainedNumber()) {
                         throw ContextError.make(134301, "the history after transaction \(token.transactionNumber) was deleted: the token has expired")
                     }
                     return try reader.transactions(after: bound)
                 }
+                guard let records else {
+                    untracked += 1
+                    continue
+                }
                 transactions += try records.map { try transaction($0, storeIdentifier: store.identifier, lists: &lists) }
             }
-            if tracked.count > 1 {
+            try Self.requireHistory(untracked: untracked, of: stores.count)
+            if stores.count - untracked > 1 {
                 // A stable sort keeps each store's own order, and the stores' order on a tie.
                 transactions = transactions.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
             }
             return .transactions(transactions)
         case .delete:
             var count = 0
-            for store in tracked {
-                count += try store.database.write { try Self.historyReader($0).deleteTransactions(before: bound) }
+            for store in stores {
+                let deleted = try store.database.write { db in try Self.historyReader(db, orNilWhen: skipsUntracked)?.deleteTransactions(before: bound) }
+                if let deleted { count += deleted } else { untracked += 1 }
             }
+            try Self.requireHistory(untracked: untracked, of: stores.count)
             return .deleted(count: count)
         }
     }
@@ -64,13 +68,23 @@ extension ManagedObjectContext {
         return [store]
     }
 
-    /// A reader of `db`'s history; 134091 when the store has none.
-    private static func historyReader(_ db: Database) throws -> HistoryReader {
+    /// A reader of `db`'s history; when the store has none, nil if `skipping`, else 134091.
+    private static func historyReader(_ db: Database, orNilWhen skipping: Bool) throws -> HistoryReader? {
         guard try PersistentHistoryLayout.isPresent(in: db) else {
-            throw ContextError.make(
-                134091, "the store does not track persistent history: it has no ATRANSACTION table (open it with persistent history tracking on)")
+            if skipping { return nil }
+            throw noHistory
         }
         return HistoryReader(db: db)
+    }
+
+    /// 134091 when none of the stores tracks history.
+    private static func requireHistory(untracked: Int, of count: Int) throws {
+        if untracked == count { throw noHistory }
+    }
+
+    private static var noHistory: NSError {
+        ContextError.make(
+            134091, "the store does not track persistent history: it has no ATRANSACTION table (open it with persistent history tracking on)")
     }
 
     /// The reader's bound for `anchor`.

@@ -154,7 +154,7 @@ extension ManagedObjectContext {
                     guard mergePolicy != .error else { throw Self.collision(entity, values, with: "a stored row") }
                     let key = ObjectKey(number: stored.number, key: stored.key)
                     if objectWins {
-                        guard try writer.update(shape, key: stored.key, version: stored.version, attributes: Array(attributes.enumerated()).map { ($0, $1) }, toOnes: []) else { continue }
+                        guard try writer.update(shape, key: stored.key, version: stored.version, attributes: attributes.enumerated().map { (slot: $0, value: $1) }, toOnes: []) else { continue }
                         try history.updated(key, names: allNames)
                     }
                     if let id = try objectID(of: key) { inserted.append(id) }

@@ -13,27 +13,13 @@ import Darwin
 ///
 /// The copy is written under a temporary name (`<backup>.modelc-<UUID>`) and given its name with
 /// `link(2)`, which fails when the name is taken: two runs never pick the same name, and a
-/// backup never replaces a file.
+/// backup never replaces a file. A migration names it only once it has committed (``Pending``).
 public enum StoreBackup {
     /// Copies the store at `source` to `destination`, which must not exist.
     public static func backup(_ source: String, to destination: String) throws {
-        _ = try copy(source, stagingBeside: destination) { staging in
-            guard try publish(staging, as: destination) else { throw StoreError.alreadyExists(path: destination) }
-            return destination
-        }
-    }
-
-    /// Copies the store at `source` beside it as `<name>.<tag>-<UTC time>.<extension>` (with
-    /// `-2`, `-3`, … when taken, ``SiblingName``) and returns the backup's path.
-    public static func backup(_ source: String, tag: String) throws -> String {
-        let first = SiblingName.free(for: source, tag: tag)
-        return try copy(source, stagingBeside: first) { staging in
-            for _ in 0..<1000 {
-                let name = SiblingName.free(for: source, tag: tag)
-                if try publish(staging, as: name) { return name }
-            }
-            throw StoreError.alreadyExists(path: first)
-        }
+        let pending = try prepare(source, for: destination, tag: "")
+        defer { pending.discard() }
+        _ = try pending.publish()
     }
 
     // MARK: - In two phases
@@ -52,19 +38,23 @@ public enum StoreBackup {
 
         /// Names the copy and copies the external-data folder beside it; returns its path.
         public func publish() throws -> String {
-            let named: String
-            if let destination {
-                guard try StoreBackup.publish(staging, as: destination) else { throw StoreError.alreadyExists(path: destination) }
-                named = destination
-            } else {
-                guard let free = try (0..<1000).lazy.map({ _ in SiblingName.free(for: source, tag: tag) }).first(where: { try StoreBackup.publish(staging, as: $0) }) else {
-                    throw StoreError.alreadyExists(path: SiblingName.free(for: source, tag: tag))
-                }
-                named = free
-            }
+            let named = try name()
             discard()
             try StoreBackup.copySupportFolder(of: source, to: named)
             return named
+        }
+
+        /// Gives the copy its chosen name, or the first free one with the tag.
+        private func name() throws -> String {
+            if let destination {
+                guard try StoreBackup.publish(staging, as: destination) else { throw StoreError.alreadyExists(path: destination) }
+                return destination
+            }
+            for _ in 0..<1000 {
+                let free = SiblingName.free(for: source, tag: tag)
+                if try StoreBackup.publish(staging, as: free) { return free }
+            }
+            throw StoreError.alreadyExists(path: SiblingName.free(for: source, tag: tag))
         }
 
         /// Removes the unnamed copy.
@@ -90,20 +80,6 @@ public enum StoreBackup {
     }
 
     // MARK: - Copying
-
-    /// Writes the copy under a temporary name beside `destination`, names it with `name`, then
-    /// copies the external-data folder; the temporary name is removed whatever happens.
-    private static func copy(_ source: String, stagingBeside destination: String, name: (String) throws -> String) throws -> String {
-        let manager = FileManager.default
-        guard manager.fileExists(atPath: source) else { throw StoreError.notFound(path: source) }
-        guard !manager.fileExists(atPath: destination) else { throw StoreError.alreadyExists(path: destination) }
-        let staging = destination + ".modelc-\(UUID().uuidString)"
-        defer { StoreFiles(path: staging).removeDatabaseAndSidecars() }
-        try copyDatabase(source, to: staging)
-        let backup = try name(staging)
-        try copySupportFolder(of: source, to: backup)
-        return backup
-    }
 
     /// Copies the external-data folder of the store at `source`, when it has one, beside `backup`.
     static func copySupportFolder(of source: String, to backup: String) throws {
