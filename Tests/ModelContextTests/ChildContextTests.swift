@@ -146,6 +146,38 @@ struct ChildContextTests {
         root.performAndWait { #expect(!root.hasChanges) }
     }
 
+    /// A child's save is not weighed by any merge policy ("Merge policies only apply to a context
+    /// saving to a store and not to its parent context", Big Nerd Ranch's CoreDataStack): each
+    /// property the child changed is set on the parent's object, over a change the parent made
+    /// after the child read it; the parent's other changes stay.
+    @Test func aChildsSaveWinsOverItsParentsChangesUnderEveryPolicy() async throws {
+        for policy in [MergePolicy.error, .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite, .rollback] {
+            let container = try await Support.container(in: nil)
+            let ursula = try NotificationTests.saveAuthor(container)
+            let root = container.newBackgroundContext()
+            root.mergePolicy = policy
+            let child = Self.child(of: root)
+            child.mergePolicy = policy
+            child.performAndWait { #expect(child.object(with: ursula).value(forKey: "name") as? String == "Ursula") }
+            try root.performAndWait {
+                let author = try root.existingObject(with: ursula)
+                author.setValue("Root", forKey: "name")
+                author.setValue("root@example.com", forKey: "email")
+            }
+            try child.performAndWait {
+                child.object(with: ursula).setValue("Child", forKey: "name")
+                try child.save()
+            }
+            try root.performAndWait {
+                let author = try root.existingObject(with: ursula)
+                #expect(author.value(forKey: "name") as? String == "Child", "\(policy)")
+                #expect(author.value(forKey: "email") as? String == "root@example.com", "\(policy)")
+                try root.save()
+            }
+            #expect(try Support.rows(container, "SELECT ZNAME, ZEMAIL FROM ZAUTHOR") == ["Child|root@example.com"], "\(policy)")
+        }
+    }
+
     @Test func aChildMergesItsParentsSavesAndARootIgnoresAChilds() async throws {
         let container = try await Support.container(in: nil)
         let id = try NotificationTests.saveAuthor(container)

@@ -33,7 +33,7 @@ extension ManagedObjectContext {
         var fetch = try storeFetch(request)
         fetch.sortKeys = []
         let statement = try Self.translating { try fetch.count(layout: model.rows.layout, entities: model.rows.entities) }
-        let stores = try stores(holding: request.entityName, subentities: request.includesSubentities)
+        let stores = try stores(holding: request.entityName, subentities: request.includesSubentities, affected: request.affectedStores)
         var total = try readEach(stores) { [try ObjectRowReader(db: $0, rows: model.rows).integer(statement)] }.reduce(0, +)
         total = max(0, total - request.fetchOffset)
         return request.fetchLimit > 0 ? min(total, request.fetchLimit) : total
@@ -47,7 +47,7 @@ extension ManagedObjectContext {
         let model = try coordinator().managedObjectModel
         let ancestors = given ?? ancestorsRows(request)
         // Results from several stores are sorted and windowed together, as pending changes are.
-        let stores = try stores(holding: request.entityName, subentities: request.includesSubentities)
+        let stores = try stores(holding: request.entityName, subentities: request.includesSubentities, affected: request.affectedStores)
         let merging = request.includesPendingChanges && hasPendingChanges(for: request.entityName) || !ancestors.isEmpty || stores.count > 1
         var fetch = try storeFetch(request)
         if !merging {
@@ -75,7 +75,8 @@ extension ManagedObjectContext {
         let others = try materialize(ancestors.values.compactMap { $0 }.sorted { ($0.number, $0.key) < ($1.number, $1.key) })
         let pending = request.includesPendingChanges ? insertedList.objects + updatedList.objects : []
         for object in others + pending where !seen.contains(ObjectIdentifier(object)) && !object.deleted {
-            guard isKind(object, of: request), try evaluation.matches(object, predicate) else { continue }
+            guard isKind(object, of: request), request.affectedStores == nil || isStored(object, in: stores) else { continue }
+            guard try evaluation.matches(object, predicate) else { continue }
             seen.insert(ObjectIdentifier(object))
             result.append(object)
         }
@@ -120,7 +121,7 @@ extension ManagedObjectContext {
         let statement = try Self.translating {
             try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
         }
-        let stored = try readEach(stores(holding: request.entityName, subentities: request.includesSubentities)) {
+        let stored = try readEach(stores(holding: request.entityName, subentities: request.includesSubentities, affected: request.affectedStores)) {
             try ObjectRowReader(db: $0, rows: model.rows).objects(statement)
         }
         let rows = stored.compactMap { row -> [String: Any]? in

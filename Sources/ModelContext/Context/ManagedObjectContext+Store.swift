@@ -14,20 +14,19 @@ extension ManagedObjectContext {
 
     func rows() throws -> ObjectRowLayout { try coordinator().managedObjectModel.rows }
 
-    /// Reads the store, as of the pinned query generation when there is one.
+    /// Reads the first store, as of the pinned query generation when there is one.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        if pinned != nil, let result = try readPinned(body) { return result }
-        return try coordinator().store().database.read(body)
+        try read(in: coordinator().store(), body)
     }
 
-    /// Reads the store of the entity numbered `number` (the pinned generation is the first store's).
+    /// Reads the store of the entity numbered `number`, as of the pinned generation when there is one.
     func read<T>(from number: Int, _ body: (Database) throws -> T) throws -> T {
         try read(in: try coordinator().store(forNumber: number), body)
     }
 
-    /// Reads `store`, as of the pinned generation when it is the first store.
+    /// Reads `store`, as of the pinned generation when there is one.
     func read<T>(in store: PersistentStoreCoordinator.OpenedStore, _ body: (Database) throws -> T) throws -> T {
-        if store.index == 0, pinned != nil, let result = try readPinned(body) { return result }
+        if pinned != nil, let result = try readPinned(in: store.index, body) { return result }
         return try store.database.read(body)
     }
 

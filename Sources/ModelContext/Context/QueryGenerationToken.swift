@@ -3,8 +3,9 @@ import GRDB
 
 /// A generation of the store's data (`NSQueryGenerationToken`): a context pinned to one reads the
 /// store as it was when the generation began, whatever other contexts and processes save since,
-/// until it moves to another. A generation is a read transaction SQLite keeps open on a WAL store
-/// (the snapshot of `DatabasePool.makeSnapshot()`), shared by every context holding its token.
+/// until it moves to another. A generation is a read transaction SQLite keeps open on each of the
+/// coordinator's stores, all in WAL mode (the snapshots of `DatabasePool.makeSnapshot()`, begun
+/// together), shared by every context holding its token.
 public struct QueryGenerationToken: Sendable, Hashable {
     /// Pins a context to the generation current at its next read.
     public static let current = QueryGenerationToken(generation: nil)
@@ -15,11 +16,12 @@ public struct QueryGenerationToken: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(generation.map(ObjectIdentifier.init)) }
 }
 
-/// The snapshot of one generation.
+/// The snapshots of one generation, one per store.
 final class Generation: Sendable {
-    let snapshot: DatabaseSnapshot
+    /// Each store's snapshot, by the store's place among the coordinator's stores.
+    let snapshots: [DatabaseSnapshot]
 
-    init(_ snapshot: DatabaseSnapshot) { self.snapshot = snapshot }
+    init(_ snapshots: [DatabaseSnapshot]) { self.snapshots = snapshots }
 }
 
 extension ManagedObjectContext {
@@ -30,7 +32,7 @@ extension ManagedObjectContext {
 
     /// Pins the context to the generation `token` names (`.current`: the one current at the next
     /// read; another context's token: that context's), or unpins it with nil. Query generations
-    /// need a store in WAL mode, as Core Data's, and a root context; otherwise 134091 (unsupported request).
+    /// need stores in WAL mode, as Core Data's, and a root context; otherwise 134091 (unsupported request).
     public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
         guard let token else {
             pinned = nil
@@ -38,7 +40,7 @@ extension ManagedObjectContext {
         }
         // A child reads through its parent, which is where a generation is pinned.
         guard parent == nil else { throw ContextError.make(134091, "a child context cannot be pinned to a query generation; pin its root context") }
-        guard try coordinator().store().database is DatabasePool else {
+        guard try coordinator().stores().all.allSatisfy({ $0.database is DatabasePool }) else {
             throw ContextError.make(134091, "query generations need a store in WAL mode")
         }
         pinned = Pin(generation: token.generation)
@@ -46,15 +48,17 @@ extension ManagedObjectContext {
         refreshAllObjects()
     }
 
-    /// Reads through the pinned generation when there is one (starting it at the first read after `.current`).
-    func readPinned<T>(_ body: (Database) throws -> T) throws -> T? {
+    /// Reads the store at place `index` through the pinned generation when there is one
+    /// (starting it, in every store, at the first read after `.current`).
+    func readPinned<T>(in index: Int, _ body: (Database) throws -> T) throws -> T? {
         guard var pin = pinned else { return nil }
         if pin.generation == nil {
-            guard let pool = try coordinator().store().database as? DatabasePool else { return nil }
-            pin.generation = Generation(try pool.makeSnapshot())
+            let pools = try coordinator().stores().all.compactMap { $0.database as? DatabasePool }
+            pin.generation = Generation(try pools.map { try $0.makeSnapshot() })
             pinned = pin
         }
-        return try pin.generation?.snapshot.read(body)
+        guard let snapshots = pin.generation?.snapshots, index < snapshots.count else { return nil }
+        return try snapshots[index].read(body)
     }
 
     /// What a pinned context is pinned to.

@@ -33,6 +33,8 @@ public final class FetchRequest<ResultType>: @unchecked Sendable, CustomStringCo
     /// For dictionary results: equal dictionaries are returned once.
     public var returnsDistinctResults = false
     public var relationshipKeyPathsForPrefetching: [String]?
+    /// The stores the fetch reads (of its context's coordinator); every store holding the entity when nil.
+    public var affectedStores: [PersistentStore]?
 
     public init(entityName: String) {
         self.entityName = entityName

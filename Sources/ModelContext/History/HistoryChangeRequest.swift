@@ -21,6 +21,13 @@ public final class HistoryChangeRequest: Sendable, CustomStringConvertible {
 
     let operation: Operation
     let anchor: Anchor
+    private let affected = Mutex<[PersistentStore]?>(nil)
+
+    /// The stores the request runs in (of its context's coordinator); every store when nil.
+    public var affectedStores: [PersistentStore]? {
+        get { affected.withLock { $0 } }
+        set { affected.withLock { $0 = newValue } }
+    }
 
     private init(_ operation: Operation, _ anchor: Anchor) {
         self.operation = operation

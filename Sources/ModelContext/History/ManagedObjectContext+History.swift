@@ -12,10 +12,13 @@ extension ManagedObjectContext {
     ///
     /// With several stores, a token's request runs in the token's store (a token is one store's);
     /// one without a token, or with a date, runs in every store that tracks history, and their
-    /// transactions come oldest first by timestamp, each with its own store's token.
+    /// transactions come oldest first by timestamp, each with its own store's token. Either
+    /// runs only in the request's `affectedStores` when it names some.
     public func execute(_ request: HistoryChangeRequest) throws -> HistoryResult {
         let coordinator = try coordinator()
-        let stores = try Self.stores(for: request.anchor, in: coordinator.stores().all)
+        let stores = try coordinator.restricted(Self.stores(for: request.anchor, in: coordinator.stores().all), to: request.affectedStores)
+        // A request whose stores are all left out by its affectedStores finds nothing.
+        if stores.isEmpty { return request.operation == .fetch ? .transactions([]) : .deleted(count: 0) }
         let bound = Self.bound(of: request.anchor)
         // Among several stores, those without history are left out; 134091 when none has any.
         let skipsUntracked = stores.count > 1

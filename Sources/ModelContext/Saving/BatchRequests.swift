@@ -2,7 +2,10 @@ import Foundation
 
 /// A request a context passes to its store without touching its objects
 /// (`NSPersistentStoreRequest`): the batch requests.
-public protocol PersistentStoreRequest: AnyObject {}
+public protocol PersistentStoreRequest: AnyObject {
+    /// The stores the request runs in (of its context's coordinator); every store it concerns when nil.
+    var affectedStores: [PersistentStore]? { get set }
+}
 
 /// What a batch request gives back (`NSPersistentStoreResult`); its `result` is, by the request's
 /// result type, `true`, the IDs of the objects it touched, or their count.
@@ -32,6 +35,7 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
     let includesSubentities: Bool
     let objectIDs: [ManagedObjectID]?
     public var resultType = BatchRequestResultType.statusOnly
+    public var affectedStores: [PersistentStore]?
 
     public init<T>(fetchRequest: FetchRequest<T>) {
         entityName = fetchRequest.entityName
@@ -57,6 +61,7 @@ public final class BatchUpdateRequest: PersistentStoreRequest {
     /// The new values, by attribute name (`nil` or `NSNull` to clear one).
     public var propertiesToUpdate: [String: Any]?
     public var resultType = BatchRequestResultType.statusOnly
+    public var affectedStores: [PersistentStore]?
 
     public init(entityName: String) {
         self.entityName = entityName
@@ -76,6 +81,7 @@ public final class BatchInsertRequest: PersistentStoreRequest {
     /// returns true when there are no more (that call's dictionary is not inserted).
     public var dictionaryHandler: ((inout [String: Any]) -> Bool)?
     public var resultType = BatchRequestResultType.statusOnly
+    public var affectedStores: [PersistentStore]?
 
     public init(entityName: String, objects: [[String: Any]]) {
         self.entityName = entityName

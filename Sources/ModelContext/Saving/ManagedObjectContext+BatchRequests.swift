@@ -7,21 +7,25 @@ import ModelStore
 /// them, so a delete takes the row's links and external files with it and an update raises `Z_OPT`
 /// as a save does, and objects other contexts hold see the change as a conflict when they save.
 extension ManagedObjectContext {
-    /// Runs `request` in the store of its entity; returns its result as the request's result type asks.
+    /// Runs `request` in the store of its entity (nothing, when its `affectedStores` leave that
+    /// store out); returns its result as the request's result type asks.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         let rows = try rows()
-        let store = try Self.entityName(of: request).flatMap { rows.shape(named: $0)?.number }.map { try coordinator().store(forNumber: $0) }
-            ?? coordinator().store()
+        let coordinator = try coordinator()
+        let home = try Self.entityName(of: request).flatMap { rows.shape(named: $0)?.number }.map { try coordinator.store(forNumber: $0) }
+            ?? coordinator.store()
+        // A request whose affectedStores leave out its entity's store finds nothing to change.
+        let store = try coordinator.restricted([home], to: request.affectedStores).first
         do {
             switch request {
             case let delete as BatchDeleteRequest:
-                let ids = try store.database.write { db in try batchDelete(delete, db, rows) }
+                let ids = try store.map { try $0.database.write { db in try batchDelete(delete, db, rows) } } ?? []
                 return BatchDeleteResult(Self.result(ids, delete.resultType))
             case let update as BatchUpdateRequest:
-                let ids = try store.database.write { db in try batchUpdate(update, db, rows) }
+                let ids = try store.map { try $0.database.write { db in try batchUpdate(update, db, rows) } } ?? []
                 return BatchUpdateResult(Self.result(ids, update.resultType))
             case let insert as BatchInsertRequest:
-                let ids = try store.database.write { db in try batchInsert(insert, db, rows) }
+                let ids = try store.map { try $0.database.write { db in try batchInsert(insert, db, rows) } } ?? []
                 return BatchInsertResult(Self.result(ids, insert.resultType))
             default:
                 throw ContextError.make(134091, "\(type(of: request)) is not a request the store runs")

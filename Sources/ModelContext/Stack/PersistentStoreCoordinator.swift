@@ -17,14 +17,17 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The managed object class of each entity.
     let classes = ManagedObjectClasses()
 
-    /// A loaded store: its database and its `NSStoreUUID`.
+    /// A loaded store: its database and the public object naming it.
     struct OpenedStore: Sendable {
         var database: any DatabaseWriter
-        var identifier: String
+        var persistentStore: PersistentStore
         /// An ID of the store, whose store part every other ID of it copies.
         var anyID: ManagedObjectID
+
+        /// The store's `NSStoreUUID`.
+        var identifier: String { persistentStore.identifier }
         /// The store's place among the coordinator's stores.
-        var index: Int
+        var index: Int { persistentStore.index }
 
         /// The ID of row `key` of `entity`.
         func objectID(_ entity: String, _ key: Int64) -> ManagedObjectID {
@@ -89,8 +92,9 @@ public final class PersistentStoreCoordinator: Sendable {
         for (index, source) in sources.enumerated() {
             let identifier = try source.database.read { try StoreMetadata.read(from: $0)?.uuid } ?? ""
             all.append(OpenedStore(
-                database: source.database, identifier: identifier,
-                anyID: ManagedObjectID(entityName: "", storeIdentifier: identifier, primaryKey: 0), index: index))
+                database: source.database,
+                persistentStore: PersistentStore(identifier: identifier, database: source.database, configuration: source.configuration, index: index),
+                anyID: ManagedObjectID(entityName: "", storeIdentifier: identifier, primaryKey: 0)))
             for name in managedObjectModel.version.entityNames(inConfiguration: source.configuration) ?? [] {
                 guard let number = rows.shape(named: name)?.number, byNumber[number] < 0 else { continue }
                 byNumber[number] = index
