@@ -95,4 +95,57 @@ struct BatchInsertUpsertTests {
         #expect(try Support.rows(container, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Publication'") == ["2501"])
         #expect(try Support.rows(container, "SELECT COUNT(*) FROM ZPUBLICATION WHERE ZTITLE = 'Book 2501'") == ["0"])
     }
+
+    /// A managed-object handler is given a new object of the entity's class each call, in no
+    /// context; the attributes it sets are inserted (nil as NULL, the others their defaults),
+    /// across chunks, and the object of the call that ends the batch is not.
+    @Test func aManagedObjectHandlerFillsObjectsOfTheEntitysClass() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Self.library(in: folder.url)
+        let context = container.newBackgroundContext()
+        var next = 0
+        var classes = Set<String>()
+        var contexts = 0
+        let count = try context.performAndWait {
+            // A fetch of Book's class makes it the entity's class, as for any fetch.
+            _ = try context.fetch(Book.fetchRequest())
+            let request = BatchInsertRequest(entityName: "Book") { object in
+                next += 1
+                classes.insert(String(describing: type(of: object)))
+                if object.managedObjectContext != nil { contexts += 1 }
+                guard let book = object as? Book else { return true }
+                book.title = "Book \(next)"
+                book.isbn = "isbn \(next)"
+                if next.isMultiple(of: 2) { book.pages = Int32(next) }
+                book.summary = nil
+                return next > 1_500
+            }
+            request.resultType = .count
+            return try context.execute(request).result as? Int
+        }
+        #expect(count == 1_500)
+        #expect(classes == ["Book"])
+        #expect(contexts == 0)
+        #expect(try Support.rows(container, "SELECT COUNT(*) FROM ZPUBLICATION WHERE ZTITLE LIKE 'Book %'") == ["1500"])
+        #expect(try Support.rows(container, "SELECT ZISBN, ZPAGES, ZSUMMARY FROM ZPUBLICATION WHERE ZTITLE IN ('Book 1', 'Book 2') ORDER BY ZTITLE")
+            == ["isbn 1|0|NULL", "isbn 2|2|NULL"])
+        #expect(try Support.rows(container, "SELECT COUNT(*) FROM ZPUBLICATION WHERE ZTITLE = 'Book 1501'") == ["0"])
+    }
+
+    /// An object made with no context keeps the attributes set on it until it is inserted, as
+    /// Core Data's does.
+    @Test func anObjectMadeWithoutAContextKeepsItsValuesUntilInserted() async throws {
+        let container = try await Support.container(in: nil)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = ManagedObject(entity: container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Author"]!, insertInto: nil)
+            author.setValue("Ursula", forKey: "name")
+            #expect(author.value(forKey: "name") as? String == "Ursula")
+            context.insert(author)
+            #expect(author.isInserted && author.value(forKey: "name") as? String == "Ursula")
+            try context.save()
+        }
+        #expect(try Support.rows(container, "SELECT ZNAME FROM ZAUTHOR") == ["Ursula"])
+    }
 }

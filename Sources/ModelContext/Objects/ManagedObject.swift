@@ -137,28 +137,41 @@ open class ManagedObject: NSObject {
 
     /// Sets the property `key`: an attribute's value, a to-one's object (its inverse follows), or
     /// a to-many's objects (`NSSet`, `NSOrderedSet`, `Set` or array). Derived attributes are
-    /// read-only and keep their value; an unknown key is ignored.
+    /// read-only and keep their value; an unknown key is ignored. An object not yet inserted
+    /// (made with no context) keeps its attributes' values until it is, as Core Data's does;
+    /// its relationships need a context and are left as they are.
     open func setValue(_ value: Any?, forKey key: String) {
-        guard let context = managedObjectContext, !deleted else { return }
-        let property = entity.properties[key]
-        switch property {
+        guard !deleted else { return }
+        let context = managedObjectContext
+        switch entity.properties[key] {
         case .attribute(_, let slot)?:
             let kind = entity.slotKinds[slot]
             guard !kind.isDerived else { return }
             pending.setAttribute(Self.normalized(value, as: kind.type), slot: slot, of: entity.slotKinds.count)
-            context.markUpdated(self)
+            context?.markUpdated(self)
         case .transient(let attribute)?:
             let normalized = Self.normalized(value, as: attribute.type)
             pending.setTransient(normalized, name: key)
             transients[key] = normalized
-            context.markUpdated(self)
+            context?.markUpdated(self)
         case .toOne(let relationship, _)?:
-            context.setToOne(relationship, of: self, to: value as? ManagedObject)
+            context?.setToOne(relationship, of: self, to: value as? ManagedObject)
         case .toMany(let relationship)?:
-            context.replaceToMany(relationship, of: self, with: Self.objects(in: value))
+            context?.replaceToMany(relationship, of: self, with: Self.objects(in: value))
         case nil:
             return
         }
+    }
+
+    /// The attribute values set on the object, by name (`NSNull` for nil), for a batch insert
+    /// that takes its values from objects.
+    func setAttributeValues() -> [String: Any] {
+        var values = [String: Any]()
+        let shape = entity.shape
+        for slot in shape.attributes.indices {
+            if let value = pending.attribute(slot) { values[shape.attributes[slot].name] = value ?? NSNull() }
+        }
+        return values
     }
 
     /// A number given as another Swift or Foundation type, in the type the attribute holds.

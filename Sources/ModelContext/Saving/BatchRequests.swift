@@ -71,15 +71,19 @@ public final class BatchUpdateRequest: PersistentStoreRequest {
 /// Inserts rows, one per dictionary of attribute values, in the store itself
 /// (`NSBatchInsertRequest`): keys from `Z_PRIMARYKEY`, `Z_OPT` 1, defaults for the attributes a
 /// dictionary leaves out; no object is made, contexts are not told. The dictionaries are given
-/// at once (`objectsToInsert`) or one at a time by a handler, so that a large import need not
-/// hold them all. A collision on a uniqueness constraint is settled by the executing context's
-/// merge policy.
+/// at once (`objectsToInsert`) or one at a time by a handler, filling a dictionary or an object
+/// of the entity's class, so that a large import need not hold them all. A collision on a
+/// uniqueness constraint is settled by the executing context's merge policy.
 public final class BatchInsertRequest: PersistentStoreRequest {
     public let entityName: String
     public var objectsToInsert: [[String: Any]]
     /// Fills the dictionary it is given with the next object's values and returns false, or
     /// returns true when there are no more (that call's dictionary is not inserted).
     public var dictionaryHandler: ((inout [String: Any]) -> Bool)?
+    /// Sets the next object's attributes on the object it is given (a new one each call, of the
+    /// entity's class, in no context) and returns false, or returns true when there are no more
+    /// (that call's object is not inserted). Relationships are not inserted, as in Core Data.
+    public var managedObjectHandler: ((ManagedObject) -> Bool)?
     public var resultType = BatchRequestResultType.statusOnly
     public var affectedStores: [PersistentStore]?
 
@@ -94,28 +98,44 @@ public final class BatchInsertRequest: PersistentStoreRequest {
         self.dictionaryHandler = dictionaryHandler
     }
 
-    /// The objects to insert, from the handler when there is one.
-    func objects() -> Objects { Objects(request: self) }
+    public init(entityName: String, managedObjectHandler: @escaping (ManagedObject) -> Bool) {
+        self.entityName = entityName
+        objectsToInsert = []
+        self.managedObjectHandler = managedObjectHandler
+    }
 
-    /// The request's objects, taken a few at a time.
+    /// The objects to insert, from a handler when there is one; `make` makes the object a
+    /// managed-object handler fills.
+    func objects(making make: @escaping () -> ManagedObject) -> Objects { Objects(request: self, make: make) }
+
+    /// The request's objects' values, taken a few at a time.
     struct Objects {
         let request: BatchInsertRequest
+        let make: () -> ManagedObject
         private var offset = 0
         private var ended = false
 
-        init(request: BatchInsertRequest) { self.request = request }
+        init(request: BatchInsertRequest, make: @escaping () -> ManagedObject) {
+            self.request = request
+            self.make = make
+        }
 
-        /// Up to `count` more objects; none once they are all taken.
+        /// Up to `count` more objects' values; none once they are all taken.
         mutating func next(_ count: Int) -> [[String: Any]] {
-            guard let handler = request.dictionaryHandler else {
-                let taken = Array(request.objectsToInsert[min(offset, request.objectsToInsert.count)..<min(offset + count, request.objectsToInsert.count)])
-                offset += taken.count
-                return taken
-            }
             var taken = [[String: Any]]()
-            while !ended, taken.count < count {
-                var values = [String: Any]()
-                if handler(&values) { ended = true } else { taken.append(values) }
+            if let handler = request.managedObjectHandler {
+                while !ended, taken.count < count {
+                    let object = make()
+                    if handler(object) { ended = true } else { taken.append(object.setAttributeValues()) }
+                }
+            } else if let handler = request.dictionaryHandler {
+                while !ended, taken.count < count {
+                    var values = [String: Any]()
+                    if handler(&values) { ended = true } else { taken.append(values) }
+                }
+            } else {
+                taken = Array(request.objectsToInsert[min(offset, request.objectsToInsert.count)..<min(offset + count, request.objectsToInsert.count)])
+                offset += taken.count
             }
             return taken
         }

@@ -134,7 +134,8 @@ extension ManagedObjectContext {
         let objectWins = [.mergeByPropertyObjectTrumpMergePolicyType, .overwriteMergePolicyType].contains(mergePolicy.mergeType)
         var history = try BatchHistory(model: coordinator().managedObjectModel, db: db)
         let allNames = shape.attributes.map(\.name)
-        var objects = request.objects()
+        let type = try coordinator().classes.objectClass(for: entity)
+        var objects = request.objects { type.init(entity: entity, insertInto: nil) }
         var inserted = [ManagedObjectID]()
         while true {
             let chunk = objects.next(Self.insertChunk)
