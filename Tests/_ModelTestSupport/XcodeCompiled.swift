@@ -44,11 +44,13 @@ public struct XcodeCompiled: Sendable, CustomStringConvertible {
 
     static let cartKit = "Karim-ezzedine__CartKit@63f7d27/Sources/CartKitStorageCoreData/Resources"
     static let xcodeServer = "richardpiazza__XcodeServer/Sources"
+    static let coreDataPlus = "richardpiazza__CoreDataPlus@8ebfbd5/Tests/CoreDataPlusTests"
 
     /// Public Xcode-compiled bundles found for issue 24, proposed for the corpus under these
     /// folders: Karim-ezzedine/CartKit at 63f7d27 (Xcode 26.2; four decimal attributes whose
     /// default is `0.0`) and richardpiazza/XcodeServer at b47a554 (three model packages compiled
-    /// by Xcode 12.5 and 13.4, committed as `*.momd_precompiled`).
+    /// by Xcode 12.5 and 13.4, committed as `*.momd_precompiled`); and richardpiazza/CoreDataPlus
+    /// at 8ebfbd5 (the two versions its mapping model's `.cdm` joins).
     public static let proposed: [XcodeCompiled] = [
         XcodeCompiled(
             momd: "\(cartKit)/CartStorage.momd", source: "\(cartKit)/CartStorage.xcdatamodeld",
@@ -65,5 +67,11 @@ public struct XcodeCompiled: Sendable, CustomStringConvertible {
             momd: "\(xcodeServer)/XcodeServerModel_2_0_0/Resources/XcodeServer.momd_precompiled",
             source: "\(xcodeServer)/XcodeServerModel_2_0_0/Resources/XcodeServer.xcdatamodeld",
             compiler: .xcode13_4, sourceNamesCurrentVersion: true),
+        XcodeCompiled(
+            momd: "\(coreDataPlus)/PrecompiledResources/CoreDataPlus_1.0.momd_precompiled",
+            source: "\(coreDataPlus)/Resources/CoreDataPlus_1.0.xcdatamodeld", compiler: .xcode12_5, sourceNamesCurrentVersion: true),
+        XcodeCompiled(
+            momd: "\(coreDataPlus)/PrecompiledResources/CoreDataPlus_1.1.momd_precompiled",
+            source: "\(coreDataPlus)/Resources/CoreDataPlus_1.1.xcdatamodeld", compiler: .xcode12_5, sourceNamesCurrentVersion: true),
     ]
 }

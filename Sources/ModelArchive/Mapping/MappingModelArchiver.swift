@@ -24,8 +24,11 @@ public enum MappingModelArchiver {
 
     /// The `NSMappingModel` object graph of `model`.
     static func rootObject(_ model: MappingModel) throws(ExpressionError) -> ArchivedObject {
+        // Foundation's empty array is one object, so every empty list of property mappings in a
+        // `.cdm` Xcode wrote refers to the same one (XcodeServer's 1.1.0 mapping shows it).
+        let empty = ArchiveClass.arrayObject([], chain: .array)
         var mappings = [ArchivedObject]()
-        for mapping in model.entityMappings { mappings.append(try entityMapping(mapping)) }
+        for mapping in model.entityMappings { mappings.append(try entityMapping(mapping, empty: empty)) }
         return ArchivedObject(
             ["NSMappingModel", "NSObject"],
             fields: [
@@ -49,7 +52,7 @@ public enum MappingModelArchiver {
 
     // MARK: - Entity mappings
 
-    private static func entityMapping(_ mapping: EntityMapping) throws(ExpressionError) -> ArchivedObject {
+    private static func entityMapping(_ mapping: EntityMapping, empty: ArchivedObject) throws(ExpressionError) -> ArchivedObject {
         var attributes = [ArchiveValue]()
         for property in mapping.attributeMappings { attributes.append(.object(try propertyMapping(property, of: mapping))) }
         var relationships = [ArchiveValue]()
@@ -65,8 +68,8 @@ public enum MappingModelArchiver {
                 ("NSDestinationEntityVersionHash", mapping.destinationEntityVersionHash.map { .data($0.bytes) } ?? .null),
                 ("NSSourceExpression", mapping.sourceExpression.map { .object(sourceExpression($0)) } ?? .null),
                 ("NSEntityMigrationPolicyClassName", optional(mapping.policyClassName)),
-                ("NSAttributeMappings", .object(ArchiveClass.arrayObject(attributes, chain: .array))),
-                ("NSRelationshipMappings", .object(ArchiveClass.arrayObject(relationships, chain: .array))),
+                ("NSAttributeMappings", .object(attributes.isEmpty ? empty : ArchiveClass.arrayObject(attributes, chain: .array))),
+                ("NSRelationshipMappings", .object(relationships.isEmpty ? empty : ArchiveClass.arrayObject(relationships, chain: .array))),
                 ("NSUserInfo", userInfo(mapping.userInfo)),
             ])
     }

@@ -44,6 +44,7 @@ public enum MappingDecompilation {
     /// The editor objects of `model`, with snapshots of the given versions.
     static func document(_ model: MappingModel, source: ModelVersion?, destination: ModelVersion?, bundle: ModelBundle?) throws -> MappingDocument {
         var entities = [MappingDocument.Entity]()
+        let keeping = source.flatMap { source in destination.map { PropertyKeeping(source: source, destination: $0) } }
         for (index, mapping) in model.entityMappings.enumerated() {
             let record = MappingDocument.Entity(
                 name: mapping.name, sourceName: mapping.sourceEntityName, destinationName: mapping.destinationEntityName,
@@ -52,7 +53,7 @@ public enum MappingDecompilation {
                 userInfoData: mapping.userInfo.map(MappingModelArchiver.userInfoArchive), autogeneratesExpressions: false,
                 attributeMappings: try mapping.attributeMappings.map(property), relationshipMappings: try mapping.relationshipMappings.map(property))
             var typed = record
-            if MappingModelBuilder.type(of: record) != mapping.type { typed.typeName = mapping.type.name }
+            if MappingModelBuilder.type(of: record, keeping: keeping) != mapping.type { typed.typeName = mapping.type.name }
             entities.append(typed)
         }
         let path = { (version: ModelVersion?) in

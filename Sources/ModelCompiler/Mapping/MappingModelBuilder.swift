@@ -8,8 +8,10 @@ import ModelXML
 ///
 /// - name: the explicit name, else `<Source>To<Destination>` (an add mapping takes its
 ///   destination's name, a remove mapping its source's);
-/// - type: custom when a policy class is set, else add without a source, remove without a
-///   destination, transform when the names differ, else copy;
+/// - type: the one the editor states, when it is not "Undefined" (Xcode writes "Undefined" for
+///   every mapping); else custom when a policy class is set, add without a source, remove
+///   without a destination, transform when the names differ or the destination does not keep
+///   every property of the source as it was (``PropertyKeeping``), else copy;
 /// - hashes: those of the entities in the editor's model snapshots;
 /// - property mappings sorted case-insensitively by name; one left empty gets `$source.<name>`
 ///   (an attribute the source entity has) or a `$manager` function (a relationship it has), and
@@ -32,10 +34,11 @@ struct MappingModelBuilder {
         destination = destinationSnapshot.map(EntityHierarchy.init)
         let sourceHashes = sourceSnapshot.map { VersionHasher($0).entityHashes() } ?? [:]
         let destinationHashes = destinationSnapshot.map { VersionHasher($0).entityHashes() } ?? [:]
+        let keeping = sourceSnapshot.flatMap { source in destinationSnapshot.map { PropertyKeeping(source: source, destination: $0) } }
         var mappings = [EntityMapping]()
         for record in document.entityMappings {
             var mapping = EntityMapping(
-                name: Self.name(of: record), type: Self.type(of: record), sourceEntityName: record.sourceName,
+                name: Self.name(of: record), type: Self.type(of: record, keeping: keeping), sourceEntityName: record.sourceName,
                 destinationEntityName: record.destinationName,
                 sourceEntityVersionHash: record.sourceName.flatMap { sourceHashes[$0] },
                 destinationEntityVersionHash: record.destinationName.flatMap { destinationHashes[$0] },
@@ -87,13 +90,16 @@ struct MappingModelBuilder {
         }
     }
 
-    static func type(of record: MappingDocument.Entity) -> EntityMappingType {
+    /// The type mapc gives `record`, whose models `keeping` compares (nil when they are unknown).
+    static func type(of record: MappingDocument.Entity, keeping: PropertyKeeping?) -> EntityMappingType {
         if record.policyClassName?.isEmpty == false { return .custom }
         if let stated = record.typeName.flatMap(EntityMappingType.init(name:)), stated != .undefined { return stated }
         switch (record.sourceName, record.destinationName) {
         case (nil, _): return .add
         case (_, nil): return .remove
-        case (let source?, let destination?): return source == destination ? .copy : .transform
+        case (let source?, let destination?):
+            guard source == destination, keeping?.keepsEveryProperty(of: source, in: destination) != false else { return .transform }
+            return .copy
         }
     }
 
