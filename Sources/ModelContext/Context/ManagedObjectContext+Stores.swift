@@ -17,8 +17,27 @@ extension ManagedObjectContext {
         var indexes = Set<Int>()
         for entity in rows.layout.entities where subentities ? rows.entities.isKind(entity.name, of: entityName) : entity.name == entityName {
             if entity.number < stores.byNumber.count, stores.byNumber[entity.number] >= 0 { indexes.insert(stores.byNumber[entity.number]) }
+            try Self.refuseUnreadStores(of: entity.name, number: entity.number, in: stores, affected: affected)
         }
         return try coordinator.restricted(stores.all.filter { indexes.contains($0.index) }, to: affected)
+    }
+
+    /// 134091 when a request would have to read the rows of entity `number` in a store other
+    /// than its first: Core Data reads every store holding the entity, modelc only the first,
+    /// and a silently partial answer is worse than none. A request whose `affectedStores` leave
+    /// those other stores out runs.
+    static func refuseUnreadStores(
+        of entity: String, number: Int, in stores: PersistentStoreCoordinator.OpenedStores, affected: [PersistentStore]?
+    ) throws {
+        let others = stores.alsoHeldBy[number] ?? []
+        let unread = others.map { stores.all[$0].persistentStore }.filter { store in affected?.contains { $0 === store } ?? true }
+        guard !unread.isEmpty else { return }
+        let first = stores.all[stores.byNumber[number]].persistentStore
+        throw ContextError.make(
+            134091,
+            "'\(entity)' is in the configurations of several loaded stores (\(([first] + unread).map(\.configurationName).joined(separator: ", "))), "
+                + "and modelc keeps an entity's objects in the first of them only (\(first.url?.lastPathComponent ?? first.identifier)): "
+                + "name that store alone in the request's affectedStores, or give each store a configuration of its own")
     }
 
     /// Whether `object` is in one of `stores` (a new object: will be, when saved), for a fetch

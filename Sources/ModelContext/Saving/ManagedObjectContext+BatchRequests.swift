@@ -12,8 +12,11 @@ extension ManagedObjectContext {
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         let rows = try rows()
         let coordinator = try coordinator()
-        let home = try Self.entityName(of: request).flatMap { rows.shape(named: $0)?.number }.map { try coordinator.store(forNumber: $0) }
-            ?? coordinator.store()
+        let number = Self.entityName(of: request).flatMap { rows.shape(named: $0)?.number }
+        let home = try number.map { try coordinator.store(forNumber: $0) } ?? coordinator.store()
+        if let number, let name = rows.shape(number: number)?.name {
+            try Self.refuseUnreadStores(of: name, number: number, in: coordinator.stores(), affected: request.affectedStores)
+        }
         // A request whose affectedStores leave out its entity's store finds nothing to change.
         let store = try coordinator.restricted([home], to: request.affectedStores).first
         do {

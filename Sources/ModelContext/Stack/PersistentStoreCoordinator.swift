@@ -42,6 +42,9 @@ public final class PersistentStoreCoordinator: Sendable {
         var all: [OpenedStore]
         /// The index in `all` of each entity's store, by entity number; -1 for none.
         var byNumber: [Int]
+        /// The other stores whose configuration holds an entity too, by entity number: rows
+        /// modelc does not read, since its objects are keyed by entity and row key alone.
+        var alsoHeldBy: [Int: [Int]]
         /// One store holds every entity (the common case): nothing needs routing.
         var isSingle: Bool
 
@@ -89,6 +92,7 @@ public final class PersistentStoreCoordinator: Sendable {
         var all = [OpenedStore]()
         let rows = managedObjectModel.rows
         var byNumber = Array(repeating: -1, count: (rows.layout.entities.map(\.number).max() ?? 0) + 1)
+        var alsoHeldBy = [Int: [Int]]()
         for (index, source) in sources.enumerated() {
             let identifier = try source.database.read { try StoreMetadata.read(from: $0)?.uuid } ?? ""
             all.append(OpenedStore(
@@ -96,12 +100,13 @@ public final class PersistentStoreCoordinator: Sendable {
                 persistentStore: PersistentStore(identifier: identifier, database: source.database, configuration: source.configuration, index: index),
                 anyID: ManagedObjectID(entityName: "", storeIdentifier: identifier, primaryKey: 0)))
             for name in managedObjectModel.version.entityNames(inConfiguration: source.configuration) ?? [] {
-                guard let number = rows.shape(named: name)?.number, byNumber[number] < 0 else { continue }
-                byNumber[number] = index
+                guard let number = rows.shape(named: name)?.number else { continue }
+                if byNumber[number] < 0 { byNumber[number] = index } else { alsoHeldBy[number, default: []].append(index) }
             }
         }
         let numbers = rows.layout.entities.map(\.number)
-        let stores = OpenedStores(all: all, byNumber: byNumber, isSingle: all.count == 1 && numbers.allSatisfy { byNumber[$0] == 0 })
+        let stores = OpenedStores(
+            all: all, byNumber: byNumber, alsoHeldBy: alsoHeldBy, isSingle: all.count == 1 && numbers.allSatisfy { byNumber[$0] == 0 })
         opened.withLock { $0 = stores }
         // Remote changes are posted for each store whose description asks for them.
         for (index, url) in remoteChangeURLs().enumerated() where index < all.count {
