@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import ModelSchema
-import ModelStore
+@testable import ModelStore
 import ModelXML
 import Testing
 import _ModelTestSupport
@@ -105,6 +105,27 @@ struct SafetyTests {
             defer { locker.stop() }
             #expect { try StoreQuarantine.quarantine(path) } throws: { ($0 as? StoreError)?.errorClass == .locked }
             #expect(FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    /// A backup copy waiting to be named is a live run's, which the clean-up of dead runs' files
+    /// leaves alone (two migrations at once once lost it that way: the second run removed the
+    /// first one's copy between its commit and the naming); once let go, it is a dead run's.
+    @Test func aPendingBackupIsNotTakenForADeadRunsFile() throws {
+        try withTemporaryDirectory { folder in
+            let source = folder.appendingPathComponent("Store.sqlite").path
+            try FileManager.default.copyItem(atPath: Corpus.packageRoot.appendingPathComponent("Fixtures/Library-v1.sqlite").path, toPath: source)
+            let pending = try StoreBackup.prepare(source, for: nil, tag: "pre-test")
+            let dead = source.replacingOccurrences(of: ".sqlite", with: ".pre-old.sqlite") + ".modelc-\(UUID().uuidString)"
+            try Data("half a backup".utf8).write(to: URL(fileURLWithPath: dead))
+            #expect(StoreLeftovers.removeDeadRunFiles(beside: source) == [dead])
+            #expect(FileManager.default.fileExists(atPath: pending.staging))
+            let named = try pending.publish()
+            #expect(FileManager.default.fileExists(atPath: named) && !FileManager.default.fileExists(atPath: pending.staging))
+
+            let abandoned = try StoreBackup.prepare(source, for: nil, tag: "pre-test")
+            abandoned.claim.release()
+            #expect(StoreLeftovers.removeDeadRunFiles(beside: source) == [abandoned.staging])
         }
     }
 }

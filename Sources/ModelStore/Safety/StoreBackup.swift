@@ -32,6 +32,8 @@ public enum StoreBackup {
         let source: String
         /// Where the unnamed copy is.
         public let staging: String
+        /// The run's claim on the unnamed copy, which tells other runs it is not a dead run's.
+        let claim: StagingClaim
         /// The chosen path, or nil for a free `<name>.<tag>-<time>` beside the source.
         let destination: String?
         let tag: String
@@ -58,7 +60,10 @@ public enum StoreBackup {
         }
 
         /// Removes the unnamed copy.
-        public func discard() { StoreFiles(path: staging).removeDatabaseAndSidecars() }
+        public func discard() {
+            StoreFiles(path: staging).removeDatabaseAndSidecars()
+            claim.release()
+        }
     }
 
     /// Copies the store at `source` for a backup at `destination` (which must not exist), or,
@@ -67,9 +72,9 @@ public enum StoreBackup {
         let manager = FileManager.default
         guard manager.fileExists(atPath: source) else { throw StoreError.notFound(path: source) }
         if let destination, manager.fileExists(atPath: destination) { throw StoreError.alreadyExists(path: destination) }
-        let pending = Pending(
-            source: source, staging: (destination ?? SiblingName.free(for: source, tag: tag)) + ".modelc-\(UUID().uuidString)",
-            destination: destination, tag: tag)
+        let staging = (destination ?? SiblingName.free(for: source, tag: tag)) + ".modelc-\(UUID().uuidString)"
+        // The copy's file is claimed before it is written, so that no run takes it for a dead run's.
+        let pending = Pending(source: source, staging: staging, claim: try StagingClaim(creating: staging), destination: destination, tag: tag)
         do {
             try copyDatabase(source, to: pending.staging)
         } catch {

@@ -7,15 +7,17 @@ public enum StoreLeftovers {
     /// (`<name>.pre-….modelc-<UUID>`, a half-made backup, or `<name>.<ext>.modelc-<UUID>`, a
     /// half-made store, each with its `-journal`, `-wal` or `-shm`) and returns their paths.
     ///
-    /// Call it only while holding the store's write lock: every modelc run that writes such a
-    /// file holds that lock while it does, so one present then was left by a run that died.
+    /// Call it only while holding the store's write lock: a modelc run writes such a file while
+    /// it holds that lock, or claims it (``StagingClaim``, a backup copy waiting for its
+    /// migration's commit to be named), so one present then and unclaimed was left by a run
+    /// that died.
     @discardableResult
     public static func removeDeadRunFiles(beside path: String) -> [String] {
         let url = URL(fileURLWithPath: path)
         let owners = [url.deletingPathExtension().lastPathComponent + ".pre-", url.lastPathComponent + ".modelc-"]
         let removed = siblings(of: path).filter { file in
             let name = file.lastPathComponent
-            return owners.contains { name.hasPrefix($0) } && isStagingName(name)
+            return owners.contains { name.hasPrefix($0) } && isStagingName(name) && !StagingClaim.isClaimed(stagingFile(of: file.path))
         }.map(\.path)
         for file in removed { try? FileManager.default.removeItem(atPath: file) }
         return removed.sorted()
@@ -59,6 +61,11 @@ public enum StoreLeftovers {
         let folder = url.deletingLastPathComponent()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasPrefix(stem) && $0 != url.lastPathComponent }.map { folder.appendingPathComponent($0) }
+    }
+
+    /// The staging file a staging name's file belongs to: itself, or the database of a sidecar.
+    private static func stagingFile(of path: String) -> String {
+        StoreFiles.sidecarSuffixes.first { path.hasSuffix($0) }.map { String(path.dropLast($0.count)) } ?? path
     }
 
     /// Whether `name` is a temporary name modelc writes under: `….modelc-<UUID>`, possibly
