@@ -136,48 +136,4 @@ struct AffectedStoresTests {
             #expect(try Self.ranks(pinned, in: nil) == [1, 2, 3, 4, 5, 6, 7, 8])
         }
     }
-
-    /// An entity in the configurations of two stores (as an app's private and shared stores can
-    /// be): its objects live in the first store only, so a request that Core Data would run in
-    /// both is refused with 134091 rather than answered from one; naming the first store alone
-    /// in `affectedStores` runs it.
-    @Test func anEntityInTwoStoresIsReadFromTheFirstOnlyWhenTheRequestSaysSo() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-shared-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let version = folder.appendingPathComponent("Notes.xcdatamodeld/Notes.xcdatamodel")
-        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-        try Data("""
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-                <entity name="Note" representedClassName="Note" syncable="YES">
-                    <attribute name="title" optional="YES" attributeType="String"/>
-                </entity>
-                <configuration name="Private"><memberEntity name="Note"/></configuration>
-                <configuration name="Shared"><memberEntity name="Note"/></configuration>
-            </model>
-            """.utf8).write(to: version.appendingPathComponent("contents"))
-        let container = try PersistentContainer(name: "Notes", model: folder.appendingPathComponent("Notes.xcdatamodeld"))
-        container.persistentStoreDescriptions = ["Private", "Shared"].map { name in
-            var description = StoreDescription(url: folder.appendingPathComponent("\(name).sqlite"))
-            description.configuration = name
-            return description
-        }
-        try await container.loadPersistentStores()
-        let stores = container.persistentStoreCoordinator.persistentStores
-        let context = container.newBackgroundContext()
-        try context.performAndWait {
-            ManagedObject(entity: context.persistentStoreCoordinator!.managedObjectModel.entitiesByName["Note"]!, insertInto: context)
-                .setValue("n", forKey: "title")
-            try context.save()
-            let request = FetchRequest<ManagedObject>(entityName: "Note")
-            #expect(Self.code { _ = try context.fetch(request) } == 134091)
-            #expect(Self.code { _ = try context.count(for: request) } == 134091)
-            request.affectedStores = [stores[1]]
-            #expect(Self.code { _ = try context.fetch(request) } == 134091)
-            request.affectedStores = [stores[0]]
-            #expect(try context.fetch(request).map { $0.objectID.storeIdentifier } == [stores[0].identifier])
-            let delete = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Note"))
-            #expect(Self.code { _ = try context.execute(delete) } == 134091)
-        }
-    }
 }

@@ -6,12 +6,14 @@ import ModelStore
 /// `SELECT t0.Z_PK … ORDER BY …`, then `… WHERE t0.Z_PK IN (?, …)` per batch (OBJECT-LAYER §A7).
 extension ManagedObjectContext {
     /// The objects `request` matches as a ``BatchFaultingArray``, whose memory follows the batch
-    /// size (all rows in one batch when it is 0); with unsaved changes to merge, they are read at once.
+    /// size (all rows in one batch when it is 0); with unsaved changes to merge, or rows in
+    /// several stores to sort together, they are read at once.
     public func batchFaultingFetch<T>(_ request: FetchRequest<T>) throws -> BatchFaultingArray<T> {
         guard request.resultType == .managedObjectResultType else {
             throw ContextError.make(134060, "only a fetch of objects can be read in batches; this one returns \(request.resultType)")
         }
-        if request.includesPendingChanges, hasPendingChanges(for: request.entityName) {
+        let stores = try stores(holding: request.entityName, subentities: request.includesSubentities, affected: request.affectedStores)
+        if request.includesPendingChanges && hasPendingChanges(for: request.entityName) || stores.count != 1 {
             return BatchFaultingArray(context: self, storage: .objects(try objects(request)))
         }
         let rows = try self.rows()
@@ -21,8 +23,9 @@ extension ManagedObjectContext {
         var fetch = try storeFetch(request)
         fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
         fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
+        fetch.keys = stores[0].keys
         let statement = try Self.translating { try fetch.select(["t0.Z_PK"], layout: rows.layout, entities: rows.entities) }
-        let keys = try read(from: shape.number) { try ObjectRowReader(db: $0, rows: rows).primaryKeys(statement) }
+        let keys = try reading(stores[0]) { try $0.primaryKeys(statement) }
         let batch = BatchFaultingArray<T>.BatchRead(
             entity: request.entityName, entityNumber: shape.number, size: request.fetchBatchSize > 0 ? request.fetchBatchSize : max(keys.count, 1))
         return BatchFaultingArray(context: self, storage: .keys(keys, batch))

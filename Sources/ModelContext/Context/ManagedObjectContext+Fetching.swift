@@ -32,9 +32,12 @@ extension ManagedObjectContext {
         }
         var fetch = try storeFetch(request)
         fetch.sortKeys = []
-        let statement = try Self.translating { try fetch.count(layout: model.rows.layout, entities: model.rows.entities) }
         let stores = try stores(holding: request.entityName, subentities: request.includesSubentities, affected: request.affectedStores)
-        var total = try readEach(stores) { [try ObjectRowReader(db: $0, rows: model.rows).integer(statement)] }.reduce(0, +)
+        var total = try readEach(stores) { reader in
+            fetch.keys = reader.keys
+            let statement = try Self.translating { try fetch.count(layout: model.rows.layout, entities: model.rows.entities) }
+            return [try reader.integer(statement)]
+        }.reduce(0, +)
         total = max(0, total - request.fetchOffset)
         return request.fetchLimit > 0 ? min(total, request.fetchLimit) : total
     }
@@ -54,10 +57,13 @@ extension ManagedObjectContext {
             fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
             fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
         }
-        let statement = try Self.translating {
-            try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
+        var stored = try readEach(stores) { reader in
+            fetch.keys = reader.keys
+            let statement = try Self.translating {
+                try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
+            }
+            return try reader.objects(statement)
         }
-        var stored = try readEach(stores) { try ObjectRowReader(db: $0, rows: model.rows).objects(statement) }
         if !ancestors.isEmpty {
             stored = stored.compactMap { row in ancestors[ObjectKey(number: row.number, key: row.key)] ?? row }
         }
@@ -118,11 +124,12 @@ extension ManagedObjectContext {
             fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
             fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
         }
-        let statement = try Self.translating {
-            try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
-        }
-        let stored = try readEach(stores(holding: request.entityName, subentities: request.includesSubentities, affected: request.affectedStores)) {
-            try ObjectRowReader(db: $0, rows: model.rows).objects(statement)
+        let stored = try readEach(stores(holding: request.entityName, subentities: request.includesSubentities, affected: request.affectedStores)) { reader in
+            fetch.keys = reader.keys
+            let statement = try Self.translating {
+                try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
+            }
+            return try reader.objects(statement)
         }
         let rows = stored.compactMap { row -> [String: Any]? in
             guard let shape = model.rows.shape(number: row.number) else { return nil }

@@ -42,6 +42,8 @@ public struct SavedChanges: Sendable, Hashable {
     /// The changes a did-save (or did-change) notification's user info lists, as objects or as IDs
     /// (or, as `mergeChanges(fromRemoteContextSave:into:)` takes them, as ID URIs).
     init(_ userInfo: [AnyHashable: Any], coordinator: PersistentStoreCoordinator?) {
+        // IDs another coordinator made are given this one's keys of their stores.
+        let stores = try? coordinator?.stores()
         func ids(_ keys: String...) -> Set<ManagedObjectID> {
             var result = Set<ManagedObjectID>()
             for key in keys {
@@ -54,8 +56,8 @@ public struct SavedChanges: Sendable, Hashable {
                 }
                 for value in values {
                     switch value {
-                    case let object as ManagedObject: result.insert(object.objectID)
-                    case let id as ManagedObjectID: result.insert(id)
+                    case let object as ManagedObject: result.insert(stores?.normalized(object.objectID) ?? object.objectID)
+                    case let id as ManagedObjectID: result.insert(stores?.normalized(id) ?? id)
                     case let uri as URL: coordinator?.managedObjectID(forURIRepresentation: uri).map { _ = result.insert($0) }
                     default: continue
                     }

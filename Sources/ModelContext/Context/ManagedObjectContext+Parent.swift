@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         }
         if let parent { return parent.onQueue { parent.currentRow(of: id) } }
         guard let key = try? objectKey(of: id), key.key > 0 else { return nil }
-        return (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil
+        return (try? reading(key) { try $0.object(key) }) ?? nil
     }
 
     /// The members a to-many of `id` has here now, less those deleted here.
@@ -31,7 +31,7 @@ extension ManagedObjectContext {
         } else if let parent {
             keys = parent.onQueue { parent.currentMembers(of: relationship, in: id) }
         } else if let key = try? objectKey(of: id), key.key > 0 {
-            keys = (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, of: key) }) ?? []
+            keys = (try? reading(key) { try $0.related(relationship, of: key) }) ?? []
         } else {
             keys = []
         }

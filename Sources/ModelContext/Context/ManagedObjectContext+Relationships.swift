@@ -14,7 +14,7 @@ extension ManagedObjectContext {
             let keys: [ObjectKey] = if let parent {
                 parent.onQueue { parent.currentMembers(of: relationship, in: object.objectID) }
             } else {
-                (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, of: key) }) ?? []
+                (try? reading(key) { try $0.related(relationship, of: key) }) ?? []
             }
             loaded = keys.compactMap(registeredOrFault)
         }

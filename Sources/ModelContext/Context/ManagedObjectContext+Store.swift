@@ -19,9 +19,17 @@ extension ManagedObjectContext {
         try read(in: coordinator().store(), body)
     }
 
-    /// Reads the store of the entity numbered `number`, as of the pinned generation when there is one.
-    func read<T>(from number: Int, _ body: (Database) throws -> T) throws -> T {
-        try read(in: try coordinator().store(forNumber: number), body)
+    /// Reads the store of the object `key` with a reader of that store's keys, as of the pinned
+    /// generation when there is one.
+    func reading<T>(_ key: ObjectKey, _ body: (ObjectRowReader) throws -> T) throws -> T {
+        let coordinator = try coordinator()
+        return try reading(coordinator.stores().store(of: key), body)
+    }
+
+    /// Reads `store` with a reader of its keys, as of the pinned generation when there is one.
+    func reading<T>(_ store: PersistentStoreCoordinator.OpenedStore, _ body: (ObjectRowReader) throws -> T) throws -> T {
+        let rows = try rows()
+        return try read(in: store) { db in try body(ObjectRowReader(db: db, rows: rows, keys: store.keys)) }
     }
 
     /// Reads `store`, as of the pinned generation when there is one.
@@ -44,7 +52,7 @@ extension ManagedObjectContext {
     func objectID(of key: ObjectKey) throws -> ManagedObjectID? {
         guard let shape = try rows().shape(number: key.number) else { return nil }
         if key.key < 0 { return ManagedObjectID(temporaryFor: shape.name, reference: -key.key) }
-        return try coordinator().store(forNumber: key.number).objectID(shape.name, key.key)
+        return try coordinator().stores().store(of: key).objectID(shape.name, key.key)
     }
 
     /// The registered object of the row `key`, or a new fault for it; for a new object's key, the
@@ -89,24 +97,26 @@ extension ManagedObjectContext {
         let coordinator = try coordinator()
         let model = coordinator.managedObjectModel
         let stores = try coordinator.stores()
-        var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type, store: PersistentStoreCoordinator.OpenedStore)]()
+        var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
         registered.reserve(rows.count)
         return try rows.map { stored in
             if let known = registered[ObjectRegistry.Key(number: stored.number, value: stored.key)] {
                 if known.committed == nil, !known.inserted { fill(known, from: stored) }
                 return known
             }
-            let kind: (entity: EntityDescription, type: ManagedObject.Type, store: PersistentStoreCoordinator.OpenedStore)
+            let kind: (entity: EntityDescription, type: ManagedObject.Type)
             if let known = kinds[stored.number] {
                 kind = known
             } else {
                 guard let shape = model.rows.shape(number: stored.number), let entity = model.entitiesByName[shape.name] else {
                     throw ContextError.make(134060, "the store has a row of an entity the model lacks")
                 }
-                kind = (entity, coordinator.classes.objectClass(for: entity), try stores.store(forNumber: stored.number))
+                kind = (entity, coordinator.classes.objectClass(for: entity))
                 kinds[stored.number] = kind
             }
-            let id = stored.key > 0 ? kind.store.objectID(kind.entity.name, stored.key) : ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
+            let id = stored.key > 0
+                ? try stores.store(of: ObjectKey(number: stored.number, key: stored.key)).objectID(kind.entity.name, stored.key)
+                : ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
             let object = makeObject(kind.entity, id: id, of: kind.type)
             fill(object, from: stored)
             return object
@@ -126,7 +136,7 @@ extension ManagedObjectContext {
         let stored: StoredObject? = if let parent {
             parent.onQueue { parent.currentRow(of: object.objectID) }
         } else {
-            (try? read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }) ?? nil
+            (try? reading(key) { try $0.object(key) }) ?? nil
         }
         if let stored {
             fill(object, from: stored)

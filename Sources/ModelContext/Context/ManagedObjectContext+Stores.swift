@@ -7,8 +7,9 @@ import ModelStore
 /// subentities, and the results are merged (sorted and windowed over the union by the caller).
 extension ManagedObjectContext {
     /// The stores a fetch of `entityName` reads, in the order they were added: the only store
-    /// when it holds every entity, else each store that an entity of the fetch lives in; of
-    /// those, the ones `affected` names when it is given.
+    /// when it holds every entity, else each store that an entity of the fetch lives in (an
+    /// entity in several stores' configurations, in each of them); of those, the ones
+    /// `affected` names when it is given.
     func stores(holding entityName: String, subentities: Bool, affected: [PersistentStore]? = nil) throws -> [PersistentStoreCoordinator.OpenedStore] {
         let coordinator = try coordinator()
         let stores = try coordinator.stores()
@@ -16,43 +17,31 @@ extension ManagedObjectContext {
         let rows = coordinator.managedObjectModel.rows
         var indexes = Set<Int>()
         for entity in rows.layout.entities where subentities ? rows.entities.isKind(entity.name, of: entityName) : entity.name == entityName {
-            if entity.number < stores.byNumber.count, stores.byNumber[entity.number] >= 0 { indexes.insert(stores.byNumber[entity.number]) }
-            try Self.refuseUnreadStores(of: entity.name, number: entity.number, in: stores, affected: affected)
+            for store in stores.stores(holding: entity.number) { indexes.insert(store.index) }
         }
         return try coordinator.restricted(stores.all.filter { indexes.contains($0.index) }, to: affected)
-    }
-
-    /// 134091 when a request would have to read the rows of entity `number` in a store other
-    /// than its first: Core Data reads every store holding the entity, modelc only the first,
-    /// and a silently partial answer is worse than none. A request whose `affectedStores` leave
-    /// those other stores out runs.
-    static func refuseUnreadStores(
-        of entity: String, number: Int, in stores: PersistentStoreCoordinator.OpenedStores, affected: [PersistentStore]?
-    ) throws {
-        let others = stores.alsoHeldBy[number] ?? []
-        let unread = others.map { stores.all[$0].persistentStore }.filter { store in affected?.contains { $0 === store } ?? true }
-        guard !unread.isEmpty else { return }
-        let first = stores.all[stores.byNumber[number]].persistentStore
-        throw ContextError.make(
-            134091,
-            "'\(entity)' is in the configurations of several loaded stores (\(([first] + unread).map(\.configurationName).joined(separator: ", "))), "
-                + "and modelc keeps an entity's objects in the first of them only (\(first.url?.lastPathComponent ?? first.identifier)): "
-                + "name that store alone in the request's affectedStores, or give each store a configuration of its own")
     }
 
     /// Whether `object` is in one of `stores` (a new object: will be, when saved), for a fetch
     /// restricted to some stores.
     func isStored(_ object: ManagedObject, in stores: [PersistentStoreCoordinator.OpenedStore]) -> Bool {
-        if !object.objectID.isTemporaryID { return stores.contains { $0.identifier == object.objectID.storeIdentifier } }
-        guard let home = try? coordinator().store(forNumber: object.entity.shape.number) else { return false }
-        return stores.contains { $0.index == home.index }
+        guard let all = try? coordinator().stores(), let own = try? store(of: object, in: all) else { return false }
+        return stores.contains { $0.index == own.index }
     }
 
-    /// What `body` reads from each of `stores`, one store after another (as of the pinned query
-    /// generation, when there is one).
-    func readEach<T>(_ stores: [PersistentStoreCoordinator.OpenedStore], _ body: (Database) throws -> [T]) throws -> [T] {
+    /// What `body` reads from each of `stores` with a reader of that store's keys, one store
+    /// after another (as of the pinned query generation, when there is one).
+    func readEach<T>(_ stores: [PersistentStoreCoordinator.OpenedStore], _ body: (ObjectRowReader) throws -> [T]) throws -> [T] {
         var result = [T]()
-        for store in stores { result += try read(in: store, body) }
+        for store in stores { result += try reading(store, body) }
         return result
+    }
+
+    /// Specifies the store in which a newly inserted object will be saved
+    /// (`assign(_:to:)`): one of the stores whose configuration holds its entity. A saved
+    /// object stays in its store. A store that does not hold the entity fails the save (134020).
+    public func assign(_ object: ManagedObject, to store: PersistentStore) {
+        guard object.managedObjectContext === self, object.objectID.isTemporaryID else { return }
+        object.assignedStore = store
     }
 }

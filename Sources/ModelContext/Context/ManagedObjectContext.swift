@@ -178,11 +178,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
         updatedList.add(object)
     }
 
+    /// `id` with this coordinator's key of its store (an ID another coordinator made may number
+    /// its stores otherwise).
+    func normalized(_ id: ManagedObjectID) -> ManagedObjectID {
+        persistentStoreCoordinator?.normalized(id) ?? id
+    }
+
     /// The object registered for `id`, without reading anything; nil when there is none.
-    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registeredObject(under: id) }
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registeredObject(under: normalized(id)) }
 
     /// The object for `id`: the registered one, else a fault that reads its row when first touched.
     public func object(with id: ManagedObjectID) -> ManagedObject {
+        let id = normalized(id)
         if let known = registeredObject(under: id) { return known }
         guard let entity = persistentStoreCoordinator?.managedObjectModel.entitiesByName[id.entityName] else {
             preconditionFailure("object(with:) needs an ID of this context's model; \(id) is not one")
@@ -192,11 +199,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for `id`, read from the store when needed; throws 133000 when its row is gone.
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        let id = normalized(id)
         if let known = registeredObject(under: id), !known.isFault { return known }
         guard let key = try objectKey(of: id) else {
             throw ContextError.make(133000, "no object with ID \(id) in the store")
         }
-        let stored = try read(from: key.number) { try ObjectRowReader(db: $0, rows: self.rows()).object(key) }
+        let stored = try reading(key) { try $0.object(key) }
         guard let stored else { throw ContextError.make(133000, "no object with ID \(id) in the store") }
         return try materialize(stored)
     }

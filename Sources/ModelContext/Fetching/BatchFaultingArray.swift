@@ -70,7 +70,9 @@ public struct BatchFaultingArray<Element>: RandomAccessCollection {
         batch.objects = []
         batch.first = first
         let wanted = (first..<Swift.min(first + read.size, keys.count)).map { keys[$0] }
-        let stored = (try? context.read(from: read.entityNumber) { try ObjectRowReader(db: $0, rows: context.rows()).objects(keys: wanted, inTableOf: read.entity) }) ?? []
+        let stored = wanted.first.flatMap { key in
+            try? context.reading(ObjectKey(number: read.entityNumber, key: key)) { try $0.objects(keys: wanted, inTableOf: read.entity) }
+        } ?? []
         var byKey = [Int64: ManagedObject]()
         for row in stored {
             if let object = try? context.materialize(row) { byKey[row.key] = object }

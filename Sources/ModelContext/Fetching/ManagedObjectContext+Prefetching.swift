@@ -33,7 +33,11 @@ extension ManagedObjectContext {
             case .toMany(let relationship)?:
                 let unread = owners.filter { !$0.inserted && $0.toManys[name] == nil }
                 let keys = try unread.compactMap { try objectKey(of: $0.objectID) }
-                let related = try read(from: owners[0].entity.shape.number) { try ObjectRowReader(db: $0, rows: self.rows()).related(relationship, ofAll: keys) }
+                // Each store's owners are read from their store (several stores may hold the entity).
+                var related = [Int64: [ObjectKey]]()
+                for (_, part) in Dictionary(grouping: keys, by: { KeySpace.store(of: $0.key) }) {
+                    related.merge(try reading(part[0]) { try $0.related(relationship, ofAll: part) }) { first, _ in first }
+                }
                 for (owner, key) in zip(unread, keys) {
                     let members = (related[key.key] ?? []).compactMap(registeredOrFault)
                     owner.committedToManys[name] = members
@@ -50,18 +54,24 @@ extension ManagedObjectContext {
 
     /// Reads the rows of the faults among `objects`, a statement per table and per 500 of them.
     func fulfill(_ objects: [ManagedObject]) throws {
-        var byTable = [String: (entity: String, number: Int, keys: [Int64])]()
-        for object in objects where object.isFault {
-            guard let key = object.objectID.primaryKey else { continue }
-            byTable[object.entity.shape.table, default: (object.entity.name, object.entity.shape.number, [])].keys.append(key)
+        var byTable = [TableOfStore: (entity: String, number: Int, keys: [Int64])]()
+        for object in objects where object.isFault && !object.objectID.isTemporaryID {
+            let key = object.objectID.rowKey
+            byTable[TableOfStore(table: object.entity.shape.table, store: KeySpace.store(of: key)), default: (object.entity.name, object.entity.shape.number, [])]
+                .keys.append(key)
         }
-        let rows = try rows()
         for (entity, number, keys) in byTable.values {
             for start in stride(from: 0, to: keys.count, by: 500) {
                 let batch = Array(keys[start..<min(start + 500, keys.count)])
-                let stored = try read(from: number) { try ObjectRowReader(db: $0, rows: rows).objects(keys: batch, inTableOf: entity) }
+                let stored = try reading(ObjectKey(number: number, key: batch[0])) { try $0.objects(keys: batch, inTableOf: entity) }
                 _ = try materialize(stored)
             }
         }
     }
+}
+
+/// A table in one store: faults are read a table and a store at a time.
+private struct TableOfStore: Hashable {
+    let table: String
+    let store: Int
 }

@@ -41,9 +41,10 @@ enum PredicateArgument {
 }
 
 extension ObjectReference {
-    /// The reference of an object ID: its entity and key; a temporary ID matches no row.
+    /// The reference of an object ID: its entity and key (of its store's key space, which the
+    /// SQL of each store turns into a primary key); a temporary ID matches no row.
     init(_ id: ManagedObjectID) {
-        self.init(side: .source, entity: id.entityName, primaryKey: id.primaryKey ?? Int64.min)
+        self.init(side: .source, entity: id.entityName, primaryKey: id.isTemporaryID ? Int64.min : id.rowKey)
     }
 }
 

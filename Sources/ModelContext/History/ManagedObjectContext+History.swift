@@ -39,7 +39,7 @@ extension ManagedObjectContext {
                     untracked += 1
                     continue
                 }
-                transactions += try records.map { try transaction($0, storeIdentifier: store.identifier, lists: &lists) }
+                transactions += try records.map { try transaction($0, in: store, lists: &lists) }
             }
             try Self.requireHistory(untracked: untracked, of: stores.count)
             if stores.count - untracked > 1 {
@@ -100,7 +100,7 @@ extension ManagedObjectContext {
     }
 
     /// `record` as a transaction of this context's model.
-    private func transaction(_ record: HistoryRecord, storeIdentifier: String, lists: inout HistoryPropertyLists) throws -> HistoryTransaction {
+    private func transaction(_ record: HistoryRecord, in store: PersistentStoreCoordinator.OpenedStore, lists: inout HistoryPropertyLists) throws -> HistoryTransaction {
         let changes = try record.changes.map { change in
             guard let type = HistoryChangeType(rawValue: change.type) else {
                 throw ContextError.make(134060, "change \(change.number) has change type \(change.type), which is not insert (0), update (1) or delete (2)")
@@ -108,13 +108,13 @@ extension ManagedObjectContext {
             let entity = try lists.entity(number: change.entityNumber, change: change.number)
             return HistoryChange(
                 changeID: change.number, changeType: type,
-                changedObjectID: ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: change.primaryKey),
+                changedObjectID: store.objectID(entity.name, store.keys.key(change.primaryKey)),
                 updatedProperties: type == .update ? change.updatedPositions.map { lists.names(at: $0, in: entity) } ?? [] : nil,
                 tombstone: type == .delete ? lists.tombstone(change.tombstones, of: entity) : nil,
                 transactionNumber: record.number)
         }
         return HistoryTransaction(
             transactionNumber: record.number, timestamp: Date(timeIntervalSinceReferenceDate: record.timestamp), author: record.author,
-            contextName: record.contextName, bundleID: record.bundleID, processID: record.processID, storeID: storeIdentifier, changes: changes)
+            contextName: record.contextName, bundleID: record.bundleID, processID: record.processID, storeID: store.identifier, changes: changes)
     }
 }

@@ -30,6 +30,9 @@ open class ManagedObject: NSObject {
     var changedToManys: Set<String> = []
     var inserted = false
     var deleted = false
+    /// The store a new object is to be saved to (``ManagedObjectContext/assign(_:to:)``); nil for
+    /// the first store holding its entity.
+    var assignedStore: PersistentStore?
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.

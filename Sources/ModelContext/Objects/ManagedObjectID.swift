@@ -1,4 +1,5 @@
 import Foundation
+import ModelStore
 import Synchronization
 
 /// The identity of a managed object (`NSManagedObjectID`), which crosses queues where objects do
@@ -86,13 +87,19 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
     /// The row's primary key (`Z_PK`); nil for a temporary ID.
     public var primaryKey: Int64? {
-        if case .permanent(let key) = reference { return key }
+        if case .permanent(let key) = reference { return KeySpace.primaryKey(of: key) }
         return nil
     }
 
-    /// The object's key in its context's tables: the row's primary key, or for a temporary ID the
-    /// negated number of the new object, which no row has (keys start at 1). A child context
-    /// refers to its parent's unsaved objects by it.
+    /// The same ID with its key in the key space `keys` (of the store its store part names).
+    func inKeySpace(_ keys: KeySpace) -> ManagedObjectID {
+        guard case .permanent(let key) = reference, key - KeySpace.primaryKey(of: key) != keys.base else { return self }
+        return ManagedObjectID(entityName: entityName, storeOf: self, primaryKey: keys.key(KeySpace.primaryKey(of: key)))
+    }
+
+    /// The object's key in its context's tables: the row's primary key in its store's key space
+    /// (``KeySpace``), or for a temporary ID the negated number of the new object, which no row
+    /// has (keys start at 1). A child context refers to its parent's unsaved objects by it.
     var rowKey: Int64 {
         switch reference {
         case .permanent(let key): key
@@ -108,7 +115,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let entity = entityName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entityName
         switch reference {
-        case .permanent(let key): return "x-coredata://\(storeIdentifier)/\(entity)/p\(key)"
+        case .permanent(let key): return "x-coredata://\(storeIdentifier)/\(entity)/p\(KeySpace.primaryKey(of: key))"
         case .temporary(let number): return "x-coredata:///\(entity)/t\(TemporaryNumbers.processIdentifier)\(number)"
         }
     }

@@ -7,28 +7,33 @@ import ModelStore
 /// them, so a delete takes the row's links and external files with it and an update raises `Z_OPT`
 /// as a save does, and objects other contexts hold see the change as a conflict when they save.
 extension ManagedObjectContext {
-    /// Runs `request` in the store of its entity (nothing, when its `affectedStores` leave that
-    /// store out); returns its result as the request's result type asks.
+    /// Runs `request` where Core Data runs it: an insert in the store a new object of its entity
+    /// goes to, an update or delete in every store holding its entity (by IDs: in each ID's
+    /// store), of those its `affectedStores` name when it names some (none of them: nothing is
+    /// changed); returns its result as the request's result type asks.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         let rows = try rows()
         let coordinator = try coordinator()
+        let stores = try coordinator.stores()
         let number = Self.entityName(of: request).flatMap { rows.shape(named: $0)?.number }
-        let home = try number.map { try coordinator.store(forNumber: $0) } ?? coordinator.store()
-        if let number, let name = rows.shape(number: number)?.name {
-            try Self.refuseUnreadStores(of: name, number: number, in: coordinator.stores(), affected: request.affectedStores)
-        }
-        // A request whose affectedStores leave out its entity's store finds nothing to change.
-        let store = try coordinator.restricted([home], to: request.affectedStores).first
+        let holding = number.map { stores.stores(holding: $0) } ?? [stores.all[0]]
+        let targets = try coordinator.restricted(holding, to: request.affectedStores)
         do {
             switch request {
             case let delete as BatchDeleteRequest:
-                let ids = try store.map { try $0.database.write { db in try batchDelete(delete, db, rows) } } ?? []
+                var ids = [ManagedObjectID]()
+                for store in targets {
+                    ids += try store.database.write { db in try batchDelete(delete, db, rows, store) }
+                }
                 return BatchDeleteResult(Self.result(ids, delete.resultType))
             case let update as BatchUpdateRequest:
-                let ids = try store.map { try $0.database.write { db in try batchUpdate(update, db, rows) } } ?? []
+                var ids = [ManagedObjectID]()
+                for store in targets {
+                    ids += try store.database.write { db in try batchUpdate(update, db, rows, store) }
+                }
                 return BatchUpdateResult(Self.result(ids, update.resultType))
             case let insert as BatchInsertRequest:
-                let ids = try store.map { try $0.database.write { db in try batchInsert(insert, db, rows) } } ?? []
+                let ids = try targets.first.map { store in try store.database.write { db in try batchInsert(insert, db, rows, store) } } ?? []
                 return BatchInsertResult(Self.result(ids, insert.resultType))
             default:
                 throw ContextError.make(134091, "\(type(of: request)) is not a request the store runs")
@@ -64,19 +69,24 @@ extension ManagedObjectContext {
         var fetch = StoreFetch(entity: entityName)
         fetch.includesSubentities = subentities
         fetch.predicate = predicate?.node
+        fetch.keys = reader.keys
         let statement = try Self.translating {
             try fetch.select(["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"], layout: reader.rows.layout, entities: reader.rows.entities)
         }
         return try reader.versionedKeys(statement)
     }
 
-    private func batchDelete(_ request: BatchDeleteRequest, _ db: Database, _ rows: ObjectRowLayout) throws -> [ManagedObjectID] {
-        let reader = ObjectRowReader(db: db, rows: rows)
-        let writer = ObjectRowWriter(db: db, rows: rows)
+    private func batchDelete(
+        _ request: BatchDeleteRequest, _ db: Database, _ rows: ObjectRowLayout, _ store: PersistentStoreCoordinator.OpenedStore
+    ) throws -> [ManagedObjectID] {
+        let reader = ObjectRowReader(db: db, rows: rows, keys: store.keys)
+        let writer = ObjectRowWriter(db: db, rows: rows, keys: store.keys)
         let targets: [(key: ObjectKey, version: Int64)]
         if let ids = request.objectIDs {
+            let coordinator = try coordinator()
             targets = try ids.compactMap { id in
-                guard let key = try objectKey(of: id), let stored = try reader.object(key) else { return nil }
+                let id = coordinator.normalized(id)
+                guard !id.isTemporaryID, id.storeIdentifier == store.identifier, let key = try objectKey(of: id), let stored = try reader.object(key) else { return nil }
                 return (ObjectKey(number: stored.number, key: stored.key), stored.version)
             }
         } else {
@@ -97,9 +107,11 @@ extension ManagedObjectContext {
         return deleted
     }
 
-    private func batchUpdate(_ request: BatchUpdateRequest, _ db: Database, _ rows: ObjectRowLayout) throws -> [ManagedObjectID] {
-        let reader = ObjectRowReader(db: db, rows: rows)
-        let writer = ObjectRowWriter(db: db, rows: rows)
+    private func batchUpdate(
+        _ request: BatchUpdateRequest, _ db: Database, _ rows: ObjectRowLayout, _ store: PersistentStoreCoordinator.OpenedStore
+    ) throws -> [ManagedObjectID] {
+        let reader = ObjectRowReader(db: db, rows: rows, keys: store.keys)
+        let writer = ObjectRowWriter(db: db, rows: rows, keys: store.keys)
         let values = request.propertiesToUpdate ?? [:]
         var history = try BatchHistory(model: coordinator().managedObjectModel, db: db)
         var changesByNumber = [Int: [(slot: Int, value: DatabaseValue)]]()
@@ -124,12 +136,14 @@ extension ManagedObjectContext {
     /// and overwrite write every attribute of the object into that row (its ID is the one
     /// returned), as apps upsert with batch inserts; store trump and rollback leave the row as it
     /// is (Documentation/MergePolicies.md).
-    private func batchInsert(_ request: BatchInsertRequest, _ db: Database, _ rows: ObjectRowLayout) throws -> [ManagedObjectID] {
+    private func batchInsert(
+        _ request: BatchInsertRequest, _ db: Database, _ rows: ObjectRowLayout, _ store: PersistentStoreCoordinator.OpenedStore
+    ) throws -> [ManagedObjectID] {
         guard let entity = try coordinator().managedObjectModel.entitiesByName[request.entityName] else {
             throw ContextError.make(134060, "the model has no entity named '\(request.entityName)'")
         }
-        let reader = ObjectRowReader(db: db, rows: rows)
-        let writer = ObjectRowWriter(db: db, rows: rows)
+        let reader = ObjectRowReader(db: db, rows: rows, keys: store.keys)
+        let writer = ObjectRowWriter(db: db, rows: rows, keys: store.keys)
         let shape = entity.shape
         let defaults = try entity.defaultSlots.enumerated().map { slot, value in
             try StoredValue.databaseValue(object: value, as: shape.attributes[slot].type)

@@ -46,13 +46,13 @@ extension ManagedObjectContext {
                 written = try saving(in: part.store, after: saved) {
                     try part.store.database.write { db -> [ObjectIdentifier: ObjectKey] in
                         resolutions = [:]
-                        let writer = ObjectRowWriter(db: db, rows: rows)
-                        let reader = ObjectRowReader(db: db, rows: rows)
+                        let writer = ObjectRowWriter(db: db, rows: rows, keys: part.store.keys)
+                        let reader = ObjectRowReader(db: db, rows: rows, keys: part.store.keys)
                         var keys = try assignKeys(inserted, writer)
                         takenOver = try uniquenessCollisions(inserted, reader, policy: policy)
                         for (identifier, stored) in takenOver { keys[identifier] = ObjectKey(number: stored.number, key: stored.key) }
                         func key(_ object: ManagedObject) -> ObjectKey? {
-                            keys[ObjectIdentifier(object)] ?? object.objectID.primaryKey.map { ObjectKey(number: object.entity.shape.number, key: $0) }
+                            keys[ObjectIdentifier(object)] ?? (object.objectID.isTemporaryID ? nil : object.rowKey)
                         }
                         var conflicts = [MergeConflict]()
                         /// Settles the conflict of `object`, whose row is at another version or gone: reported
@@ -199,7 +199,7 @@ extension ManagedObjectContext {
         let stores = try coordinator().stores()
         let rows = try self.rows()
         for part in try changesByStore(stores, inserted: pending, updated: [], deleted: []) {
-            let keys = try part.store.database.write { try assignKeys(part.inserted, ObjectRowWriter(db: $0, rows: rows)) }
+            let keys = try part.store.database.write { try assignKeys(part.inserted, ObjectRowWriter(db: $0, rows: rows, keys: part.store.keys)) }
             for object in part.inserted {
                 guard let key = keys[ObjectIdentifier(object)] else { continue }
                 rekey(object, part.store.objectID(object.entity.name, key.key))
@@ -381,7 +381,7 @@ extension ManagedObjectContext {
         registered.reserve(inserted.count)
         for object in inserted {
             if let key = keys[ObjectIdentifier(object)] {
-                rekey(object, try stores.store(forNumber: key.number).objectID(object.entity.name, key.key))
+                rekey(object, try stores.store(of: key).objectID(object.entity.name, key.key))
             }
             object.inserted = false
             object.version = 1

@@ -1,9 +1,10 @@
 import Foundation
 import ModelStore
 
-/// Saving into several stores: each object's changes go to its entity's store, one write
-/// transaction per store, as Core Data's coordinator saves each store in turn; a relationship
-/// may not link objects of two stores (133010, `NSManagedObjectExternalRelationshipError`).
+/// Saving into several stores: each object's changes go to its store (a new object's: the one it
+/// was assigned to, else the first holding its entity), one write transaction per store, as Core
+/// Data's coordinator saves each store in turn; a relationship may not link objects of two stores
+/// (133010, `NSManagedObjectExternalRelationshipError`).
 extension ManagedObjectContext {
     /// The changes of one store's objects.
     struct StoreChanges {
@@ -21,10 +22,23 @@ extension ManagedObjectContext {
     ) throws -> [StoreChanges] {
         if stores.isSingle { return [StoreChanges(store: stores.all[0], inserted: inserted, updated: updated, deleted: deleted)] }
         var parts = stores.all.map { StoreChanges(store: $0, inserted: [], updated: [], deleted: []) }
-        for object in inserted { parts[try stores.store(forNumber: object.entity.shape.number).index].inserted.append(object) }
-        for object in updated { parts[try stores.store(forNumber: object.entity.shape.number).index].updated.append(object) }
-        for object in deleted { parts[try stores.store(forNumber: object.entity.shape.number).index].deleted.append(object) }
+        for object in inserted { parts[try store(of: object, in: stores).index].inserted.append(object) }
+        for object in updated { parts[try store(of: object, in: stores).index].updated.append(object) }
+        for object in deleted { parts[try store(of: object, in: stores).index].deleted.append(object) }
         return parts.filter { !$0.inserted.isEmpty || !$0.updated.isEmpty || !$0.deleted.isEmpty }
+    }
+
+    /// The store `object` is in, or for a new object will be saved to: the one it was assigned to
+    /// (134020 when that store's configuration lacks its entity), else the first holding its entity.
+    func store(of object: ManagedObject, in stores: PersistentStoreCoordinator.OpenedStores) throws -> PersistentStoreCoordinator.OpenedStore {
+        guard object.objectID.isTemporaryID else { return try stores.store(of: object.rowKey) }
+        guard let assigned = object.assignedStore else { return try stores.store(forNumber: object.entity.shape.number) }
+        guard let store = stores.stores(holding: object.entity.shape.number).first(where: { $0.persistentStore === assigned }) else {
+            throw ContextError.make(
+                134020, "\(object.entity.name) \(object.objectID) was assigned to \(assigned), whose configuration does not hold its entity",
+                [NSAffectedObjectsErrorKey: [object]])
+        }
+        return store
     }
 
     /// Runs the write transaction of `store`; when it fails after the stores `saved` committed
@@ -46,11 +60,11 @@ extension ManagedObjectContext {
     func checkRelationshipsStayInStore(_ stores: PersistentStoreCoordinator.OpenedStores, _ inserted: [ManagedObject], _ updated: [ManagedObject]) throws {
         if stores.isSingle { return }
         for object in [inserted, updated].joined() {
-            let own = try stores.store(forNumber: object.entity.shape.number).index
+            let own = try store(of: object, in: stores).index
             var related = object.entity.shape.toOnes.indices.compactMap { object.pending.toOne($0) ?? nil }
             for name in object.changedToManys { related += object.toManys[name]?.objects ?? [] }
             for other in related where !other.deleted {
-                guard try stores.store(forNumber: other.entity.shape.number).index != own else { continue }
+                guard try store(of: other, in: stores).index != own else { continue }
                 throw ContextError.make(
                     133010, "\(object.entity.name) \(object.objectID) is related to \(other.entity.name) \(other.objectID), which is in another store",
                     [NSAffectedObjectsErrorKey: [object, other]])

@@ -28,8 +28,10 @@ public final class PersistentStoreCoordinator: Sendable {
         var identifier: String { persistentStore.identifier }
         /// The store's place among the coordinator's stores.
         var index: Int { persistentStore.index }
+        /// How the store's primary keys are told from other stores' in the object layer.
+        var keys: KeySpace { KeySpace(store: index) }
 
-        /// The ID of row `key` of `entity`.
+        /// The ID of the object `key` (of this store's key space) of `entity`.
         func objectID(_ entity: String, _ key: Int64) -> ManagedObjectID {
             ManagedObjectID(entityName: entity, storeOf: anyID, primaryKey: key)
         }
@@ -42,8 +44,8 @@ public final class PersistentStoreCoordinator: Sendable {
         var all: [OpenedStore]
         /// The index in `all` of each entity's store, by entity number; -1 for none.
         var byNumber: [Int]
-        /// The other stores whose configuration holds an entity too, by entity number: rows
-        /// modelc does not read, since its objects are keyed by entity and row key alone.
+        /// The other stores whose configuration holds an entity too, by entity number: fetches
+        /// read them as well, and a new object goes there when assigned to one.
         var alsoHeldBy: [Int: [Int]]
         /// One store holds every entity (the common case): nothing needs routing.
         var isSingle: Bool
@@ -55,6 +57,34 @@ public final class PersistentStoreCoordinator: Sendable {
                 throw ContextError.make(134020, "no store of this coordinator holds entity number \(number): its configuration is in none")
             }
             return all[byNumber[number]]
+        }
+
+        /// The store of the object `key` of the entity numbered `number`: the one its key space
+        /// names, or for a new object's stand-in key the entity's.
+        func store(of key: ObjectKey) throws -> OpenedStore {
+            if isSingle || key.key <= 0 { return try store(forNumber: key.number) }
+            let index = KeySpace.store(of: key.key)
+            guard index < all.count else { throw ContextError.make(134060, "no store of this coordinator holds the object of key \(key.key)") }
+            return all[index]
+        }
+
+        /// The stores whose configuration holds the entity numbered `number`, the first first.
+        func stores(holding number: Int) -> [OpenedStore] {
+            guard number >= 0, number < byNumber.count, byNumber[number] >= 0 else { return isSingle ? all : [] }
+            return [all[byNumber[number]]] + (alsoHeldBy[number] ?? []).map { all[$0] }
+        }
+
+        /// `id` with its key in the key space of the store its store part names (see
+        /// ``PersistentStoreCoordinator/normalized(_:)``).
+        func normalized(_ id: ManagedObjectID) -> ManagedObjectID {
+            if id.isTemporaryID { return id }
+            if all.count == 1 { return id.inKeySpace(.first) }
+            return store(identifiedBy: id.storeIdentifier).map { id.inKeySpace($0.keys) } ?? id
+        }
+
+        /// The store whose `NSStoreUUID` is `identifier`.
+        func store(identifiedBy identifier: String) -> OpenedStore? {
+            all.count == 1 ? (all[0].identifier == identifier ? all[0] : nil) : all.first { $0.identifier == identifier }
         }
     }
 
@@ -147,7 +177,15 @@ extension PersistentStoreCoordinator {
     /// model and its store is one of this coordinator's; nil otherwise, as Core Data answers.
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
         guard let id = ManagedObjectID(uriRepresentation: uri), managedObjectModel.entitiesByName[id.entityName] != nil else { return nil }
-        guard id.isTemporaryID || (try? storeIdentifiers())?.contains(id.storeIdentifier) == true else { return nil }
-        return id
+        if id.isTemporaryID { return id }
+        guard let store = (try? stores())?.store(identifiedBy: id.storeIdentifier) else { return nil }
+        return id.inKeySpace(store.keys)
+    }
+
+    /// `id` with its key in the key space of this coordinator's store that its store part names
+    /// (an ID another coordinator made may number its stores otherwise); as it is when the
+    /// coordinator has no such store.
+    func normalized(_ id: ManagedObjectID) -> ManagedObjectID {
+        (try? stores())?.normalized(id) ?? id
     }
 }

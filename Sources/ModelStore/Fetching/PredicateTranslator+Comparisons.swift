@@ -116,10 +116,14 @@ extension PredicateTranslator {
     private mutating func objects(_ op: ComparisonOperator, key: String, entityColumn: String?, destination: String, _ value: EvaluatedValue) throws -> String {
         func match(_ item: EvaluatedValue, _ translator: inout PredicateTranslator) throws -> String {
             guard case .object(let reference) = item else { throw PredicateTranslationError("an object is compared with \(item.kind)") }
-            guard translator.entities.isKind(reference.entity, of: destination), let number = translator.layout.entity(named: reference.entity)?.number else {
+            // An object of another store (another key space) is no row of this one.
+            let ofAnotherStore = reference.primaryKey > 0 && reference.primaryKey - KeySpace.primaryKey(of: reference.primaryKey) != translator.keys.base
+            guard translator.entities.isKind(reference.entity, of: destination), !ofAnotherStore,
+                let number = translator.layout.entity(named: reference.entity)?.number
+            else {
                 return "(\(key) IS NULL AND NULL)"
             }
-            let keyTest = "\(key) = \(translator.parameter(reference.primaryKey.databaseValue))"
+            let keyTest = "\(key) = \(translator.parameter(translator.keys.primaryKey(reference.primaryKey).databaseValue))"
             return entityColumn.map { "(\(keyTest) AND \($0) = \(translator.parameter(number.databaseValue)))" } ?? keyTest
         }
         switch op {

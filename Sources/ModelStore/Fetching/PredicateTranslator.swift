@@ -27,6 +27,8 @@ struct PredicateTranslator {
 
     let layout: StoreLayout
     let entities: EntityHierarchy
+    /// The key space of the store the statement runs in.
+    let keys: KeySpace
     /// The values of the `?NNN` parameters, in number order.
     private(set) var arguments: [DatabaseValue] = []
     private var aliasCount = 0
@@ -37,9 +39,10 @@ struct PredicateTranslator {
     /// The rows `SUBQUERY` variables stand for.
     var variables: [String: RowSource] = [:]
 
-    init(layout: StoreLayout, entities: EntityHierarchy, entity: String) {
+    init(layout: StoreLayout, entities: EntityHierarchy, entity: String, keys: KeySpace = .first) {
         self.layout = layout
         self.entities = entities
+        self.keys = keys
         selfRow = RowSource(alias: "t0", entity: entity)
     }
 

@@ -32,14 +32,17 @@ public struct ObjectKey: Sendable, Hashable {
     }
 }
 
-/// Reads objects' rows and relationships' links for the object layer, inside one database access.
+/// Reads objects' rows and relationships' links for the object layer, inside one database access;
+/// the keys it takes and gives are those of the store's key space.
 public struct ObjectRowReader {
     public let db: Database
     public let rows: ObjectRowLayout
+    public let keys: KeySpace
 
-    public init(db: Database, rows: ObjectRowLayout) {
+    public init(db: Database, rows: ObjectRowLayout, keys: KeySpace = .first) {
         self.db = db
         self.rows = rows
+        self.keys = keys
     }
 
     /// The objects a statement selecting ``ObjectRowLayout/selectList(forTableOf:)`` returns, in its order.
@@ -56,7 +59,7 @@ public struct ObjectRowReader {
     /// (a batch request's rows, written at the version they are read at in its transaction).
     public func versionedKeys(_ statement: StoreStatement) throws -> [(key: ObjectKey, version: Int64)] {
         try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: statement.arguments).map { row in
-            (ObjectKey(number: row[1] ?? 0, key: row[0]), row[2] ?? 0)
+            (ObjectKey(number: row[1] ?? 0, key: keys.key(row[0])), row[2] ?? 0)
         }
     }
 
@@ -64,7 +67,7 @@ public struct ObjectRowReader {
     public func primaryKeys(_ statement: StoreStatement) throws -> PrimaryKeys {
         var keys = PrimaryKeys()
         let cursor = try Int64.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
-        while let key = try cursor.next() { keys.append(key) }
+        while let key = try cursor.next() { keys.append(self.keys.key(key)) }
         return keys
     }
 
@@ -74,7 +77,7 @@ public struct ObjectRowReader {
         guard let table = rows.shape(named: entity)?.table, !keys.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
         let select = rows.selectList(forTableOf: entity).joined(separator: ", ")
-        return try objects(StoreStatement(sql: "SELECT \(select) FROM \(table) t0 WHERE t0.Z_PK IN (\(marks))", arguments: StatementArguments(keys)))
+        return try objects(StoreStatement(sql: "SELECT \(select) FROM \(table) t0 WHERE t0.Z_PK IN (\(marks))", arguments: StatementArguments(keys.map(self.keys.primaryKey))))
     }
 
     /// The first column of the statement's first row as an integer (a count).
@@ -86,7 +89,7 @@ public struct ObjectRowReader {
     public func object(_ key: ObjectKey) throws -> StoredObject? {
         guard let shape = rows.shape(number: key.number) else { return nil }
         let select = rows.selectList(forTableOf: shape.name).joined(separator: ", ")
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE t0.Z_PK = ?"), arguments: [key.key])
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE t0.Z_PK = ?"), arguments: [keys.primaryKey(key.key)])
         else { return nil }
         return decode(row)
     }
@@ -129,9 +132,9 @@ public struct ObjectRowReader {
                 continue
             }
             let target = slot.entityIndex.flatMap { row[$0] as Int? } ?? rows.shape(named: slot.destination)?.number ?? 0
-            toOnes.append(ObjectKey(number: target, key: key))
+            toOnes.append(ObjectKey(number: target, key: keys.key(key)))
         }
-        return StoredObject(key: row[0], number: number, version: row[2] ?? 0, attributes: attributes, toOnes: toOnes)
+        return StoredObject(key: keys.key(row[0]), number: number, version: row[2] ?? 0, attributes: attributes, toOnes: toOnes)
     }
 
     /// The objects `relationship` of the object `owner` links to, in the relationship's order
@@ -140,9 +143,9 @@ public struct ObjectRowReader {
         guard let shape = rows.shape(number: owner.number), case .foreignKey(let column, let entityColumn)? = rows.storage(of: relationship, in: shape.name)
         else { return try related(relationship, ofAll: [owner])[owner.key] ?? [] }
         let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(column), \(entityColumn ?? "NULL") FROM \(shape.table) WHERE Z_PK = ?"), arguments: [owner.key])
+            db.cachedStatement(sql: "SELECT \(column), \(entityColumn ?? "NULL") FROM \(shape.table) WHERE Z_PK = ?"), arguments: [keys.primaryKey(owner.key)])
         guard let row, let key = row[0] as Int64?, let target = rows.shape(named: relationship.destinationEntityName) else { return [] }
-        return [ObjectKey(number: (row[1] as Int?) ?? target.number, key: key)]
+        return [ObjectKey(number: (row[1] as Int?) ?? target.number, key: keys.key(key))]
     }
 
     /// The objects a to-many links each of `owners` (objects of one entity) to, by owner key, in
@@ -158,8 +161,8 @@ public struct ObjectRowReader {
             .joined(separator: ", ")
         var result = [Int64: [ObjectKey]]()
         for start in stride(from: 0, to: owners.count, by: 500) {
-            let keys = owners[start..<min(start + 500, owners.count)].map(\.key)
-            let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+            let primaryKeys = owners[start..<min(start + 500, owners.count)].map { keys.primaryKey($0.key) }
+            let marks = Array(repeating: "?", count: primaryKeys.count).joined(separator: ", ")
             let sql: String
             switch storage {
             case .foreignKey:
@@ -172,8 +175,8 @@ public struct ObjectRowReader {
             case .hiddenInverse(let table, let column):
                 sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(marks)) ORDER BY \(column), Z_PK"
             }
-            for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(keys)) {
-                result[row[0], default: []].append(ObjectKey(number: row[2] ?? target.number, key: row[1]))
+            for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(primaryKeys)) {
+                result[keys.key(row[0]), default: []].append(ObjectKey(number: row[2] ?? target.number, key: keys.key(row[1])))
             }
         }
         return result

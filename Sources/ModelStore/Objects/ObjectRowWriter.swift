@@ -9,25 +9,28 @@ import ModelSchema
 /// entity and order columns, many-to-many links in join tables, inverse-less to-manys in their
 /// hidden column, large values of attributes that allow external storage in files of their own.
 /// Use it inside one write transaction: files it writes are removed if the transaction rolls back,
-/// files of values it replaces or deletes once it commits.
+/// files of values it replaces or deletes once it commits. The keys it takes and gives are those
+/// of the store's key space.
 public struct ObjectRowWriter {
     public let db: Database
     public let rows: ObjectRowLayout
+    public let keys: KeySpace
     private let files: ExternalFileChanges
     /// The writer's statements: an entity's inserts, updates of one set of columns (a save writes
     /// many rows of few entities and shapes).
     private let inserts = PreparedStatements<Int>()
     private let updates = PreparedStatements<UpdateSignature>()
 
-    public init(db: Database, rows: ObjectRowLayout) {
+    public init(db: Database, rows: ObjectRowLayout, keys: KeySpace = .first) {
         self.db = db
         self.rows = rows
+        self.keys = keys
         files = ExternalFileChanges(ExternalBinaryData(db))
     }
 
     /// Reserves `count` keys of the hierarchy whose root is `rootNumber` and returns the first.
     public func reserveKeys(rootNumber: Int, count: Int) throws -> Int64 {
-        try Self.reserveKeys(rootNumber: rootNumber, count: count, in: db)
+        keys.key(try Self.reserveKeys(rootNumber: rootNumber, count: count, in: db))
     }
 
     /// Reserves `count` keys of `rootNumber` in `db`'s `Z_PRIMARYKEY` (Core Data's own history
@@ -43,7 +46,7 @@ public struct ObjectRowWriter {
     public func insert(_ shape: EntityRowShape, key: Int64, attributes: [DatabaseValue], toOnes: [ObjectKey?], orders: [Int64?]) throws {
         // The column list only for the entity's first row: the statement is prepared once.
         var columns: [String]? = inserts.has(shape.number) ? nil : ["Z_PK", "Z_ENT", "Z_OPT"]
-        var values: [DatabaseValue] = [key.databaseValue, shape.number.databaseValue, 1.databaseValue]
+        var values: [DatabaseValue] = [keys.primaryKey(key).databaseValue, shape.number.databaseValue, 1.databaseValue]
         values.reserveCapacity(3 + attributes.count + shape.toOnes.count * 3)
         for (slot, value) in zip(shape.attributes, attributes) where !slot.isDerived {
             columns?.append(slot.column)
@@ -73,6 +76,7 @@ public struct ObjectRowWriter {
         var columns: [String]? = updates.has(signature) ? nil : []
         var values = [DatabaseValue]()
         values.reserveCapacity(attributes.count + toOnes.count * 3 + 3)
+        let key = keys.primaryKey(key)
         if shape.hasExternalAttributes {
             let external = attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column }
             try files.replacing(external, of: shape, key: key, db)
@@ -97,6 +101,7 @@ public struct ObjectRowWriter {
 
     /// Deletes an object's row at `version`; false when it is gone or at another version.
     public func delete(_ shape: EntityRowShape, key: Int64, version: Int64) throws -> Bool {
+        let key = keys.primaryKey(key)
         try files.replacing(shape.attributes.filter(\.isExternal).map(\.column), of: shape, key: key, db)
         let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
         try db.cachedStatement(sql: "DELETE FROM \(shape.table) WHERE Z_PK = ? AND \(versionTest)").execute(arguments: [key, version])
@@ -111,10 +116,10 @@ public struct ObjectRowWriter {
         case .joinTable(let table, let own, let other):
             let sql = linked
                 ? "INSERT OR IGNORE INTO \(table)(\(own), \(other)) VALUES(?, ?)" : "DELETE FROM \(table) WHERE \(own) = ? AND \(other) = ?"
-            try db.cachedStatement(sql: sql).execute(arguments: [owner.key, member.key])
+            try db.cachedStatement(sql: sql).execute(arguments: [keys.primaryKey(owner.key), keys.primaryKey(member.key)])
         case .hiddenInverse(let table, let column):
             let sql = linked ? "UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?" : "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ? AND Z_PK = ?"
-            try db.cachedStatement(sql: sql).execute(arguments: [owner.key, member.key])
+            try db.cachedStatement(sql: sql).execute(arguments: [keys.primaryKey(owner.key), keys.primaryKey(member.key)])
         case .foreignKey, .inverseForeignKey:
             return
         }
@@ -128,7 +133,7 @@ public struct ObjectRowWriter {
         else { return }
         let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(order) = ? WHERE \(own) = ? AND \(other) = ?")
         for (index, member) in members.enumerated() {
-            try statement.execute(arguments: [Int64(index + 2) * 1024, owner.key, member.key])
+            try statement.execute(arguments: [Int64(index + 2) * 1024, keys.primaryKey(owner.key), keys.primaryKey(member.key)])
         }
     }
 
@@ -138,13 +143,13 @@ public struct ObjectRowWriter {
         guard let shape = rows.shape(number: object.number), let model = rows.entities.entity(named: shape.name) else { return }
         for relationship in rows.entities.relationships(of: model) where relationship.isToMany {
             guard case .joinTable(let table, let own, _) = rows.storage(of: relationship, in: shape.name) else { continue }
-            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(own) = ?").execute(arguments: [object.key])
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(own) = ?").execute(arguments: [keys.primaryKey(object.key)])
         }
     }
 
     private func append(_ slot: EntityRowShape.ToOneSlot, _ target: ObjectKey?, _ order: Int64?, _ columns: inout [String]?, _ values: inout [DatabaseValue]) {
         columns?.append(slot.column)
-        values.append(target?.key.databaseValue ?? .null)
+        values.append(target.map { keys.primaryKey($0.key).databaseValue } ?? .null)
         if let entityColumn = slot.entityColumn {
             columns?.append(entityColumn)
             values.append(target?.number.databaseValue ?? .null)

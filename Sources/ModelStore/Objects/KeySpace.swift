@@ -1,0 +1,36 @@
+/// Where one store's primary keys sit among the keys of objects from several stores: a
+/// coordinator's stores each number their rows from 1, so the object layer keys an object of
+/// the store at place `n` by its `Z_PK` plus `n << 40` (a store's keys never reach 2^40), and
+/// readers and writers of that store convert at the SQL boundary. The first store's keys are
+/// its primary keys, so a single store needs no conversion at all.
+public struct KeySpace: Sendable, Hashable {
+    /// What is added to the store's primary keys.
+    public let base: Int64
+
+    /// The bits of a key that hold its primary key.
+    public static let primaryKeyBits: Int64 = 40
+
+    /// The key space of the first store, whose keys are its primary keys.
+    public static let first = KeySpace(store: 0)
+
+    /// The key space of the store at place `store` among a coordinator's stores.
+    public init(store: Int) {
+        base = Int64(store) << Self.primaryKeyBits
+    }
+
+    /// The place of the store a key of an object (a positive key) belongs to.
+    public static func store(of key: Int64) -> Int {
+        Int(key >> primaryKeyBits)
+    }
+
+    /// The primary key of a key of this store.
+    public static func primaryKey(of key: Int64) -> Int64 {
+        key & ((1 << primaryKeyBits) - 1)
+    }
+
+    /// The key of the store's row `primaryKey`.
+    @inline(__always) public func key(_ primaryKey: Int64) -> Int64 { primaryKey + base }
+
+    /// The store's primary key of `key`.
+    @inline(__always) public func primaryKey(_ key: Int64) -> Int64 { key - base }
+}

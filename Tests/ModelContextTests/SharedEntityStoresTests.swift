@@ -1,0 +1,190 @@
+import Foundation
+import GRDB
+import ModelContext
+import ModelStack
+import Testing
+
+/// Entities in the configurations of two stores, as an app's private and shared stores hold the
+/// same entities: each store numbers its rows from 1, so both hold a `Note` with `Z_PK` 1, and
+/// the context keeps them apart. New objects go to the first store unless assigned to another
+/// (`assign(_:to:)`); fetches, counts, faults, relationships, predicates naming objects, saves
+/// and batch requests each reach the right store; another coordinator that added the stores in
+/// the other order resolves the same IDs to the same rows.
+struct SharedEntityStoresTests {
+    static let contents = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Note" representedClassName="Note" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Tag" inverseName="note" inverseEntity="Tag"/>
+            </entity>
+            <entity name="Tag" representedClassName="Tag" syncable="YES">
+                <attribute name="label" optional="YES" attributeType="String"/>
+                <relationship name="note" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Note" inverseName="tags" inverseEntity="Note"/>
+            </entity>
+            <configuration name="Private"><memberEntity name="Note"/><memberEntity name="Tag"/></configuration>
+            <configuration name="Shared"><memberEntity name="Note"/><memberEntity name="Tag"/></configuration>
+        </model>
+        """
+
+    struct Setup {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-shared-\(UUID().uuidString)")
+        var model: URL { folder.appendingPathComponent("Notes.xcdatamodeld") }
+
+        init() throws {
+            let version = model.appendingPathComponent("Notes.xcdatamodel")
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            try Data(SharedEntityStoresTests.contents.utf8).write(to: version.appendingPathComponent("contents"))
+        }
+
+        func url(_ name: String) -> URL { folder.appendingPathComponent("\(name).sqlite") }
+
+        /// A container with the stores of `names`, added in that order.
+        func container(_ names: [String] = ["Private", "Shared"]) async throws -> PersistentContainer {
+            let container = try PersistentContainer(name: "Notes", model: model)
+            container.persistentStoreDescriptions = names.map { name in
+                var description = StoreDescription(url: url(name))
+                description.configuration = name
+                description.persistentHistoryTracking = true
+                return description
+            }
+            try await container.loadPersistentStores()
+            return container
+        }
+
+        func rows(_ name: String, _ sql: String) throws -> [String] {
+            var configuration = GRDB.Configuration()
+            configuration.readonly = true
+            return try DatabaseQueue(path: url(name).path, configuration: configuration).read { db in
+                try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map { $0.isNull ? "NULL" : "\($0.storage.value ?? "")" }.joined(separator: "|") }
+            }
+        }
+    }
+
+    static func make(_ entity: String, _ values: [String: Any], in context: ManagedObjectContext) -> ManagedObject {
+        let object = ManagedObject(entity: context.persistentStoreCoordinator!.managedObjectModel.entitiesByName[entity]!, insertInto: context)
+        for (key, value) in values { object.setValue(value, forKey: key) }
+        return object
+    }
+
+    static func titles(_ context: ManagedObjectContext, _ predicate: FetchPredicate? = nil, in stores: [PersistentStore]? = nil) throws -> [String] {
+        let request = FetchRequest<ManagedObject>(entityName: "Note")
+        request.predicate = predicate
+        request.sortDescriptors = [FetchSortDescriptor(key: "title")]
+        request.affectedStores = stores
+        return try context.fetch(request).map { $0.value(forKey: "title") as? String ?? "-" }
+    }
+
+    @Test func objectsWithTheSameKeyInTwoStoresStayApart() async throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(at: setup.folder) }
+        let container = try await setup.container()
+        let stores = container.persistentStoreCoordinator.persistentStores
+        let context = container.newBackgroundContext()
+        let (mine, theirs) = try context.performAndWait { () throws -> (ManagedObjectID, ManagedObjectID) in
+            let mine = Self.make("Note", ["title": "mine"], in: context)
+            let theirs = Self.make("Note", ["title": "theirs"], in: context)
+            context.assign(theirs, to: stores[1])
+            let tag = Self.make("Tag", ["label": "shared tag"], in: context)
+            context.assign(tag, to: stores[1])
+            tag.setValue(theirs, forKey: "note")
+            let own = Self.make("Tag", ["label": "own tag"], in: context)
+            own.setValue(mine, forKey: "note")
+            try context.save()
+            return (mine.objectID, theirs.objectID)
+        }
+        // Each store holds its own rows, both numbered from 1.
+        #expect(try setup.rows("Private", "SELECT Z_PK, ZTITLE FROM ZNOTE") == ["1|mine"])
+        #expect(try setup.rows("Shared", "SELECT Z_PK, ZTITLE FROM ZNOTE") == ["1|theirs"])
+        #expect(try setup.rows("Shared", "SELECT Z_PK, ZLABEL, ZNOTE FROM ZTAG") == ["1|shared tag|1"])
+        #expect(mine.storeIdentifier == stores[0].identifier && theirs.storeIdentifier == stores[1].identifier)
+        #expect(mine.uriRepresentation().lastPathComponent == "p1" && theirs.uriRepresentation().lastPathComponent == "p1")
+        #expect(mine != theirs)
+        // History records the store's own primary keys, and reads back as the same IDs.
+        #expect(try setup.rows("Shared", "SELECT ZENTITYPK FROM ACHANGE ORDER BY Z_PK") == ["1", "1"])
+        let history = try context.performAndWait {
+            let request = HistoryChangeRequest.fetchHistory(after: nil as HistoryToken?)
+            request.affectedStores = [stores[1]]
+            return try context.execute(request).transactions.flatMap(\.changes).map(\.changedObjectID)
+        }
+        #expect(history.contains(theirs))
+
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            #expect(try Self.titles(reader) == ["mine", "theirs"])
+            #expect(try Self.titles(reader, in: [stores[1]]) == ["theirs"])
+            #expect(try reader.count(for: FetchRequest<ManagedObject>(entityName: "Note")) == 2)
+            // Faults and relationships read their own store.
+            let note = reader.object(with: theirs)
+            #expect(note.value(forKey: "title") as? String == "theirs")
+            #expect(((note.value(forKey: "tags") as? NSSet)?.allObjects as? [ManagedObject])?.map { $0.value(forKey: "label") as? String } == ["shared tag"])
+            // A predicate naming an object matches in that object's store only.
+            let tags = FetchRequest<ManagedObject>(entityName: "Tag")
+            tags.predicate = try FetchPredicate(format: "note == %@", note)
+            #expect(try reader.fetch(tags).map { $0.value(forKey: "label") as? String } == ["shared tag"])
+            // An ID from a URI is the fetched object's.
+            let uri = try #require(reader.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: theirs.uriRepresentation()))
+            #expect(reader.object(with: uri) === note)
+            // A change is saved into the object's own store.
+            note.setValue("theirs, edited", forKey: "title")
+            try reader.save()
+        }
+        #expect(try setup.rows("Shared", "SELECT ZTITLE, Z_OPT FROM ZNOTE") == ["theirs, edited|2"])
+        #expect(try setup.rows("Private", "SELECT ZTITLE, Z_OPT FROM ZNOTE") == ["mine|1"])
+
+        // A relationship across the stores is refused.
+        let refused = try context.performAndWait { () throws -> Int? in
+            let tag = Self.make("Tag", ["label": "stray"], in: context)
+            tag.setValue(context.object(with: theirs), forKey: "note")
+            defer { context.rollback() }
+            do {
+                try context.save()
+                return nil
+            } catch {
+                return (error as NSError).code
+            }
+        }
+        #expect(refused == 133010)
+
+        // Another coordinator, with the stores added the other way round, finds the same rows by the same IDs.
+        let other = try await setup.container(["Shared", "Private"])
+        let otherContext = other.newBackgroundContext()
+        try otherContext.performAndWait {
+            let theirsThere = try otherContext.existingObject(with: theirs)
+            let mineThere = try otherContext.existingObject(with: mine)
+            #expect(theirsThere.value(forKey: "title") as? String == "theirs, edited")
+            #expect(mineThere.value(forKey: "title") as? String == "mine")
+            #expect(try Self.titles(otherContext) == ["mine", "theirs, edited"])
+        }
+
+        // A batch delete runs in every store holding the entity.
+        let deleted = try context.performAndWait {
+            let request = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Tag"))
+            request.resultType = .objectIDs
+            return try context.execute(request).result as? [ManagedObjectID] ?? []
+        }
+        #expect(Set(deleted.map(\.storeIdentifier)) == Set(stores.map(\.identifier)))
+        #expect(try setup.rows("Shared", "SELECT COUNT(*) FROM ZTAG") == ["0"])
+        #expect(try setup.rows("Private", "SELECT COUNT(*) FROM ZTAG") == ["0"])
+    }
+
+    /// A new object assigned to a store whose configuration lacks its entity fails the save.
+    @Test func anAssignmentToAStoreWithoutTheEntityFailsTheSave() async throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(at: setup.folder) }
+        let container = try await setup.container()
+        let context = container.newBackgroundContext()
+        let elsewhere = try await ContextTestSupport.container(in: nil)
+        let code = context.performAndWait { () -> Int? in
+            let note = Self.make("Note", ["title": "lost"], in: context)
+            context.assign(note, to: elsewhere.persistentStoreCoordinator.persistentStores[0])
+            do {
+                try context.save()
+                return nil
+            } catch {
+                return (error as NSError).code
+            }
+        }
+        #expect(code == 134020)
+    }
+}
