@@ -116,9 +116,9 @@ extension PredicateTranslator {
     private mutating func objects(_ op: ComparisonOperator, key: String, entityColumn: String?, destination: String, _ value: EvaluatedValue) throws -> String {
         func match(_ item: EvaluatedValue, _ translator: inout PredicateTranslator) throws -> String {
             guard case .object(let reference) = item else { throw PredicateTranslationError("an object is compared with \(item.kind)") }
-            // An object of another store (another key space) is no row of this one.
-            let ofAnotherStore = reference.primaryKey > 0 && reference.primaryKey - KeySpace.primaryKey(of: reference.primaryKey) != translator.keys.base
-            guard translator.entities.isKind(reference.entity, of: destination), !ofAnotherStore,
+            // A new object (a key below 1) or an object of another store (another key space) is no row of this one.
+            let isRow = reference.primaryKey > 0 && reference.primaryKey &- KeySpace.primaryKey(of: reference.primaryKey) == translator.keys.base
+            guard translator.entities.isKind(reference.entity, of: destination), isRow,
                 let number = translator.layout.entity(named: reference.entity)?.number
             else {
                 return "(\(key) IS NULL AND NULL)"

@@ -28,9 +28,10 @@ public struct KeySpace: Sendable, Hashable {
         key & ((1 << primaryKeyBits) - 1)
     }
 
-    /// The key of the store's row `primaryKey`.
-    @inline(__always) public func key(_ primaryKey: Int64) -> Int64 { primaryKey + base }
+    /// The key of the store's row `primaryKey` (wrapping, never trapping, on a key no store
+    /// reaches: a hostile file's).
+    @inline(__always) public func key(_ primaryKey: Int64) -> Int64 { primaryKey &+ base }
 
     /// The store's primary key of `key`.
-    @inline(__always) public func primaryKey(_ key: Int64) -> Int64 { key - base }
+    @inline(__always) public func primaryKey(_ key: Int64) -> Int64 { key &- base }
 }
