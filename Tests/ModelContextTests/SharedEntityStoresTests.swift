@@ -133,16 +133,11 @@ struct SharedEntityStoresTests {
         #expect(try setup.rows("Private", "SELECT ZTITLE, Z_OPT FROM ZNOTE") == ["mine|1"])
 
         // A relationship across the stores is refused.
-        let refused = try context.performAndWait { () throws -> Int? in
+        let refused = context.performAndWait { () -> Int? in
             let tag = Self.make("Tag", ["label": "stray"], in: context)
             tag.setValue(context.object(with: theirs), forKey: "note")
             defer { context.rollback() }
-            do {
-                try context.save()
-                return nil
-            } catch {
-                return (error as NSError).code
-            }
+            return ContextTestSupport.saveError(context)?.code
         }
         #expect(refused == 133010)
 
@@ -178,12 +173,7 @@ struct SharedEntityStoresTests {
         let code = context.performAndWait { () -> Int? in
             let note = Self.make("Note", ["title": "lost"], in: context)
             context.assign(note, to: elsewhere.persistentStoreCoordinator.persistentStores[0])
-            do {
-                try context.save()
-                return nil
-            } catch {
-                return (error as NSError).code
-            }
+            return ContextTestSupport.saveError(context)?.code
         }
         #expect(code == 134020)
     }
