@@ -5,11 +5,10 @@ import ModelXML
 import Testing
 import _ModelTestSupport
 
-/// A transformable's `customClassName` is for code generation only: momc leaves
-/// `NSAttributeValueClassName` null and keeps the transformer's name (FORMATS.md §2, checked on
-/// a compiled CoreDataPlus model, whose `color` has `customClassName="Color"` and
-/// `valueTransformerName="ColorTransformer"`). MemoryBread's real model gives its transformables
-/// Swift type spellings (`[String]`, `[Int]`, `[[Int]]`), which are archived the same way.
+/// A transformable's `customClassName` is taken for code generation only: the `.mom` leaves
+/// `NSAttributeValueClassName` null and keeps the transformer's name (FORMATS.md §2; the
+/// evidence and its limits are in Documentation/XcodeEras.md). MemoryBread's real model gives
+/// its transformables Swift type spellings (`[String]`, `[Int]`, `[[Int]]`), archived so too.
 @Suite(Corpus.required)
 struct TransformableArchiveTests {
     static let model = "sweethoneybee__MemoryBread/MemoryBread/Models/CoreData/MemoryBread.xcdatamodeld"
