@@ -163,6 +163,47 @@ struct SharedEntityStoresTests {
         #expect(try setup.rows("Private", "SELECT COUNT(*) FROM ZTAG") == ["0"])
     }
 
+    /// A save's IDs merged into a context of another coordinator that added the stores in the
+    /// other order refresh that context's objects of the same rows; a child context reads and
+    /// saves its parent's objects of the second store by their own keys.
+    @Test func mergesAndChildrenKeepTheStoresApart() async throws {
+        let setup = try Setup()
+        defer { try? FileManager.default.removeItem(at: setup.folder) }
+        let writer = try await setup.container()
+        let stores = writer.persistentStoreCoordinator.persistentStores
+        let context = writer.newBackgroundContext()
+        let (mine, theirs) = try context.performAndWait { () throws -> (ManagedObjectID, ManagedObjectID) in
+            let mine = Self.make("Note", ["title": "mine"], in: context)
+            let theirs = Self.make("Note", ["title": "theirs"], in: context)
+            context.assign(theirs, to: stores[1])
+            try context.save()
+            return (mine.objectID, theirs.objectID)
+        }
+        let reader = try await setup.container(["Shared", "Private"])
+        let view = reader.viewContext
+        let (held, other) = try view.performAndWait { (try view.existingObject(with: theirs), try view.existingObject(with: mine)) }
+        try context.performAndWait {
+            context.object(with: theirs).setValue("theirs, changed", forKey: "title")
+            try context.save()
+        }
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectIDsKey: [theirs]], into: [view])
+        view.performAndWait {
+            #expect(held.value(forKey: "title") as? String == "theirs, changed")
+            #expect(other.value(forKey: "title") as? String == "mine")
+        }
+
+        let child = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = context
+        try child.performAndWait {
+            #expect(try Self.titles(child) == ["mine", "theirs, changed"])
+            child.object(with: theirs).setValue("edited in a child", forKey: "title")
+            try child.save()
+        }
+        try context.performAndWait { try context.save() }
+        #expect(try setup.rows("Shared", "SELECT ZTITLE FROM ZNOTE") == ["edited in a child"])
+        #expect(try setup.rows("Private", "SELECT ZTITLE FROM ZNOTE") == ["mine"])
+    }
+
     /// A new object assigned to a store whose configuration lacks its entity fails the save.
     @Test func anAssignmentToAStoreWithoutTheEntityFailsTheSave() async throws {
         let setup = try Setup()
