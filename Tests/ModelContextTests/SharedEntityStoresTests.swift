@@ -204,6 +204,35 @@ struct SharedEntityStoresTests {
         #expect(try setup.rows("Private", "SELECT ZTITLE FROM ZNOTE") == ["mine"])
     }
 
+    /// An ID of a store the coordinator does not have names no object there, even when its
+    /// primary key is one of this store's: Core Data's IDs are of one store.
+    @Test func anIDOfAnotherStoreNamesNoObject() async throws {
+        let (first, second) = (try Setup(), try Setup())
+        defer { [first, second].forEach { try? FileManager.default.removeItem(at: $0.folder) } }
+        var ids = [ManagedObjectID]()
+        for setup in [first, second] {
+            let container = try await setup.container()
+            let context = container.newBackgroundContext()
+            ids.append(try context.performAndWait {
+                let note = Self.make("Note", ["title": "in \(setup.folder.lastPathComponent)"], in: context)
+                try context.save()
+                return note.objectID
+            })
+        }
+        #expect(ids[0].primaryKey == ids[1].primaryKey && ids[0].storeIdentifier != ids[1].storeIdentifier)
+        let reopened = try await second.container()
+        let other = reopened.newBackgroundContext()
+        let code = other.performAndWait { () -> Int? in
+            do {
+                _ = try other.existingObject(with: ids[0])
+                return nil
+            } catch {
+                return (error as NSError).code
+            }
+        }
+        #expect(code == 133000)
+    }
+
     /// A new object assigned to a store whose configuration lacks its entity fails the save.
     @Test func anAssignmentToAStoreWithoutTheEntityFailsTheSave() async throws {
         let setup = try Setup()

@@ -201,8 +201,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
         let id = normalized(id)
         if let known = registeredObject(under: id), !known.isFault { return known }
-        guard let key = try objectKey(of: id) else {
-            throw ContextError.make(133000, "no object with ID \(id) in the store")
+        let stores = try coordinator().stores()
+        guard let key = try objectKey(of: id), id.isTemporaryID || stores.store(identifiedBy: id.storeIdentifier) != nil else {
+            throw ContextError.make(133000, "no object with ID \(id) in this coordinator's stores")
         }
         let stored = try reading(key) { try $0.object(key) }
         guard let stored else { throw ContextError.make(133000, "no object with ID \(id) in the store") }

@@ -62,10 +62,10 @@ public final class PersistentStoreCoordinator: Sendable {
         /// The store of the object `key` of the entity numbered `number`: the one its key space
         /// names, or for a new object's stand-in key the entity's.
         func store(of key: ObjectKey) throws -> OpenedStore {
-            if isSingle || key.key <= 0 { return try store(forNumber: key.number) }
+            if key.key <= 0 { return try store(forNumber: key.number) }
             let index = KeySpace.store(of: key.key)
-            guard index < all.count else { throw ContextError.make(134060, "no store of this coordinator holds the object of key \(key.key)") }
-            return all[index]
+            guard index < all.count else { throw ContextError.make(134060, "the object is in a store this coordinator does not have") }
+            return isSingle ? all[0] : all[index]
         }
 
         /// The stores whose configuration holds the entity numbered `number`, the first first.
@@ -78,8 +78,8 @@ public final class PersistentStoreCoordinator: Sendable {
         /// ``PersistentStoreCoordinator/normalized(_:)``).
         func normalized(_ id: ManagedObjectID) -> ManagedObjectID {
             if id.isTemporaryID { return id }
-            if all.count == 1 { return id.inKeySpace(.first) }
-            return store(identifiedBy: id.storeIdentifier).map { id.inKeySpace($0.keys) } ?? id
+            // An ID of a store this coordinator lacks gets keys no store has: it names no row here.
+            return id.inKeySpace(store(identifiedBy: id.storeIdentifier)?.keys ?? .foreign)
         }
 
         /// The store whose `NSStoreUUID` is `identifier`.

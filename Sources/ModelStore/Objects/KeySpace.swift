@@ -13,6 +13,9 @@ public struct KeySpace: Sendable, Hashable {
     /// The key space of the first store, whose keys are its primary keys.
     public static let first = KeySpace(store: 0)
 
+    /// A key space no coordinator's store has, for an ID of a store the coordinator lacks.
+    public static let foreign = KeySpace(store: 1 << 22)
+
     /// The key space of the store at place `store` among a coordinator's stores.
     public init(store: Int) {
         base = Int64(store) << Self.primaryKeyBits
