@@ -202,7 +202,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let id = normalized(id)
         if let known = registeredObject(under: id), !known.isFault { return known }
         let stores = try coordinator().stores()
-        guard let key = try objectKey(of: id), id.isTemporaryID || stores.store(identifiedBy: id.storeIdentifier) != nil else {
+        guard let key = try objectKey(of: id), id.isTemporaryID || stores.store(of: id) != nil else {
             throw ContextError.make(133000, "no object with ID \(id) in this coordinator's stores")
         }
         let stored = try reading(key) { try $0.object(key) }

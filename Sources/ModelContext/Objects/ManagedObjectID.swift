@@ -91,6 +91,9 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// Whether `other` names the same store.
+    func isOfSameStore(as other: ManagedObjectID) -> Bool { store == other.store }
+
     /// The same ID with its key in the key space `keys` (of the store its store part names).
     func inKeySpace(_ keys: KeySpace) -> ManagedObjectID {
         guard case .permanent(let key) = reference, key - KeySpace.primaryKey(of: key) != keys.base else { return self }

@@ -79,12 +79,13 @@ public final class PersistentStoreCoordinator: Sendable {
         func normalized(_ id: ManagedObjectID) -> ManagedObjectID {
             if id.isTemporaryID { return id }
             // An ID of a store this coordinator lacks gets keys no store has: it names no row here.
-            return id.inKeySpace(store(identifiedBy: id.storeIdentifier)?.keys ?? .foreign)
+            return id.inKeySpace(store(of: id)?.keys ?? .foreign)
         }
 
-        /// The store whose `NSStoreUUID` is `identifier`.
-        func store(identifiedBy identifier: String) -> OpenedStore? {
-            all.count == 1 ? (all[0].identifier == identifier ? all[0] : nil) : all.first { $0.identifier == identifier }
+        /// The store a permanent ID's store part names, if the coordinator has it (compared as the
+        /// IDs keep it, without making its text).
+        func store(of id: ManagedObjectID) -> OpenedStore? {
+            all.first { $0.anyID.isOfSameStore(as: id) }
         }
     }
 
@@ -178,7 +179,7 @@ extension PersistentStoreCoordinator {
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
         guard let id = ManagedObjectID(uriRepresentation: uri), managedObjectModel.entitiesByName[id.entityName] != nil else { return nil }
         if id.isTemporaryID { return id }
-        guard let store = (try? stores())?.store(identifiedBy: id.storeIdentifier) else { return nil }
+        guard let store = (try? stores())?.store(of: id) else { return nil }
         return id.inKeySpace(store.keys)
     }
 
