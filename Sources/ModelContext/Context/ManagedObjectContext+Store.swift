@@ -97,6 +97,8 @@ extension ManagedObjectContext {
         let coordinator = try coordinator()
         let model = coordinator.managedObjectModel
         let stores = try coordinator.stores()
+        // Each store's ID, whose store part the rows' IDs copy, found by the key's store bits.
+        let storeIDs = stores.all.map(\.anyID)
         var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
         registered.reserve(rows.count)
         return try rows.map { stored in
@@ -114,9 +116,14 @@ extension ManagedObjectContext {
                 kind = (entity, coordinator.classes.objectClass(for: entity))
                 kinds[stored.number] = kind
             }
-            let id = stored.key > 0
-                ? try stores.store(of: ObjectKey(number: stored.number, key: stored.key)).objectID(kind.entity.name, stored.key)
-                : ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
+            let id: ManagedObjectID
+            if stored.key > 0 {
+                let store = stores.isSingle ? 0 : KeySpace.store(of: stored.key)
+                guard store < storeIDs.count else { throw ContextError.make(134060, "the object is in a store this coordinator does not have") }
+                id = ManagedObjectID(entityName: kind.entity.name, storeOf: storeIDs[store], primaryKey: stored.key)
+            } else {
+                id = ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
+            }
             let object = makeObject(kind.entity, id: id, of: kind.type)
             fill(object, from: stored)
             return object
