@@ -75,23 +75,32 @@ struct SharedEntityStoresTests {
         return try context.fetch(request).map { $0.value(forKey: "title") as? String ?? "-" }
     }
 
+    /// Saves a note "mine" into the first store and a note "theirs" assigned to the second, with
+    /// `more` run before the save; returns their IDs.
+    static func saveMineAndTheirs(
+        _ context: ManagedObjectContext, _ stores: [PersistentStore], _ more: (ManagedObject, ManagedObject) -> Void = { _, _ in }
+    ) throws -> (mine: ManagedObjectID, theirs: ManagedObjectID) {
+        try context.performAndWait {
+            let mine = Self.make("Note", ["title": "mine"], in: context)
+            let theirs = Self.make("Note", ["title": "theirs"], in: context)
+            context.assign(theirs, to: stores[1])
+            more(mine, theirs)
+            try context.save()
+            return (mine.objectID, theirs.objectID)
+        }
+    }
+
     @Test func objectsWithTheSameKeyInTwoStoresStayApart() async throws {
         let setup = try Setup()
         defer { try? FileManager.default.removeItem(at: setup.folder) }
         let container = try await setup.container()
         let stores = container.persistentStoreCoordinator.persistentStores
         let context = container.newBackgroundContext()
-        let (mine, theirs) = try context.performAndWait { () throws -> (ManagedObjectID, ManagedObjectID) in
-            let mine = Self.make("Note", ["title": "mine"], in: context)
-            let theirs = Self.make("Note", ["title": "theirs"], in: context)
-            context.assign(theirs, to: stores[1])
+        let (mine, theirs) = try Self.saveMineAndTheirs(context, stores) { mine, theirs in
             let tag = Self.make("Tag", ["label": "shared tag"], in: context)
             context.assign(tag, to: stores[1])
             tag.setValue(theirs, forKey: "note")
-            let own = Self.make("Tag", ["label": "own tag"], in: context)
-            own.setValue(mine, forKey: "note")
-            try context.save()
-            return (mine.objectID, theirs.objectID)
+            Self.make("Tag", ["label": "own tag"], in: context).setValue(mine, forKey: "note")
         }
         // Each store holds its own rows, both numbered from 1.
         #expect(try setup.rows("Private", "SELECT Z_PK, ZTITLE FROM ZNOTE") == ["1|mine"])
@@ -172,13 +181,7 @@ struct SharedEntityStoresTests {
         let writer = try await setup.container()
         let stores = writer.persistentStoreCoordinator.persistentStores
         let context = writer.newBackgroundContext()
-        let (mine, theirs) = try context.performAndWait { () throws -> (ManagedObjectID, ManagedObjectID) in
-            let mine = Self.make("Note", ["title": "mine"], in: context)
-            let theirs = Self.make("Note", ["title": "theirs"], in: context)
-            context.assign(theirs, to: stores[1])
-            try context.save()
-            return (mine.objectID, theirs.objectID)
-        }
+        let (mine, theirs) = try Self.saveMineAndTheirs(context, stores)
         let reader = try await setup.container(["Shared", "Private"])
         let view = reader.viewContext
         let (held, other) = try view.performAndWait { (try view.existingObject(with: theirs), try view.existingObject(with: mine)) }
@@ -222,15 +225,7 @@ struct SharedEntityStoresTests {
         #expect(ids[0].primaryKey == ids[1].primaryKey && ids[0].storeIdentifier != ids[1].storeIdentifier)
         let reopened = try await second.container()
         let other = reopened.newBackgroundContext()
-        let code = other.performAndWait { () -> Int? in
-            do {
-                _ = try other.existingObject(with: ids[0])
-                return nil
-            } catch {
-                return (error as NSError).code
-            }
-        }
-        #expect(code == 133000)
+        #expect(other.performAndWait { AffectedStoresTests.code { _ = try other.existingObject(with: ids[0]) } } == 133000)
     }
 
     /// A new object assigned to a store whose configuration lacks its entity fails the save.
