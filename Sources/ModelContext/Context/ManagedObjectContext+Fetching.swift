@@ -47,7 +47,6 @@ extension ManagedObjectContext {
     /// The request's objects; a child's fetch sees its ancestors' unsaved changes (`ancestors`,
     /// asked of the parent when not given) as the store's rows.
     func objects<T>(_ request: FetchRequest<T>, ancestors given: [ObjectKey: StoredObject?]? = nil) throws -> [ManagedObject] {
-        let model = try coordinator().managedObjectModel
         let ancestors = given ?? ancestorsRows(request)
         // Results from several stores are sorted and windowed together, as pending changes are.
         let stores = try stores(holding: request.entityName, subentities: request.includesSubentities, affected: request.affectedStores)
@@ -57,13 +56,7 @@ extension ManagedObjectContext {
             fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
             fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
         }
-        var stored = try readEach(stores) { reader in
-            fetch.keys = reader.keys
-            let statement = try Self.translating {
-                try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
-            }
-            return try reader.objects(statement)
-        }
+        var stored = try rows(of: fetch, in: stores)
         if !ancestors.isEmpty {
             stored = stored.compactMap { row in ancestors[ObjectKey(number: row.number, key: row.key)] ?? row }
         }
@@ -80,8 +73,10 @@ extension ManagedObjectContext {
         // The ancestors' new and changed objects the store's rows did not give, in key order.
         let others = try materialize(ancestors.values.compactMap { $0 }.sorted { ($0.number, $0.key) < ($1.number, $1.key) })
         let pending = request.includesPendingChanges ? insertedList.objects + updatedList.objects : []
+        // With affectedStores, an object counts only in the store it is (or will be saved) in.
+        let restricting = try request.affectedStores.map { _ in try coordinator().stores() }
         for object in others + pending where !seen.contains(ObjectIdentifier(object)) && !object.deleted {
-            guard isKind(object, of: request), request.affectedStores == nil || isStored(object, in: stores) else { continue }
+            guard isKind(object, of: request), restricting.map({ isStored(object, in: stores, of: $0) }) ?? true else { continue }
             guard try evaluation.matches(object, predicate) else { continue }
             seen.insert(ObjectIdentifier(object))
             result.append(object)
@@ -124,13 +119,7 @@ extension ManagedObjectContext {
             fetch.limit = request.fetchLimit > 0 ? request.fetchLimit : nil
             fetch.offset = request.fetchOffset > 0 ? request.fetchOffset : nil
         }
-        let stored = try readEach(stores(holding: request.entityName, subentities: request.includesSubentities, affected: request.affectedStores)) { reader in
-            fetch.keys = reader.keys
-            let statement = try Self.translating {
-                try fetch.select(model.rows.selectList(forTableOf: request.entityName), layout: model.rows.layout, entities: model.rows.entities)
-            }
-            return try reader.objects(statement)
-        }
+        let stored = try rows(of: fetch, in: stores(holding: request.entityName, subentities: request.includesSubentities, affected: request.affectedStores))
         let rows = stored.compactMap { row -> [String: Any]? in
             guard let shape = model.rows.shape(number: row.number) else { return nil }
             var dictionary = [String: Any]()

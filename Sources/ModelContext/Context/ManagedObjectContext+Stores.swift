@@ -13,20 +13,33 @@ extension ManagedObjectContext {
     func stores(holding entityName: String, subentities: Bool, affected: [PersistentStore]? = nil) throws -> [PersistentStoreCoordinator.OpenedStore] {
         let coordinator = try coordinator()
         let stores = try coordinator.stores()
-        if stores.isSingle { return try coordinator.restricted(stores.all, to: affected) }
+        if stores.isSingle { return try stores.restricted(stores.all, to: affected) }
         let rows = coordinator.managedObjectModel.rows
         var indexes = Set<Int>()
         for entity in rows.layout.entities where subentities ? rows.entities.isKind(entity.name, of: entityName) : entity.name == entityName {
             for store in stores.stores(holding: entity.number) { indexes.insert(store.index) }
         }
-        return try coordinator.restricted(stores.all.filter { indexes.contains($0.index) }, to: affected)
+        return try stores.restricted(stores.all.filter { indexes.contains($0.index) }, to: affected)
     }
 
     /// Whether `object` is in one of `stores` (a new object: will be, when saved), for a fetch
     /// restricted to some stores.
-    func isStored(_ object: ManagedObject, in stores: [PersistentStoreCoordinator.OpenedStore]) -> Bool {
-        guard let all = try? coordinator().stores(), let own = try? store(of: object, in: all) else { return false }
+    func isStored(_ object: ManagedObject, in stores: [PersistentStoreCoordinator.OpenedStore], of all: PersistentStoreCoordinator.OpenedStores) -> Bool {
+        guard let own = try? store(of: object, in: all) else { return false }
         return stores.contains { $0.index == own.index }
+    }
+
+    /// The rows `fetch` selects (every column of its entity's table) in each of `stores`, its
+    /// predicate translated for each store's keys.
+    func rows(of fetch: StoreFetch, in stores: [PersistentStoreCoordinator.OpenedStore]) throws -> [StoredObject] {
+        var fetch = fetch
+        return try readEach(stores) { reader in
+            fetch.keys = reader.keys
+            let statement = try Self.translating {
+                try fetch.select(reader.rows.selectList(forTableOf: fetch.entity), layout: reader.rows.layout, entities: reader.rows.entities)
+            }
+            return try reader.objects(statement)
+        }
     }
 
     /// What `body` reads from each of `stores` with a reader of that store's keys, one store

@@ -18,7 +18,7 @@ struct BatchHistory {
 
     mutating func inserted(_ key: ObjectKey) {
         guard isTracked else { return }
-        changes.append(HistoryWriter.Change(type: HistoryChangeType.insert.rawValue, entityNumber: key.number, primaryKey: KeySpace.primaryKey(of: key.key), updatedPositions: nil))
+        changes.append(HistoryWriter.Change(type: HistoryChangeType.insert.rawValue, object: key, updatedPositions: nil))
     }
 
     /// An update of the row `key` that set the properties `names`.
@@ -27,12 +27,12 @@ struct BatchHistory {
         if positions[key.number] == nil {
             positions[key.number] = lists.positions(of: names, in: try lists.entity(number: key.number, change: 0))
         }
-        changes.append(HistoryWriter.Change(type: HistoryChangeType.update.rawValue, entityNumber: key.number, primaryKey: KeySpace.primaryKey(of: key.key), updatedPositions: positions[key.number]))
+        changes.append(HistoryWriter.Change(type: HistoryChangeType.update.rawValue, object: key, updatedPositions: positions[key.number]))
     }
 
     mutating func deleted(_ key: ObjectKey, tombstone: [DatabaseValue]) throws {
         guard isTracked else { return }
-        changes.append(HistoryWriter.Change(type: HistoryChangeType.delete.rawValue, entityNumber: key.number, primaryKey: KeySpace.primaryKey(of: key.key), updatedPositions: nil, tombstones: tombstone))
+        changes.append(HistoryWriter.Change(type: HistoryChangeType.delete.rawValue, object: key, updatedPositions: nil, tombstones: tombstone))
     }
 
     /// The tombstone of the row `key`, read before it is deleted: empty when history is not

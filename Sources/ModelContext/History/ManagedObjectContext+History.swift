@@ -16,7 +16,8 @@ extension ManagedObjectContext {
     /// runs only in the request's `affectedStores` when it names some.
     public func execute(_ request: HistoryChangeRequest) throws -> HistoryResult {
         let coordinator = try coordinator()
-        let stores = try coordinator.restricted(Self.stores(for: request.anchor, in: coordinator.stores().all), to: request.affectedStores)
+        let opened = try coordinator.stores()
+        let stores = try opened.restricted(Self.stores(for: request.anchor, in: opened.all), to: request.affectedStores)
         // A request whose stores are all left out by its affectedStores finds nothing.
         if stores.isEmpty { return request.operation == .fetch ? .transactions([]) : .deleted(count: 0) }
         let bound = Self.bound(of: request.anchor)

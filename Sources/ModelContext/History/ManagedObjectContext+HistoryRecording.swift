@@ -25,7 +25,7 @@ extension ManagedObjectContext {
                 guard let own = key(object) else { continue }
                 let positions = type == .update ? lists.positions(of: writtenProperties(of: object, resolutions[ObjectIdentifier(object)]), in: object.entity) : nil
                 changes.append(HistoryWriter.Change(
-                    type: type.rawValue, entityNumber: own.number, primaryKey: KeySpace.primaryKey(of: own.key), updatedPositions: positions,
+                    type: type.rawValue, object: own, updatedPositions: positions,
                     tombstones: tombstones[ObjectIdentifier(object)] ?? []))
             }
         }

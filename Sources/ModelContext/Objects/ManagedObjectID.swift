@@ -96,7 +96,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
     /// The same ID with its key in the key space `keys` (of the store its store part names).
     func inKeySpace(_ keys: KeySpace) -> ManagedObjectID {
-        guard case .permanent(let key) = reference, key - KeySpace.primaryKey(of: key) != keys.base else { return self }
+        guard case .permanent(let key) = reference, KeySpace(containing: key) != keys else { return self }
         return ManagedObjectID(entityName: entityName, storeOf: self, primaryKey: keys.key(KeySpace.primaryKey(of: key)))
     }
 

@@ -17,13 +17,15 @@ extension ManagedObjectContext {
         let stores = try coordinator.stores()
         let number = Self.entityName(of: request).flatMap { rows.shape(named: $0)?.number }
         let holding = number.map { stores.stores(holding: $0) } ?? [stores.all[0]]
-        let targets = try coordinator.restricted(holding, to: request.affectedStores)
+        let targets = try stores.restricted(holding, to: request.affectedStores)
         do {
             switch request {
             case let delete as BatchDeleteRequest:
+                // IDs (another coordinator's too) are given this one's keys once, for every store.
+                let objectIDs = delete.objectIDs?.map(stores.normalized)
                 var ids = [ManagedObjectID]()
                 for store in targets {
-                    ids += try store.database.write { db in try batchDelete(delete, db, rows, store) }
+                    ids += try store.database.write { db in try batchDelete(delete, objectIDs, db, rows, store) }
                 }
                 return BatchDeleteResult(Self.result(ids, delete.resultType))
             case let update as BatchUpdateRequest:
@@ -76,17 +78,18 @@ extension ManagedObjectContext {
         return try reader.versionedKeys(statement)
     }
 
+    /// Deletes in `store` the rows of `request`: those of `objectIDs` (its IDs with this
+    /// coordinator's keys) that are in this store, else those its fetch matches.
     private func batchDelete(
-        _ request: BatchDeleteRequest, _ db: Database, _ rows: ObjectRowLayout, _ store: PersistentStoreCoordinator.OpenedStore
+        _ request: BatchDeleteRequest, _ objectIDs: [ManagedObjectID]?, _ db: Database, _ rows: ObjectRowLayout,
+        _ store: PersistentStoreCoordinator.OpenedStore
     ) throws -> [ManagedObjectID] {
         let reader = ObjectRowReader(db: db, rows: rows, keys: store.keys)
         let writer = ObjectRowWriter(db: db, rows: rows, keys: store.keys)
         let targets: [(key: ObjectKey, version: Int64)]
-        if let ids = request.objectIDs {
-            let coordinator = try coordinator()
+        if let ids = objectIDs {
             targets = try ids.compactMap { id in
-                let id = coordinator.normalized(id)
-                guard !id.isTemporaryID, id.storeIdentifier == store.identifier, let key = try objectKey(of: id), let stored = try reader.object(key) else { return nil }
+                guard !id.isTemporaryID, store.anyID.isOfSameStore(as: id), let key = try objectKey(of: id), let stored = try reader.object(key) else { return nil }
                 return (ObjectKey(number: stored.number, key: stored.key), stored.version)
             }
         } else {

@@ -51,13 +51,14 @@ extension PersistentStoreCoordinator {
     public func persistentStore(withIdentifier identifier: String) -> PersistentStore? {
         persistentStores.first { $0.identifier == identifier }
     }
+}
 
+extension PersistentStoreCoordinator.OpenedStores {
     /// The stores among `stores` a request naming `affected` runs in: all of them without it;
     /// 134060 for a store of another coordinator, which Core Data refuses too.
-    func restricted(_ stores: [OpenedStore], to affected: [PersistentStore]?) throws -> [OpenedStore] {
+    func restricted(_ stores: [PersistentStoreCoordinator.OpenedStore], to affected: [PersistentStore]?) throws -> [PersistentStoreCoordinator.OpenedStore] {
         guard let affected else { return stores }
-        let mine = try self.stores().all
-        for store in affected where !mine.contains(where: { $0.persistentStore === store }) {
+        for store in affected where !all.contains(where: { $0.persistentStore === store }) {
             throw ContextError.make(134060, "affectedStores names \(store), which is not one of this coordinator's stores")
         }
         return stores.filter { store in affected.contains { $0 === store.persistentStore } }

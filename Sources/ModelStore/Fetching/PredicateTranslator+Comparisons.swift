@@ -117,7 +117,7 @@ extension PredicateTranslator {
         func match(_ item: EvaluatedValue, _ translator: inout PredicateTranslator) throws -> String {
             guard case .object(let reference) = item else { throw PredicateTranslationError("an object is compared with \(item.kind)") }
             // A new object (a key below 1) or an object of another store (another key space) is no row of this one.
-            let isRow = reference.primaryKey > 0 && reference.primaryKey &- KeySpace.primaryKey(of: reference.primaryKey) == translator.keys.base
+            let isRow = reference.primaryKey > 0 && KeySpace(containing: reference.primaryKey) == translator.keys
             guard translator.entities.isKind(reference.entity, of: destination), isRow,
                 let number = translator.layout.entity(named: reference.entity)?.number
             else {

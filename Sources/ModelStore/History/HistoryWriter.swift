@@ -23,10 +23,12 @@ public struct HistoryWriter {
         /// For a delete, the values of `ZTOMBSTONE0`, `ZTOMBSTONE1`, … in order.
         public var tombstones: [DatabaseValue]
 
-        public init(type: Int, entityNumber: Int, primaryKey: Int64, updatedPositions: [Int]?, tombstones: [DatabaseValue] = []) {
+        /// The change of the object `object` (a key of the object layer, whose store's key space
+        /// is dropped: the row's own primary key is recorded).
+        public init(type: Int, object: ObjectKey, updatedPositions: [Int]?, tombstones: [DatabaseValue] = []) {
             self.type = type
-            self.entityNumber = entityNumber
-            self.primaryKey = primaryKey
+            entityNumber = object.number
+            primaryKey = KeySpace.primaryKey(of: object.key)
             self.updatedPositions = updatedPositions
             self.tombstones = tombstones
         }

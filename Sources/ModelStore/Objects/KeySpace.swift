@@ -21,6 +21,11 @@ public struct KeySpace: Sendable, Hashable {
         base = Int64(store) << Self.primaryKeyBits
     }
 
+    /// The key space a key of an object (a positive key) belongs to.
+    public init(containing key: Int64) {
+        base = key &- Self.primaryKey(of: key)
+    }
+
     /// The place of the store a key of an object (a positive key) belongs to.
     public static func store(of key: Int64) -> Int {
         Int(key >> primaryKeyBits)
