@@ -37,11 +37,17 @@ public enum SQLiteProbe {
         print(json.dumps({'rows': rows, 'hashes': hashes, 'frameworkVersion': framework, 'metadataKeys': keys, 'indexes': indexes, 'integrity': integrity}))
         """
 
-    /// Reads the store at `path` (a copy the test owns: SQLite may replay its WAL).
+    /// Reads the store at `path` through a copy of it with its `-wal` and `-shm`: a
+    /// connection that closes last checkpoints the WAL into the store and deletes it, so reading a
+    /// corpus store in place would change the very file the tests judge by.
     public static func read(_ path: String) throws -> Reading {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = try copyStore(path, into: folder)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, path]
+        process.arguments = ["python3", "-c", script, copy]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
