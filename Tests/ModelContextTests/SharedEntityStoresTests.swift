@@ -172,6 +172,55 @@ struct SharedEntityStoresTests {
         #expect(try setup.rows("Private", "SELECT COUNT(*) FROM ZTAG") == ["0"])
     }
 
+    /// A batch update or delete over both stores that the second refuses (a trigger raising)
+    /// changes neither store and throws 134030 with SQLite's code, not SQLite's own error; one
+    /// whose second store fails only at its commit (a deferred foreign key a trigger broke) is
+    /// 134040 naming that store, the first store's rows changed. (Before, the first store had
+    /// committed and the second's raw SQLite error came out.)
+    @Test func aBatchRequestFailingInOneStoreChangesNoneOrNamesTheStoreThatKeptNothing() async throws {
+        let setup = try Setup()
+        let container = try await setup.container()
+        let stores = container.persistentStoreCoordinator.persistentStores
+        let context = container.newBackgroundContext()
+        _ = try Self.saveMineAndTheirs(context, stores)
+        func failure(_ request: PersistentStoreRequest) -> NSError? {
+            context.performAndWait {
+                do {
+                    _ = try context.execute(request)
+                    return nil
+                } catch {
+                    return error as NSError
+                }
+            }
+        }
+        try MultipleStoreTests.Setup.execute(setup.url("Shared"), """
+            CREATE TRIGGER REFUSE_UPDATE BEFORE UPDATE ON ZNOTE BEGIN SELECT RAISE(ABORT, 'refused'); END;
+            CREATE TRIGGER REFUSE_DELETE BEFORE DELETE ON ZNOTE BEGIN SELECT RAISE(ABORT, 'refused'); END;
+            """)
+        let update = BatchUpdateRequest(entityName: "Note")
+        update.propertiesToUpdate = ["title": "batch"]
+        let delete = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Note"))
+        for request in [update, delete] as [PersistentStoreRequest] {
+            let error = failure(request)
+            #expect(error?.domain == NSCocoaErrorDomain && error?.code == 134030, "\(String(describing: error))")
+            #expect(error?.userInfo["NSSQLiteErrorDomain"] as? Int == 1811)  // SQLITE_CONSTRAINT_TRIGGER
+            #expect(try setup.rows("Private", "SELECT ZTITLE FROM ZNOTE") == ["mine"])
+        }
+
+        try MultipleStoreTests.Setup.execute(setup.url("Shared"), """
+            DROP TRIGGER REFUSE_UPDATE;
+            CREATE TABLE BROKEN_PARENT(ID INTEGER PRIMARY KEY);
+            CREATE TABLE BROKEN_CHILD(PARENT INTEGER REFERENCES BROKEN_PARENT(ID) DEFERRABLE INITIALLY DEFERRED);
+            CREATE TRIGGER BREAK AFTER UPDATE ON ZNOTE BEGIN INSERT INTO BROKEN_CHILD VALUES(1); END;
+            """)
+        let incomplete = failure(update)
+        #expect(incomplete?.code == 134040, "\(String(describing: incomplete))")
+        let affected = incomplete?.userInfo["NSAffectedStoresErrorKey"] as? [PersistentStore]
+        #expect(affected?.count == 1 && affected?.first === stores[1])
+        #expect(try setup.rows("Private", "SELECT ZTITLE FROM ZNOTE") == ["batch"])
+        #expect(try setup.rows("Shared", "SELECT ZTITLE FROM ZNOTE") == ["theirs"])
+    }
+
     /// A save's IDs merged into a context of another coordinator that added the stores in the
     /// other order refresh that context's objects of the same rows; a child context reads and
     /// saves its parent's objects of the second store by their own keys.
