@@ -39,12 +39,13 @@ struct SharedEntityStoresTests {
 
         func url(_ name: String) -> URL { folder.appendingPathComponent("\(name).sqlite") }
 
-        /// A container with the stores of `names`, added in that order.
-        func container(_ names: [String] = ["Private", "Shared"]) async throws -> PersistentContainer {
+        /// A container with the stores of `names`, added in that order, waiting `timeout` seconds for a lock.
+        func container(_ names: [String] = ["Private", "Shared"], timeout: TimeInterval = 240) async throws -> PersistentContainer {
             let container = try PersistentContainer(name: "Notes", model: model)
             container.persistentStoreDescriptions = names.map { name in
                 var description = StoreDescription(url: url(name))
                 description.configuration = name
+                description.timeout = timeout
                 description.persistentHistoryTracking = true
                 return description
             }
@@ -219,6 +220,39 @@ struct SharedEntityStoresTests {
         #expect(affected?.count == 1 && affected?.first === stores[1])
         #expect(try setup.rows("Private", "SELECT ZTITLE FROM ZNOTE") == ["batch"])
         #expect(try setup.rows("Shared", "SELECT ZTITLE FROM ZNOTE") == ["theirs"])
+    }
+
+    /// Two coordinators that added the stores in opposite orders save into both stores at once,
+    /// again and again: every save takes the stores' locks in the order of their UUIDs, so none
+    /// waits on another crosswise until its lock timeout (2 seconds here, then 134030).
+    @Test func savesOverBothStoresFromCoordinatorsOfOppositeOrdersNeverWaitCrosswise() async throws {
+        let setup = try Setup()
+        let containers = [try await setup.container(["Private", "Shared"], timeout: 2), try await setup.container(["Shared", "Private"], timeout: 2)]
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: containers.count) { index in
+            let context = containers[index].newBackgroundContext()
+            let second = containers[index].persistentStoreCoordinator.persistentStores[1]
+            context.performAndWait {
+                for round in 0..<40 {
+                    _ = Self.make("Note", ["title": "\(index).\(round) first"], in: context)
+                    context.assign(Self.make("Note", ["title": "\(index).\(round) second"], in: context), to: second)
+                    if let error = ContextTestSupport.saveError(context) { failures.add(error.code) }
+                }
+            }
+        }
+        #expect(failures.codes.isEmpty, "\(failures.codes)")
+        #expect(try setup.rows("Private", "SELECT COUNT(*) FROM ZNOTE") == ["80"])
+        #expect(try setup.rows("Shared", "SELECT COUNT(*) FROM ZNOTE") == ["80"])
+    }
+
+    /// Error codes gathered from several threads.
+    final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var gathered = [Int]()
+
+        var codes: [Int] { lock.withLock { gathered } }
+
+        func add(_ code: Int) { lock.withLock { gathered.append(code) } }
     }
 
     /// A save's IDs merged into a context of another coordinator that added the stores in the

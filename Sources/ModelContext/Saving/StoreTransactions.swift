@@ -20,28 +20,37 @@ enum StoreTransactions {
     /// Runs `body` with a write transaction open in each of `stores` (given their databases in
     /// that order) and commits them in that order; returns what `body` returns.
     static func write<T>(_ stores: [PersistentStoreCoordinator.OpenedStore], _ body: ([Database]) throws -> T) throws -> T {
+        // Writers and locks are taken in the order of the stores' UUIDs, the same in every
+        // coordinator and process whatever order they added the stores in, so that two saves over
+        // the same stores never wait on each other crosswise.
+        let order = stores.indices.sorted { stores[$0].identifier < stores[$1].identifier }
         do {
-            return try open(stores[...], [], stores, body)
+            return try open(order[...], [:], stores, order, body)
         } catch let error as DatabaseError {
             throw ContextError.store(error)
         }
     }
 
-    /// Takes each store's writer in the stores' order, so that two saves over the same stores
-    /// never wait on each other crosswise, then runs `body` holding them all.
+    /// Takes the writer of each store of `rest` in turn, then runs `body` holding them all.
     private static func open<T>(
-        _ rest: ArraySlice<PersistentStoreCoordinator.OpenedStore>, _ databases: [Database], _ stores: [PersistentStoreCoordinator.OpenedStore],
+        _ rest: ArraySlice<Int>, _ taken: [Int: Database], _ stores: [PersistentStoreCoordinator.OpenedStore], _ order: [Int],
         _ body: ([Database]) throws -> T
     ) throws -> T {
-        guard let store = rest.first else { return try run(stores, databases, body) }
-        return try store.database.writeWithoutTransaction { db in try open(rest.dropFirst(), databases + [db], stores, body) }
+        guard let index = rest.first else { return try run(stores, stores.indices.compactMap { taken[$0] }, order, body) }
+        return try stores[index].database.writeWithoutTransaction { db in
+            var taken = taken
+            taken[index] = db
+            return try open(rest.dropFirst(), taken, stores, order, body)
+        }
     }
 
-    /// Begins a transaction in each database, runs `body` and commits them in order.
-    private static func run<T>(_ stores: [PersistentStoreCoordinator.OpenedStore], _ databases: [Database], _ body: ([Database]) throws -> T) throws -> T {
+    /// Begins a transaction in each database (in `order`), runs `body` and commits them in turn.
+    private static func run<T>(
+        _ stores: [PersistentStoreCoordinator.OpenedStore], _ databases: [Database], _ order: [Int], _ body: ([Database]) throws -> T
+    ) throws -> T {
         let result: T
         do {
-            for db in databases { try db.beginTransaction() }
+            for index in order where index < databases.count { try databases[index].beginTransaction() }
             result = try body(databases)
         } catch {
             rollBack(databases[...])
@@ -53,7 +62,7 @@ enum StoreTransactions {
             } catch {
                 rollBack(databases[index...])
                 guard index > 0 else { throw error }
-                let reported = (error as? DatabaseError).map(ContextError.store) ?? error as NSError
+                let reported = (error as? DatabaseError).map { ContextError.store($0) } ?? error as NSError
                 let failed = stores[index...].map(\.persistentStore)
                 throw IncompleteCommit(
                     committed: index,
