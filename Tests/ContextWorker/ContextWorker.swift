@@ -16,7 +16,9 @@ import ModelStack
 /// - `watch`: prints `{"remoteChange": N}` (N the token's transaction, 0 without history) for
 ///   each remote-change notification from now on;
 /// - `increment SECONDS CONTEXTS`: the counters' stress, ``CounterStress``;
-/// - `bulk ROWS`: saves ROWS new authors per transaction until killed, printing each commit.
+/// - `bulk ROWS`: saves ROWS new authors per transaction until killed, printing each commit;
+/// - `photos BYTES`: saves a new photo of BYTES bytes per transaction, changing the one before
+///   and deleting the oldest, until killed, printing each commit (external-data files).
 @main
 struct ContextWorker {
     static func main() async {

@@ -39,6 +39,9 @@ final class Session: Sendable {
             case "bulk":
                 guard let rows = arguments.first.flatMap(Int.init), rows > 0 else { return Self.failure("usage: bulk ROWS") }
                 try bulk(rows)
+            case "photos":
+                guard let bytes = arguments.first.flatMap(Int.init), bytes > 0 else { return Self.failure("usage: photos BYTES") }
+                try photos(bytes)
             default:
                 return Self.failure("unknown command \(command)")
             }
@@ -129,6 +132,26 @@ final class Session: Sendable {
                 }
                 try context.save()
                 context.reset()
+            }
+            Output.line(["committed": round])
+        }
+    }
+
+    /// Saves, until killed, a new photo of `bytes` bytes per transaction, with a new value for the
+    /// one before it and, from the fourth on, the oldest deleted, printing the number of each commit.
+    private func photos(_ bytes: Int) throws -> Never {
+        guard let photo = container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Photo"] else { throw CocoaError(.coderInvalidValue) }
+        var kept = [ManagedObject]()
+        var round = 0
+        while true {
+            round += 1
+            try context.performAndWait {
+                kept.last?.setValue(Data(repeating: UInt8(truncatingIfNeeded: round), count: bytes), forKey: "image")
+                if kept.count >= 3 { context.delete(kept.removeFirst()) }
+                let new = ManagedObject(entity: photo, insertInto: context)
+                new.setValue(Data(repeating: UInt8(truncatingIfNeeded: round &+ 128), count: bytes), forKey: "image")
+                kept.append(new)
+                try context.save()
             }
             Output.line(["committed": round])
         }

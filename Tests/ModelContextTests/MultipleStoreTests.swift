@@ -69,6 +69,13 @@ struct MultipleStoreTests {
             return container
         }
 
+        /// Runs `sql` on the store file at `url` with plain SQLite, beside the container's connections.
+        static func execute(_ url: URL, _ sql: String) throws {
+            var configuration = GRDB.Configuration()
+            configuration.busyMode = .timeout(5)
+            try DatabaseQueue(path: url.path, configuration: configuration).writeWithoutTransaction { try $0.execute(sql: sql) }
+        }
+
         /// Rows of `sql` in the store file at `url`, read with plain SQLite, columns joined by `|`.
         func rows(_ url: URL, _ sql: String) throws -> [String] {
             var configuration = GRDB.Configuration()
@@ -232,10 +239,11 @@ struct MultipleStoreTests {
         #expect(try setup.rows(setup.scratch, "SELECT COUNT(*) FROM ZITEM") == ["0"])
     }
 
-    /// A save that fails in the second store after the first committed (an optimistic-locking
-    /// conflict on a memo) throws 134040; the first store's objects are saved, the memo keeps
-    /// its change, and saving again writes the memo alone (the item's row is not written twice).
-    @Test func aSaveFailingInTheSecondStoreKeepsWhatTheFirstCommitted() async throws {
+    /// A save that fails in the second store (an optimistic-locking conflict on a memo) changes
+    /// neither store: the first store's transaction is still open then and rolls back, the error
+    /// is the conflict's 133020, every object keeps its change, and saving again writes both.
+    /// (Before, the first store had committed: 134040 and half a save.)
+    @Test func aSaveFailingInTheSecondStoreChangesNeither() async throws {
         let setup = try Setup()
         let container = try await setup.container()
         let filler = container.newBackgroundContext()
@@ -255,17 +263,63 @@ struct MultipleStoreTests {
             try other.save()
         }
         let error = editor.performAndWait { ContextTestSupport.saveError(editor) }
-        #expect(error?.code == 134040)
+        #expect(error?.code == 133020)
         editor.performAndWait {
-            #expect(!objects[0].hasChanges)
-            #expect(objects[1].hasChanges)
-            #expect(editor.updatedObjects == [objects[1]])
+            #expect(objects[0].hasChanges && objects[1].hasChanges)
+            #expect(editor.updatedObjects == Set(objects))
         }
-        #expect(try setup.rows(setup.main, "SELECT ZTITLE, Z_OPT FROM ZITEM").contains("edited|2"))
+        #expect(try setup.rows(setup.main, "SELECT ZTITLE, Z_OPT FROM ZITEM WHERE ZRANK = 1") == ["t1|1"])
         editor.mergePolicy = .mergeByPropertyObjectTrump
         try editor.performAndWait { try editor.save() }
         #expect(try setup.rows(setup.main, "SELECT ZTITLE, Z_OPT FROM ZITEM WHERE ZRANK = 1") == ["edited|2"])
         #expect(try setup.rows(setup.scratch, "SELECT ZTITLE, Z_OPT FROM ZITEM WHERE ZRANK = 2") == ["edited|3"])
+    }
+
+    /// A save whose second store refuses its rows (a trigger raising) changes neither store and
+    /// throws 134030 with SQLite's code, not SQLite's own error; one whose second store fails only
+    /// at its commit, after the first committed (a deferred foreign key a trigger broke), is
+    /// 134040 naming that store: the item is saved, the memo keeps its change and is written by the
+    /// next save.
+    @Test func aSaveFailingAtTheSecondStoresCommitIsIncomplete() async throws {
+        let setup = try Setup()
+        let container = try await setup.container()
+        let context = container.newBackgroundContext()
+        try context.performAndWait { try Self.fill(context) }
+        let scratch = container.persistentStoreCoordinator.persistentStores[1]
+        let request = FetchRequest<ManagedObject>(entityName: "Item")
+        request.predicate = try FetchPredicate(format: "rank <= 2")
+        request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
+        let objects = try context.performAndWait {
+            let objects = try context.fetch(request)
+            for object in objects { object.setValue("edited", forKey: "title") }
+            return objects
+        }
+        try Setup.execute(setup.scratch, "CREATE TRIGGER REFUSE BEFORE UPDATE ON ZITEM BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        let refused = context.performAndWait { ContextTestSupport.saveError(context) }
+        #expect(refused?.domain == NSCocoaErrorDomain && refused?.code == 134030, "\(String(describing: refused))")
+        #expect(refused?.userInfo["NSSQLiteErrorDomain"] as? Int == 1811)  // SQLITE_CONSTRAINT_TRIGGER
+        #expect(try setup.rows(setup.main, "SELECT ZTITLE, Z_OPT FROM ZITEM WHERE ZRANK = 1") == ["t1|1"])
+
+        try Setup.execute(setup.scratch, """
+            DROP TRIGGER REFUSE;
+            CREATE TABLE BROKEN_PARENT(ID INTEGER PRIMARY KEY);
+            CREATE TABLE BROKEN_CHILD(PARENT INTEGER REFERENCES BROKEN_PARENT(ID) DEFERRABLE INITIALLY DEFERRED);
+            CREATE TRIGGER BREAK AFTER UPDATE ON ZITEM BEGIN INSERT INTO BROKEN_CHILD VALUES(1); END;
+            """)
+        let incomplete = context.performAndWait { ContextTestSupport.saveError(context) }
+        #expect(incomplete?.code == 134040, "\(String(describing: incomplete))")
+        let affected = incomplete?.userInfo["NSAffectedStoresErrorKey"] as? [PersistentStore]
+        #expect(affected?.count == 1 && affected?.first === scratch)
+        #expect((incomplete?.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == 134030)
+        context.performAndWait {
+            #expect(!objects[0].hasChanges)
+            #expect(context.updatedObjects == [objects[1]])
+        }
+        #expect(try setup.rows(setup.main, "SELECT ZTITLE, Z_OPT FROM ZITEM WHERE ZRANK = 1") == ["edited|2"])
+        #expect(try setup.rows(setup.scratch, "SELECT ZTITLE, Z_OPT FROM ZITEM WHERE ZRANK = 2") == ["t2|1"])
+        try Setup.execute(setup.scratch, "DROP TRIGGER BREAK")
+        try context.performAndWait { try context.save() }
+        #expect(try setup.rows(setup.scratch, "SELECT ZTITLE, Z_OPT FROM ZITEM WHERE ZRANK = 2") == ["edited|2"])
     }
 
     @Test func anObjectOfAnEntityNoLoadedStoreHoldsIsNotSaved() async throws {

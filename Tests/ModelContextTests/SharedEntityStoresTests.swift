@@ -39,12 +39,13 @@ struct SharedEntityStoresTests {
 
         func url(_ name: String) -> URL { folder.appendingPathComponent("\(name).sqlite") }
 
-        /// A container with the stores of `names`, added in that order.
-        func container(_ names: [String] = ["Private", "Shared"]) async throws -> PersistentContainer {
+        /// A container with the stores of `names`, added in that order, waiting `timeout` seconds for a lock.
+        func container(_ names: [String] = ["Private", "Shared"], timeout: TimeInterval = 240) async throws -> PersistentContainer {
             let container = try PersistentContainer(name: "Notes", model: model)
             container.persistentStoreDescriptions = names.map { name in
                 var description = StoreDescription(url: url(name))
                 description.configuration = name
+                description.timeout = timeout
                 description.persistentHistoryTracking = true
                 return description
             }
@@ -170,6 +171,88 @@ struct SharedEntityStoresTests {
         #expect(Set(deleted.map(\.storeIdentifier)) == Set(stores.map(\.identifier)))
         #expect(try setup.rows("Shared", "SELECT COUNT(*) FROM ZTAG") == ["0"])
         #expect(try setup.rows("Private", "SELECT COUNT(*) FROM ZTAG") == ["0"])
+    }
+
+    /// A batch update or delete over both stores that the second refuses (a trigger raising)
+    /// changes neither store and throws 134030 with SQLite's code, not SQLite's own error; one
+    /// whose second store fails only at its commit (a deferred foreign key a trigger broke) is
+    /// 134040 naming that store, the first store's rows changed. (Before, the first store had
+    /// committed and the second's raw SQLite error came out.)
+    @Test func aBatchRequestFailingInOneStoreChangesNoneOrNamesTheStoreThatKeptNothing() async throws {
+        let setup = try Setup()
+        let container = try await setup.container()
+        let stores = container.persistentStoreCoordinator.persistentStores
+        let context = container.newBackgroundContext()
+        _ = try Self.saveMineAndTheirs(context, stores)
+        func failure(_ request: PersistentStoreRequest) -> NSError? {
+            context.performAndWait {
+                do {
+                    _ = try context.execute(request)
+                    return nil
+                } catch {
+                    return error as NSError
+                }
+            }
+        }
+        try MultipleStoreTests.Setup.execute(setup.url("Shared"), """
+            CREATE TRIGGER REFUSE_UPDATE BEFORE UPDATE ON ZNOTE BEGIN SELECT RAISE(ABORT, 'refused'); END;
+            CREATE TRIGGER REFUSE_DELETE BEFORE DELETE ON ZNOTE BEGIN SELECT RAISE(ABORT, 'refused'); END;
+            """)
+        let update = BatchUpdateRequest(entityName: "Note")
+        update.propertiesToUpdate = ["title": "batch"]
+        let delete = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Note"))
+        for request in [update, delete] as [PersistentStoreRequest] {
+            let error = failure(request)
+            #expect(error?.domain == NSCocoaErrorDomain && error?.code == 134030, "\(String(describing: error))")
+            #expect(error?.userInfo["NSSQLiteErrorDomain"] as? Int == 1811)  // SQLITE_CONSTRAINT_TRIGGER
+            #expect(try setup.rows("Private", "SELECT ZTITLE FROM ZNOTE") == ["mine"])
+        }
+
+        try MultipleStoreTests.Setup.execute(setup.url("Shared"), """
+            DROP TRIGGER REFUSE_UPDATE;
+            CREATE TABLE BROKEN_PARENT(ID INTEGER PRIMARY KEY);
+            CREATE TABLE BROKEN_CHILD(PARENT INTEGER REFERENCES BROKEN_PARENT(ID) DEFERRABLE INITIALLY DEFERRED);
+            CREATE TRIGGER BREAK AFTER UPDATE ON ZNOTE BEGIN INSERT INTO BROKEN_CHILD VALUES(1); END;
+            """)
+        let incomplete = failure(update)
+        #expect(incomplete?.code == 134040, "\(String(describing: incomplete))")
+        let affected = incomplete?.userInfo["NSAffectedStoresErrorKey"] as? [PersistentStore]
+        #expect(affected?.count == 1 && affected?.first === stores[1])
+        #expect(try setup.rows("Private", "SELECT ZTITLE FROM ZNOTE") == ["batch"])
+        #expect(try setup.rows("Shared", "SELECT ZTITLE FROM ZNOTE") == ["theirs"])
+    }
+
+    /// Two coordinators that added the stores in opposite orders save into both stores at once,
+    /// again and again: every save takes the stores' locks in the order of their UUIDs, so none
+    /// waits on another crosswise until its lock timeout (2 seconds here, then 134030).
+    @Test func savesOverBothStoresFromCoordinatorsOfOppositeOrdersNeverWaitCrosswise() async throws {
+        let setup = try Setup()
+        let containers = [try await setup.container(["Private", "Shared"], timeout: 2), try await setup.container(["Shared", "Private"], timeout: 2)]
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: containers.count) { index in
+            let context = containers[index].newBackgroundContext()
+            let second = containers[index].persistentStoreCoordinator.persistentStores[1]
+            context.performAndWait {
+                for round in 0..<40 {
+                    _ = Self.make("Note", ["title": "\(index).\(round) first"], in: context)
+                    context.assign(Self.make("Note", ["title": "\(index).\(round) second"], in: context), to: second)
+                    if let error = ContextTestSupport.saveError(context) { failures.add(error.code) }
+                }
+            }
+        }
+        #expect(failures.codes.isEmpty, "\(failures.codes)")
+        #expect(try setup.rows("Private", "SELECT COUNT(*) FROM ZNOTE") == ["80"])
+        #expect(try setup.rows("Shared", "SELECT COUNT(*) FROM ZNOTE") == ["80"])
+    }
+
+    /// Error codes gathered from several threads.
+    final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var gathered = [Int]()
+
+        var codes: [Int] { lock.withLock { gathered } }
+
+        func add(_ code: Int) { lock.withLock { gathered.append(code) } }
     }
 
     /// A save's IDs merged into a context of another coordinator that added the stores in the

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Core Data's user-info keys of validation and save errors (CoreDataErrors.h), with their values.
 public let NSDetailedErrorsKey = "NSDetailedErrors"
@@ -8,6 +9,8 @@ public let NSValidationPredicateErrorKey = "NSValidationErrorPredicate"
 public let NSValidationValueErrorKey = "NSValidationErrorValue"
 public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
 public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"
+/// The user-info key of the SQLite result code behind a store's error (Core Data's `NSSQLiteErrorDomain`).
+public let NSSQLiteErrorDomain = "NSSQLiteErrorDomain"
 
 /// The errors of the object layer: `NSError`s in `NSCocoaErrorDomain` with Core Data's codes and
 /// user info, so that code which switches on `(error as NSError).code` ports as it is.
@@ -24,6 +27,18 @@ enum ContextError {
         var info: [String: Any] = [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: key]
         if let value { info[NSValidationValueErrorKey] = value }
         return make(code, message, info)
+    }
+
+    /// A SQLite failure of a save or a batch request as Core Data reports it: a row colliding on
+    /// a unique index 133021 (`NSManagedObjectConstraintMergeError`), anything else 134030
+    /// (`NSPersistentStoreSaveError`); SQLite's extended result code in `NSSQLiteErrorDomain`.
+    static func store(_ error: DatabaseError) -> NSError {
+        let code = error.extendedResultCode
+        let info: [String: Any] = [NSSQLiteErrorDomain: Int(code.rawValue)]
+        if code == .SQLITE_CONSTRAINT_UNIQUE || code == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            return make(133021, "a row collides on a uniqueness constraint: \(error.message ?? "")", info)
+        }
+        return make(134030, "the store failed to save (SQLite error \(code.rawValue)): \(error.message ?? "")", info)
     }
 
     /// The one error a save reports for `errors`: itself when alone, else 1560

@@ -2,15 +2,18 @@ import Foundation
 import GRDB
 import ModelStore
 
-/// Batch requests, run in the store in one write transaction, leaving the context's objects as
-/// they are (OBJECT-LAYER §A8): the matching rows are read with their versions and written at
-/// them, so a delete takes the row's links and external files with it and an update raises `Z_OPT`
-/// as a save does, and objects other contexts hold see the change as a conflict when they save.
+/// Batch requests, run in the stores in one write transaction each, all committed only once every
+/// store's part succeeded, leaving the context's objects as they are: the matching rows are read
+/// with their versions and written at them, so a delete takes the row's links and external files
+/// with it and an update raises `Z_OPT` as a save does, and objects other contexts hold see the
+/// change as a conflict when they save.
 extension ManagedObjectContext {
     /// Runs `request` where Core Data runs it: an insert in the store a new object of its entity
     /// goes to, an update or delete in every store holding its entity (by IDs: in each ID's
     /// store), of those its `affectedStores` name when it names some (none of them: nothing is
-    /// changed); returns its result as the request's result type asks.
+    /// changed); returns its result as the request's result type asks. A failure in any store
+    /// changes none (SQLite's as 134030, a unique index's as 133021); only a commit failing after
+    /// another store's is 134040, the stores that kept nothing in `NSAffectedStoresErrorKey`.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         let rows = try rows()
         let coordinator = try coordinator()
@@ -23,25 +26,26 @@ extension ManagedObjectContext {
             case let delete as BatchDeleteRequest:
                 // IDs (another coordinator's too) are given this one's keys once, for every store.
                 let objectIDs = delete.objectIDs?.map(stores.normalized)
-                var ids = [ManagedObjectID]()
-                for store in targets {
-                    ids += try store.database.write { db in try batchDelete(delete, objectIDs, db, rows, store) }
+                let ids = try StoreTransactions.write(targets) { databases in
+                    try zip(targets, databases).flatMap { store, db in try batchDelete(delete, objectIDs, db, rows, store) }
                 }
                 return BatchDeleteResult(Self.result(ids, delete.resultType))
             case let update as BatchUpdateRequest:
-                var ids = [ManagedObjectID]()
-                for store in targets {
-                    ids += try store.database.write { db in try batchUpdate(update, db, rows, store) }
+                let ids = try StoreTransactions.write(targets) { databases in
+                    try zip(targets, databases).flatMap { store, db in try batchUpdate(update, db, rows, store) }
                 }
                 return BatchUpdateResult(Self.result(ids, update.resultType))
             case let insert as BatchInsertRequest:
-                let ids = try targets.first.map { store in try store.database.write { db in try batchInsert(insert, db, rows, store) } } ?? []
+                let first = Array(targets.prefix(1))
+                let ids = try StoreTransactions.write(first) { databases in
+                    try zip(first, databases).flatMap { store, db in try batchInsert(insert, db, rows, store) }
+                }
                 return BatchInsertResult(Self.result(ids, insert.resultType))
             default:
                 throw ContextError.make(134091, "\(type(of: request)) is not a request the store runs")
             }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw ContextError.make(133021, "a batch request's row collides on a uniqueness constraint: \(error.message ?? "")")
+        } catch let incomplete as StoreTransactions.IncompleteCommit {
+            throw incomplete.error
         }
     }
 

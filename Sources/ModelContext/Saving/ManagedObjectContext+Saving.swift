@@ -5,10 +5,11 @@ import ModelStore
 
 /// Saving: delete rules are applied, every changed object is validated, then one write
 /// transaction per store inserts, updates (with `Z_OPT` checked and incremented) and deletes the
-/// rows and links as Core Data writes them. A row that changed or went since it was read is a
-/// conflict, settled by the merge policy (``ConflictResolution``). A save that fails changes
-/// neither the store nor the objects' saved state (with several stores, those that committed
-/// before the failing one keep their changes: 134040).
+/// rows and links as Core Data writes them, the transactions committed together once every store's
+/// rows are written. A row that changed or went since it was read is a conflict, settled by the
+/// merge policy (``ConflictResolution``). A save that fails changes neither the stores nor the
+/// objects' saved state; only a commit failing after another store's committed leaves that
+/// store's changes saved (134040).
 extension ManagedObjectContext {
     /// Writes every unsaved change to the store (a child context's, into its parent); throws the validation error (1560 listing several),
     /// or, under the error merge policy, 133020 listing a ``MergeConflict`` per object whose row
@@ -30,110 +31,102 @@ extension ManagedObjectContext {
         try checkRelationshipsStayInStore(stores, inserted, updated)
         let tombstones = try preservedValues(of: deleted)
         let policy = mergePolicy
+        // Each store's objects in a transaction of that store, all of them committed only once
+        // every store's were written; keys, resolutions and rows taken over gathered from all.
+        var allKeys = [ObjectIdentifier: ObjectKey]()
         var resolutions = [ObjectIdentifier: ConflictResolution]()
         var takenOver = [ObjectIdentifier: StoredObject]()
-        // Each store's objects in a transaction of that store; keys, resolutions and rows taken
-        // over gathered from all of them.
-        var keys = [ObjectIdentifier: ObjectKey]()
-        var allResolutions = [ObjectIdentifier: ConflictResolution]()
-        var allTakenOver = [ObjectIdentifier: StoredObject]()
-        var saved = [String]()
         let parts = try changesByStore(stores, inserted: inserted, updated: updated, deleted: deleted)
-        for (index, part) in parts.enumerated() {
-            let (inserted, updated, deleted) = (part.inserted, part.updated, part.deleted)
-            let written: [ObjectIdentifier: ObjectKey]
-            do {
-                written = try saving(in: part.store, after: saved) {
-                    try part.store.database.write { db -> [ObjectIdentifier: ObjectKey] in
-                        resolutions = [:]
-                        let writer = ObjectRowWriter(db: db, rows: rows, keys: part.store.keys)
-                        let reader = ObjectRowReader(db: db, rows: rows, keys: part.store.keys)
-                        var keys = try assignKeys(inserted, writer)
-                        takenOver = try uniquenessCollisions(inserted, reader, policy: policy)
-                        for (identifier, stored) in takenOver { keys[identifier] = ObjectKey(number: stored.number, key: stored.key) }
-                        func key(_ object: ManagedObject) -> ObjectKey? {
-                            keys[ObjectIdentifier(object)] ?? (object.objectID.isTemporaryID ? nil : object.rowKey)
-                        }
-                        var conflicts = [MergeConflict]()
-                        /// Settles the conflict of `object`, whose row is at another version or gone: reported
-                        /// under the error policy, else resolved by the policy.
-                        func resolve(_ object: ManagedObject, _ own: ObjectKey) throws -> ConflictResolution {
-                            let current = try reader.object(own)
-                            if policy == .error { conflicts.append(conflict(object, current)) }
-                            let resolution = ConflictResolution(policy, object: object, current: current)
-                            resolutions[ObjectIdentifier(object)] = resolution
-                            return resolution
-                        }
-                        for object in inserted {
-                            let order = orders[ObjectIdentifier(object)]?.values ?? [:]
-                            guard let stored = takenOver[ObjectIdentifier(object)] else {
-                                try insertRow(object, writer, key: key, orders: order)
-                                continue
-                            }
-                            // A new object whose constraint values a row has: the row becomes the object's, with
-                            // the object's values under object trump and overwrite, as they are under the others.
-                            if policy == .mergeByPropertyObjectTrump || policy == .overwrite, let own = key(object) {
-                                guard try updateRow(object, own, writer, key: key, orders: order, version: stored.version, everything: true) else {
-                                    throw ContextError.make(133020, "\(object.objectID)'s row changed while its constraint conflict was resolved")
-                                }
-                            }
-                        }
-                        for object in updated {
-                            guard let own = key(object) else { continue }
-                            let order = orders[ObjectIdentifier(object)]?.values ?? [:]
-                            if try updateRow(object, own, writer, key: key, orders: order, version: object.version) { continue }
-                            guard case .write(let current, let attributes, let toOnes, let everything) = try resolve(object, own), policy != .error else { continue }
-                            let written = try updateRow(
-                                object, own, writer, key: key, orders: order, version: current.version, skippingAttributes: attributes, skippingToOnes: toOnes, everything: everything)
-                            if !written { throw ContextError.make(133020, "\(object.objectID) changed in the store while its conflict was resolved") }
-                        }
-                        for object in deleted {
-                            guard let own = key(object) else { continue }
-                            if try writer.delete(object.entity.shape, key: own.key, version: object.version) {
-                                try writer.unlinkAll(own)
-                                continue
-                            }
-                            guard case .write(let current, _, _, _) = try resolve(object, own), policy != .error else { continue }
-                            _ = try writer.delete(object.entity.shape, key: own.key, version: current.version)
-                            try writer.unlinkAll(own)
-                        }
-                        if !conflicts.isEmpty {
-                            throw ContextError.make(133020, "\(conflicts.count) object(s) changed or were deleted in the store since they were read", [
-                                NSPersistentStoreSaveConflictsErrorKey: conflicts, NSAffectedObjectsErrorKey: conflicts.map(\.sourceObject),
-                            ])
-                        }
-                        let writtenOver = policy == .mergeByPropertyObjectTrump || policy == .overwrite
-                        for list in [inserted, updated] {
-                            for object in list where (resolutions[ObjectIdentifier(object)]?.writesObject ?? true) && (writtenOver || takenOver[ObjectIdentifier(object)] == nil) {
-                                try writeLinks(of: object, writer, key: key)
-                            }
-                        }
-                        // History records what was written: an object a policy kept from the store (or whose
-                        // row was gone) is no change, and a new object that took over a colliding row updated that row.
-                        let kept = { (object: ManagedObject) in resolutions[ObjectIdentifier(object)]?.writesObject == false }
-                        if try PersistentHistoryLayout.isPresent(in: db) {
-                            try recordHistory(
-                                db, inserted: inserted.filter { takenOver[ObjectIdentifier($0)] == nil },
-                                updated: updated.filter { !kept($0) } + (writtenOver ? inserted.filter { takenOver[ObjectIdentifier($0)] != nil } : []),
-                                deleted: deleted.filter { !kept($0) }, tombstones: tombstones, resolutions: resolutions, key: key)
-                        }
-                        return keys
+        do {
+            try StoreTransactions.write(parts.map(\.store)) { databases in
+                for (part, db) in zip(parts, databases) {
+                    let (inserted, updated, deleted) = (part.inserted, part.updated, part.deleted)
+                    let writer = ObjectRowWriter(db: db, rows: rows, keys: part.store.keys)
+                    let reader = ObjectRowReader(db: db, rows: rows, keys: part.store.keys)
+                    var keys = try assignKeys(inserted, writer)
+                    let collisions = try uniquenessCollisions(inserted, reader, policy: policy)
+                    takenOver.merge(collisions) { own, _ in own }
+                    for (identifier, stored) in collisions { keys[identifier] = ObjectKey(number: stored.number, key: stored.key) }
+                    func key(_ object: ManagedObject) -> ObjectKey? {
+                        keys[ObjectIdentifier(object)] ?? (object.objectID.isTemporaryID ? nil : object.rowKey)
                     }
+                    var conflicts = [MergeConflict]()
+                    /// Settles the conflict of `object`, whose row is at another version or gone: reported
+                    /// under the error policy, else resolved by the policy.
+                    func resolve(_ object: ManagedObject, _ own: ObjectKey) throws -> ConflictResolution {
+                        let current = try reader.object(own)
+                        if policy == .error { conflicts.append(conflict(object, current)) }
+                        let resolution = ConflictResolution(policy, object: object, current: current)
+                        resolutions[ObjectIdentifier(object)] = resolution
+                        return resolution
+                    }
+                    for object in inserted {
+                        let order = orders[ObjectIdentifier(object)]?.values ?? [:]
+                        guard let stored = takenOver[ObjectIdentifier(object)] else {
+                            try insertRow(object, writer, key: key, orders: order)
+                            continue
+                        }
+                        // A new object whose constraint values a row has: the row becomes the object's, with
+                        // the object's values under object trump and overwrite, as they are under the others.
+                        if policy == .mergeByPropertyObjectTrump || policy == .overwrite, let own = key(object) {
+                            guard try updateRow(object, own, writer, key: key, orders: order, version: stored.version, everything: true) else {
+                                throw ContextError.make(133020, "\(object.objectID)'s row changed while its constraint conflict was resolved")
+                            }
+                        }
+                    }
+                    for object in updated {
+                        guard let own = key(object) else { continue }
+                        let order = orders[ObjectIdentifier(object)]?.values ?? [:]
+                        if try updateRow(object, own, writer, key: key, orders: order, version: object.version) { continue }
+                        guard case .write(let current, let attributes, let toOnes, let everything) = try resolve(object, own), policy != .error else { continue }
+                        let written = try updateRow(
+                            object, own, writer, key: key, orders: order, version: current.version, skippingAttributes: attributes, skippingToOnes: toOnes, everything: everything)
+                        if !written { throw ContextError.make(133020, "\(object.objectID) changed in the store while its conflict was resolved") }
+                    }
+                    for object in deleted {
+                        guard let own = key(object) else { continue }
+                        if try writer.delete(object.entity.shape, key: own.key, version: object.version) {
+                            try writer.unlinkAll(own)
+                            continue
+                        }
+                        guard case .write(let current, _, _, _) = try resolve(object, own), policy != .error else { continue }
+                        _ = try writer.delete(object.entity.shape, key: own.key, version: current.version)
+                        try writer.unlinkAll(own)
+                    }
+                    if !conflicts.isEmpty {
+                        throw ContextError.make(133020, "\(conflicts.count) object(s) changed or were deleted in the store since they were read", [
+                            NSPersistentStoreSaveConflictsErrorKey: conflicts, NSAffectedObjectsErrorKey: conflicts.map(\.sourceObject),
+                        ])
+                    }
+                    let writtenOver = policy == .mergeByPropertyObjectTrump || policy == .overwrite
+                    for list in [inserted, updated] {
+                        for object in list where (resolutions[ObjectIdentifier(object)]?.writesObject ?? true) && (writtenOver || takenOver[ObjectIdentifier(object)] == nil) {
+                            try writeLinks(of: object, writer, key: key)
+                        }
+                    }
+                    // History records what was written: an object a policy kept from the store (or whose
+                    // row was gone) is no change, and a new object that took over a colliding row updated that row.
+                    let kept = { (object: ManagedObject) in resolutions[ObjectIdentifier(object)]?.writesObject == false }
+                    if try PersistentHistoryLayout.isPresent(in: db) {
+                        try recordHistory(
+                            db, inserted: inserted.filter { takenOver[ObjectIdentifier($0)] == nil },
+                            updated: updated.filter { !kept($0) } + (writtenOver ? inserted.filter { takenOver[ObjectIdentifier($0)] != nil } : []),
+                            deleted: deleted.filter { !kept($0) }, tombstones: tombstones, resolutions: resolutions, key: key)
+                    }
+                    // The first (usually the only) store's are taken as they are, not rehashed.
+                    if allKeys.isEmpty { allKeys = keys } else { allKeys.merge(keys) { own, _ in own } }
                 }
-            } catch where index > 0 {
-                // The stores before this one committed: their objects are saved, the others keep
-                // their changes, so that saving again writes only what did not reach a store.
-                try settlePartialSave(parts[..<index], remaining: parts[index...], keys: keys, resolutions: allResolutions, takenOver: allTakenOver, stores: stores)
-                throw error
             }
-            saved.append(part.store.identifier)
-            // The first (usually the only) store's are taken as they are, not rehashed.
-            if keys.isEmpty { keys = written } else { keys.merge(written) { own, _ in own } }
-            if allResolutions.isEmpty { allResolutions = resolutions } else { allResolutions.merge(resolutions) { own, _ in own } }
-            if allTakenOver.isEmpty { allTakenOver = takenOver } else { allTakenOver.merge(takenOver) { own, _ in own } }
+        } catch let incomplete as StoreTransactions.IncompleteCommit {
+            // The stores before the one whose commit failed committed: their objects are saved, the
+            // others keep their changes, so that saving again writes only what did not reach a store.
+            try settlePartialSave(
+                parts[..<incomplete.committed], remaining: parts[incomplete.committed...], keys: allKeys, resolutions: resolutions, takenOver: takenOver,
+                stores: stores)
+            throw incomplete.error
         }
         let settled = try commit(
-            inserted: inserted, updated: updated, deleted: deleted, keys: keys, resolutions: allResolutions, takenOver: allTakenOver, stores: stores)
+            inserted: inserted, updated: updated, deleted: deleted, keys: allKeys, resolutions: resolutions, takenOver: takenOver, stores: stores)
         // A pinned context's generation moves past its own save, as Core Data's does.
         if pinned != nil { pinned = Pin(generation: nil) }
         postDidSave(inserted: inserted, updated: settled.updated, deleted: settled.deleted)

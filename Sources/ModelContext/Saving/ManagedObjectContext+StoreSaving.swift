@@ -2,9 +2,9 @@ import Foundation
 import ModelStore
 
 /// Saving into several stores: each object's changes go to its store (a new object's: the one it
-/// was assigned to, else the first holding its entity), one write transaction per store, as Core
-/// Data's coordinator saves each store in turn; a relationship may not link objects of two stores
-/// (133010, `NSManagedObjectExternalRelationshipError`).
+/// was assigned to, else the first holding its entity), one write transaction per store, all of
+/// them committed once every store's changes are written (``StoreTransactions``); a relationship
+/// may not link objects of two stores (133010, `NSManagedObjectExternalRelationshipError`).
 extension ManagedObjectContext {
     /// The changes of one store's objects.
     struct StoreChanges {
@@ -39,19 +39,6 @@ extension ManagedObjectContext {
                 [NSAffectedObjectsErrorKey: [object]])
         }
         return store
-    }
-
-    /// Runs the write transaction of `store`; when it fails after the stores `saved` committed
-    /// theirs, throws Core Data's 134040 (`NSPersistentStoreIncompleteSaveError`, the failed store
-    /// in `NSAffectedStoresErrorKey`): a save is atomic in each store, not across them.
-    func saving<T>(in store: PersistentStoreCoordinator.OpenedStore, after saved: [String], _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch where !saved.isEmpty {
-            throw ContextError.make(
-                134040, "the save failed in store \(store.identifier) after stores \(saved.joined(separator: ", ")) committed theirs: \(error)",
-                [NSAffectedStoresErrorKey: [store.identifier], NSUnderlyingErrorKey: error])
-        }
     }
 
     /// Refuses, before anything is written, a save in which an object's relationship holds an

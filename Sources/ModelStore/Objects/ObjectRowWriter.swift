@@ -8,8 +8,9 @@ import ModelSchema
 /// update or delete, which match the version read (optimistic locking), to-ones with their
 /// entity and order columns, many-to-many links in join tables, inverse-less to-manys in their
 /// hidden column, large values of attributes that allow external storage in files of their own.
-/// Use it inside one write transaction: files it writes are removed if the transaction rolls back,
-/// files of values it replaces or deletes once it commits. The keys it takes and gives are those
+/// Use it inside one write transaction: files it writes are removed if the transaction rolls back
+/// (those of an update that matched no row at once), files of values it replaces or deletes once
+/// it commits, when the update or delete matched their row. The keys it takes and gives are those
 /// of the store's key space.
 public struct ObjectRowWriter {
     public let db: Database
@@ -73,39 +74,39 @@ public struct ObjectRowWriter {
         let signature = UpdateSignature(
             number: shape.number, attributes: attributes.map(\.slot), toOnes: toOnes.map { $0.order == nil ? $0.slot : -1 - $0.slot },
             versionless: version == 0)
-        var columns: [String]? = updates.has(signature) ? nil : []
-        var values = [DatabaseValue]()
-        values.reserveCapacity(attributes.count + toOnes.count * 3 + 3)
         let key = keys.primaryKey(key)
-        if shape.hasExternalAttributes {
-            let external = attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column }
-            try files.replacing(external, of: shape, key: key, db)
+        let external = shape.hasExternalAttributes ? attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column } : []
+        return try files.replacing(external, in: shape.table, key: key, db) {
+            var columns: [String]? = updates.has(signature) ? nil : []
+            var values = [DatabaseValue]()
+            values.reserveCapacity(attributes.count + toOnes.count * 3 + 3)
+            for (slot, value) in attributes where !shape.attributes[slot].isDerived {
+                columns?.append(shape.attributes[slot].column)
+                values.append(shape.attributes[slot].isExternal ? try files.column(for: value, db) : value)
+            }
+            for change in toOnes {
+                append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
+            }
+            values.append((version + 1).databaseValue)
+            values.append(key.databaseValue)
+            values.append(version.databaseValue)
+            try updates.run(signature, values, in: db) {
+                let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
+                let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
+                return "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)"
+            }
+            return db.changesCount == 1
         }
-        for (slot, value) in attributes where !shape.attributes[slot].isDerived {
-            columns?.append(shape.attributes[slot].column)
-            values.append(shape.attributes[slot].isExternal ? try files.column(for: value, db) : value)
-        }
-        for change in toOnes {
-            append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
-        }
-        values.append((version + 1).databaseValue)
-        values.append(key.databaseValue)
-        values.append(version.databaseValue)
-        try updates.run(signature, values, in: db) {
-            let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
-            let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
-            return "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)"
-        }
-        return db.changesCount == 1
     }
 
     /// Deletes an object's row at `version`; false when it is gone or at another version.
     public func delete(_ shape: EntityRowShape, key: Int64, version: Int64) throws -> Bool {
         let key = keys.primaryKey(key)
-        try files.replacing(shape.attributes.filter(\.isExternal).map(\.column), of: shape, key: key, db)
-        let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
-        try db.cachedStatement(sql: "DELETE FROM \(shape.table) WHERE Z_PK = ? AND \(versionTest)").execute(arguments: [key, version])
-        return db.changesCount == 1
+        return try files.replacing(shape.attributes.filter(\.isExternal).map(\.column), in: shape.table, key: key, db) {
+            let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
+            try db.cachedStatement(sql: "DELETE FROM \(shape.table) WHERE Z_PK = ? AND \(versionTest)").execute(arguments: [key, version])
+            return db.changesCount == 1
+        }
     }
 
     /// Adds or removes the link between `owner` and `member` of a to-many stored in a join table
@@ -161,9 +162,11 @@ public struct ObjectRowWriter {
     }
 }
 
-/// The external-data files one transaction writes and replaces: the new ones are removed if it
-/// rolls back, the replaced ones once it commits, so that a failed save leaves no stray file and
-/// a saved one leaves no orphan.
+/// The external-data files one transaction writes and replaces: a file is removed as soon as the
+/// write it was made for matched no row (a version conflict), the rest if the transaction rolls
+/// back; a replaced file only once the transaction commits, and only when the write that replaced
+/// it matched its row. So a row never names a missing file, even after a crash mid-save (which
+/// can only leave files no row names), and a conflict leaves no orphan.
 private final class ExternalFileChanges: @unchecked Sendable {
     let external: ExternalBinaryData
     private var written: [URL] = []
@@ -179,15 +182,28 @@ private final class ExternalFileChanges: @unchecked Sendable {
         return try external.column(for: data, written: &written).databaseValue
     }
 
-    /// Notes the files the row's `columns` refer to now, before they are overwritten or deleted.
-    func replacing(_ columns: [String], of shape: EntityRowShape, key: Int64, _ db: Database) throws {
-        guard !columns.isEmpty, external.folder != nil,
-            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(shape.table) WHERE Z_PK = ?"), arguments: [key])
-        else { return }
-        let files = (0..<columns.count).compactMap { external.file(of: row[$0]) }
-        guard !files.isEmpty else { return }
-        observe(db)
-        replaced += files
+    /// Runs `write`, a version-checked update or delete of the row `key` of `table` that
+    /// overwrites or deletes its `columns`, and returns whether it matched the row. The files
+    /// those columns named before are removed at commit when it did; the files it wrote are
+    /// removed at once when it did not (or threw), as no row names them.
+    func replacing(_ columns: [String], in table: String, key: Int64, _ db: Database, write: () throws -> Bool) throws -> Bool {
+        guard !columns.isEmpty, external.folder != nil else { return try write() }
+        let old = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?"), arguments: [key])
+            .map { row in (0..<columns.count).compactMap { external.file(of: row[$0]) } } ?? []
+        let attempt = written.count
+        var matched = false
+        defer {
+            if !matched, written.count > attempt {
+                for file in written[attempt...] { try? FileManager.default.removeItem(at: file) }
+                written.removeSubrange(attempt...)
+            }
+        }
+        matched = try write()
+        if matched, !old.isEmpty {
+            observe(db)
+            replaced += old
+        }
+        return matched
     }
 
     private func observe(_ db: Database) {
