@@ -45,7 +45,8 @@ enum JSONForms {
         guard seconds.isFinite else { return nil }
         let floor = seconds.rounded(.down)
         guard let whole = Int64(exactly: floor), whole >= firstSecond, whole < endSecond else { return nil }
-        // Exact: `seconds` and `floor` are multiples of the same power of two below 1.
+        // Exact when |seconds| ≥ 1 (both are multiples of the same power of two below 1); between
+        // -1 and 0 it may round, and then no fraction passes the check below.
         let fraction = seconds - floor
         guard let digits = fractionDigits(fraction, whole: whole, seconds: seconds) else { return nil }
         let day = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
