@@ -188,6 +188,16 @@ struct ImportJSON {
     /// A string at `at`: escapes decoded, surrogate pairs joined, the UTF-8 checked.
     private mutating func string() throws(Invalid) -> String {
         at += 1
+        // Most strings have no escape: made from their bytes where they are.
+        var end = at
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self) else {
+                throw invalid("a string that is not UTF-8")
+            }
+            at = end + 1
+            return text
+        }
         var utf8 = [UInt8]()
         while at < bytes.count {
             let byte = bytes[at]
