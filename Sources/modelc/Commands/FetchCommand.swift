@@ -19,10 +19,12 @@ struct FetchCommand: ParsableCommand {
 
             JSON form: {"entity", "count", "objects": [{"id": "x-coredata://<NSStoreUUID>/<Entity>/p<Z_PK>", \
             "entity": the object's own entity, "attributes": {...}, "relationships": {"toOne": id or null, \
-            "toMany": [ids]}}]}; with --count only {"entity", "count"}. Values: strings; numbers for \
-            integers, doubles and floats; decimals as strings; booleans; dates as ISO 8601 UTC with \
-            fractional seconds; binary and transformable data as base64 of the stored bytes; UUIDs \
-            and URIs as strings; null. To-many IDs are in the relationship's order where it is \
+            "toMany": [ids]}}]}; with --count only {"entity", "count"}. Values, exact so that 'modelc \
+            import' reads back the same bits: strings; numbers for integers, doubles and floats \
+            (shortest round-trip text; "NaN", "Infinity", "-Infinity" for non-finite ones); decimals \
+            as strings; booleans; dates as RFC 3339 UTC with as many fractional digits as they need; \
+            binary and transformable data as base64 of the stored bytes; UUIDs and URIs as strings; \
+            null. To-many IDs are in the relationship's order where it is \
             ordered, else by primary key.
             """
     )

@@ -40,12 +40,16 @@ struct FetchReport: Encodable {
         static func id(_ object: ManagedObject) -> String { object.objectID.uriRepresentation().absoluteString }
     }
 
-    /// A value in the JSON form the fetch command documents.
+    /// A value in the JSON form the fetch command documents, each exact to the bit so that
+    /// `import` reads back the same value (``JSONForms``): doubles and floats in their shortest
+    /// round-trip text, dates in RFC 3339 with as many fractional digits as they need.
     enum Value: Encodable {
         case null
         case string(String)
         case integer(Int64)
+        /// A double, or a date no RFC 3339 text is exact for, as its stored seconds.
         case double(Double)
+        case float(Float)
         case bool(Bool)
         case list([String])
 
@@ -58,9 +62,11 @@ struct FetchReport: Encodable {
             case let number as Int32: self = .integer(Int64(number))
             case let number as Int64: self = type == .boolean ? .bool(number != 0) : .integer(number)
             case let number as Double: self = .double(number)
-            case let number as Float: self = .double(Double(number))
+            case let number as Float: self = .float(number)
             case let number as Decimal: self = .string("\(number)")
-            case let date as Date: self = .string(Self.dateFormatter.string(from: date))
+            case let date as Date:
+                let seconds = date.timeIntervalSinceReferenceDate
+                self = JSONForms.text(ofDate: seconds).map(Value.string) ?? .double(seconds)
             case let data as Data: self = .string(data.base64EncodedString())
             case let id as UUID: self = .string(id.uuidString)
             case let url as URL: self = .string(url.absoluteString)
@@ -81,7 +87,11 @@ struct FetchReport: Encodable {
             case .null: try container.encodeNil()
             case .string(let value): try container.encode(value)
             case .integer(let value): try container.encode(value)
-            case .double(let value): try container.encode(value)
+            // JSON has no non-finite number: those are strings, which import reads back.
+            case .double(let value):
+                if let name = JSONForms.name(ofNonFinite: value) { try container.encode(name) } else { try container.encode(value) }
+            case .float(let value):
+                if let name = JSONForms.name(ofNonFinite: Double(value)) { try container.encode(name) } else { try container.encode(value) }
             case .bool(let value): try container.encode(value)
             case .list(let value): try container.encode(value)
             }
@@ -94,6 +104,7 @@ struct FetchReport: Encodable {
             case .string(let value): value
             case .integer(let value): String(value)
             case .double(let value): String(value)
+            case .float(let value): String(value)
             case .bool(let value): value ? "YES" : "NO"
             case .list(let value): "\(value.count) objects"
             }

@@ -24,9 +24,11 @@ struct ImportCommand: ParsableCommand {
             memory does not grow with the number of objects (beyond the file's bytes and a table \
             of its ids: each object is parsed when needed). The batches are saved on a copy of \
             the store beside it (<store>.modelc-<UUID>), which takes the store's place only when \
-            every batch is saved. A bad file (unknown entity or key, a value of the wrong type, an \
-            id no object has, a validation failure in any batch) is refused with its place in the \
-            file and Core Data's code, and the store is left as it was, with nothing beside it. \
+            every batch is saved. A bad file (unknown entity or key, a value of the wrong type or out \
+            of its type's range, a date not of the calendar, an id no object has, a link to an \
+            object of another entity than the destination, a validation failure in any batch) is \
+            refused with its place in the file and Core Data's code, and the store is left as it \
+            was, with nothing beside it. \
             The store's write lock is held while the copy is made and filled, so other writers wait; a \
             copy a killed import or migration left is removed and listed.
 

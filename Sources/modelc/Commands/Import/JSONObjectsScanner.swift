@@ -3,32 +3,31 @@ import Foundation
 /// Finds the elements of the `"objects"` array of a JSON object without parsing them: each
 /// element's byte range, found by skipping strings (with their escapes) and nested brackets.
 /// The elements are parsed one by one later (``ImportFile/object(_:)``); the other members of
-/// the top-level object are checked with `JSONSerialization` here.
+/// the top-level object are checked with ``ImportJSON`` here. It reads the file's bytes where
+/// they are, without a copy.
 struct JSONObjectsScanner {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private var at = 0
 
-    init(_ data: Data) {
-        bytes = [UInt8](data)
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
     }
 
     /// The ranges of the elements of the top-level object's `"objects"` array; nil when the
-    /// text is not a JSON object with such an array.
+    /// text is not a JSON object with one such array.
     mutating func objectRanges() -> [Range<Int>]? {
         var found: [Range<Int>]?
         guard take(UInt8(ascii: "{")) else { return nil }
         if take(UInt8(ascii: "}")) { return nil }
         repeat {
             guard let keyRange = skipString(), take(UInt8(ascii: ":")) else { return nil }
-            if Array(bytes[keyRange]) == Array("\"objects\"".utf8) {
-                guard let elements = arrayElements() else { return nil }
+            if bytes[keyRange].elementsEqual("\"objects\"".utf8) {
+                guard found == nil, let elements = arrayElements() else { return nil }
                 found = elements
             } else {
                 skipSpace()
                 let start = at
-                guard skipValue(),
-                    (try? JSONSerialization.jsonObject(with: Data(bytes[start..<at]), options: .fragmentsAllowed)) != nil
-                else { return nil }
+                guard skipValue(), (try? ImportJSON.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<at]))) != nil else { return nil }
             }
         } while take(UInt8(ascii: ","))
         guard take(UInt8(ascii: "}")) else { return nil }
@@ -73,6 +72,8 @@ struct JSONObjectsScanner {
                         at += 1
                         return true
                     }
+                case let byte where byte < 0x20 && !ImportJSON.isBlank(byte):
+                    return false
                 default:
                     break
                 }
@@ -98,6 +99,8 @@ struct JSONObjectsScanner {
             case UInt8(ascii: "\""):
                 at += 1
                 return start..<at
+            // JSON text has no raw control character in a string; a file of NULs stops here.
+            case 0..<0x20: return nil
             default: at += 1
             }
         }

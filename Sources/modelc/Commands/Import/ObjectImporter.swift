@@ -129,9 +129,11 @@ struct ObjectImporter {
 
     /// Checks every object of the file against the model, in the order a single pass would
     /// meet the problems (each object's entity, id and attributes, then every object's
-    /// relationships), and returns each id's position.
+    /// relationships: ids of objects of the destination entity or its subentities), and
+    /// returns each id's position.
     private func check(_ file: ImportFile, _ schema: ImportSchema) throws -> [String: Int] {
         var positions = [String: Int]()
+        var entities = [String]()
         for position in file.indices {
             let object = try file.object(position)
             guard let entity = schema[object.entity], !entity.description.isAbstract else {
@@ -145,11 +147,12 @@ struct ObjectImporter {
                 if attribute.isDerived { continue }
                 do {
                     _ = try ImportValue.value(value, for: attribute)
-                } catch let message as ImportValue.Mismatch {
-                    throw ImportFile.failure("\(object.place).attributes.\(key): \(message.text)", path)
+                } catch {
+                    throw ImportFile.failure("\(object.place).attributes.\(key): \(error.text)", path, code: error.code)
                 }
             }
             positions[object.id] = position
+            entities.append(object.entity)
         }
         for position in file.indices {
             let object = try file.object(position)
@@ -164,10 +167,16 @@ struct ObjectImporter {
                     guard let list = value as? [Any] else { throw ImportFile.failure("\(place): a to-many needs a list of ids", path) }
                     ids = list
                 } else {
+                    guard value is String || value is NSNull else { throw ImportFile.failure("\(place): a to-one needs an id or null", path) }
                     ids = value is NSNull ? [] : [value]
                 }
-                for id in ids where (id as? String).flatMap({ positions[$0] }) == nil {
-                    throw ImportFile.failure("\(place): no object of the file has the id \(id)", path, code: 133000)
+                for id in ids {
+                    guard let id = id as? String else { throw ImportFile.failure("\(place): \(ImportValue.describe(id)) is not an id", path) }
+                    guard let target = positions[id] else { throw ImportFile.failure("\(place): no object of the file has the id \(id)", path, code: 133000) }
+                    guard schema.isKind(entities[target], of: relationship) else {
+                        throw ImportFile.failure(
+                            "\(place): '\(id)' is \(entities[target]), not \(relationship.destinationEntityName) or one of its subentities", path)
+                    }
                 }
             }
         }
