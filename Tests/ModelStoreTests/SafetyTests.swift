@@ -118,14 +118,15 @@ struct SafetyTests {
             let pending = try StoreBackup.prepare(source, for: nil, tag: "pre-test")
             let dead = source.replacingOccurrences(of: ".sqlite", with: ".pre-old.sqlite") + ".modelc-\(UUID().uuidString)"
             try Data("half a backup".utf8).write(to: URL(fileURLWithPath: dead))
-            #expect(StoreLeftovers.removeDeadRunFiles(beside: source) == [dead])
+            let hashes = try StoreMetadata.read(at: source).versionHashes
+            #expect(StoreLeftovers.cleanUp(beside: source, storeHashes: hashes) == StoreLeftovers.Cleanup(removed: [dead]))
             #expect(FileManager.default.fileExists(atPath: pending.staging))
             let named = try pending.publish()
             #expect(FileManager.default.fileExists(atPath: named) && !FileManager.default.fileExists(atPath: pending.staging))
 
             let abandoned = try StoreBackup.prepare(source, for: nil, tag: "pre-test")
             abandoned.claim.release()
-            #expect(StoreLeftovers.removeDeadRunFiles(beside: source) == [abandoned.staging])
+            #expect(StoreLeftovers.cleanUp(beside: source, storeHashes: hashes) == StoreLeftovers.Cleanup(removed: [abandoned.staging]))
         }
     }
 }

@@ -44,7 +44,7 @@ extension ManagedObjectContext {
             let written: [ObjectIdentifier: ObjectKey]
             do {
                 written = try saving(in: part.store, after: saved) {
-                    try part.store.database.write { db -> [ObjectIdentifier: ObjectKey] in
+                    try part.store.database.writeJoiningTransaction { db -> [ObjectIdentifier: ObjectKey] in
                         resolutions = [:]
                         let writer = ObjectRowWriter(db: db, rows: rows, keys: part.store.keys)
                         let reader = ObjectRowReader(db: db, rows: rows, keys: part.store.keys)
@@ -199,7 +199,7 @@ extension ManagedObjectContext {
         let stores = try coordinator().stores()
         let rows = try self.rows()
         for part in try changesByStore(stores, inserted: pending, updated: [], deleted: []) {
-            let keys = try part.store.database.write { try assignKeys(part.inserted, ObjectRowWriter(db: $0, rows: rows, keys: part.store.keys)) }
+            let keys = try part.store.database.writeJoiningTransaction { try assignKeys(part.inserted, ObjectRowWriter(db: $0, rows: rows, keys: part.store.keys)) }
             for object in part.inserted {
                 guard let key = keys[ObjectIdentifier(object)] else { continue }
                 rekey(object, part.store.objectID(object.entity.name, key.key))

@@ -47,6 +47,8 @@ public struct MigrationManager {
         public var outcome: Migrator.Outcome
         public var backupPath: String?
         public var removedLeftovers: [String] = []
+        /// Backups that migrations killed after their commit had left unnamed, named by this run.
+        public var namedBackups: [String] = []
         /// Older backups removed to keep `keepBackups`.
         public var removedBackups: [String] = []
         /// What each entity mapping did, in mapping order.

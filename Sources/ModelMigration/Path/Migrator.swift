@@ -66,6 +66,8 @@ public enum Migrator {
         public var suggestedThrough: [String]?
         /// Temporary files of killed runs that this run removed from beside the store.
         public var removedLeftovers: [String] = []
+        /// Backups that migrations killed after their commit had left unnamed, named by this run.
+        public var namedBackups: [String] = []
         /// Older backups removed to keep `keepBackups`.
         public var removedBackups: [String] = []
 
