@@ -3,9 +3,10 @@ import ModelStore
 import Testing
 import _ModelTestSupport
 
-/// `modelc migrate` after killed runs: it lists every file of a dead run it removes, even when
-/// the store is already current, and names, never removes, the backup a run killed right after
-/// its commit left under its staging name.
+/// `modelc migrate` next to other writers and after killed runs: it waits for another writer
+/// as long as documented (5 s), lists every file of a dead run it removes, even when the store
+/// is already current, and names, never removes, the backup a run killed right after its commit
+/// left under its staging name.
 @Suite(.serialized)
 struct MigrateLeftoverTests {
     static let library = MigrateCommandTests.library
@@ -19,6 +20,37 @@ struct MigrateLeftoverTests {
 
     static func report(_ run: Modelc.Run) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any], "\(run.standardOutput)\(run.standardError)")
+    }
+
+    @Test func aRunWaitsUpToFiveSecondsForAnotherWriter() throws {
+        try withTemporaryDirectory { folder in
+            let store = try Self.store(1, in: folder)
+            for arguments in [["--dry-run"], []] {
+                // Another process's transaction, ended after 1.5 s: the run waits for it.
+                let locker = try StoreLocker(store)
+                let release = Thread {
+                    Thread.sleep(forTimeInterval: 1.5)
+                    locker.stop()
+                }
+                release.start()
+                let start = Date()
+                let run = try Modelc.run(["migrate", store, "--model", Self.library, "--json"] + arguments)
+                let waited = Date().timeIntervalSince(start)
+                while !release.isFinished { Thread.sleep(forTimeInterval: 0.05) }
+                #expect(run.status == 0, "\(arguments): \(run.standardOutput)\(run.standardError)")
+                #expect(try Self.report(run)["outcome"] as? String == (arguments.isEmpty ? "migrated" : "planned"))
+                #expect(waited > 1.4, "\(arguments): waited \(waited) s")
+            }
+            // A transaction held longer: the run gives up after about 5 s, with class locked.
+            let locker = try StoreLocker(store)
+            let start = Date()
+            let run = try Modelc.run(["migrate", store, "--model", Self.library, "--json"])
+            let waited = Date().timeIntervalSince(start)
+            locker.stop()
+            let error = try Self.report(run)["error"] as? [String: Any]
+            #expect(run.status == 1 && error?["class"] as? String == "locked" && error?["code"] as? String == "134090", "\(run.standardOutput)")
+            #expect(waited > 4.5 && waited < 20, "gave up after \(waited) s")
+        }
     }
 
     @Test func leftoversBesideACurrentStoreAreListed() throws {

@@ -77,10 +77,11 @@ public struct MigrationManager {
         if scope.isConfiguration, let destination = try? destinationVersion(named: options.destination) { try scope.check(destination, path: path) }
         do {
             try StoreCheck.checkFile(path)
-            try StoreCheck.checkNotLocked(path)
             guard options.dryRun else {
                 return try ManagerSession(manager: self, path: path, database: path, options: options).run()
             }
+            // A real run's own transaction waits for another writer; a dry run's copy waits here.
+            try StoreCheck.waitUntilNotLocked(path)
             return try StoreSnapshot.withPrivateCopy(of: path) { copy in
                 try ManagerSession(manager: self, path: path, database: copy, options: options).run()
             }
