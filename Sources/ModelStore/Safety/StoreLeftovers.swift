@@ -60,9 +60,13 @@ public enum StoreLeftovers {
 
     /// Whether the dead run's copy at `file` is a backup of the store at `store` made by a
     /// migration that committed: a Core Data store whose hashes differ from `storeHashes`, made
-    /// for another name than the store's own.
+    /// for a name that is neither the store's own (a half-made migrated store) nor a staging
+    /// name (a store a stage of a killed run was building from its working copy).
     private static func isCommittedBackup(_ file: String, of store: String, storeHashes: [String: VersionHash]) -> Bool {
-        guard intendedName(of: file) != store, let metadata = try? StoreMetadata.read(at: file) else { return false }
+        let intended = URL(fileURLWithPath: intendedName(of: file)).lastPathComponent
+        guard intended != URL(fileURLWithPath: store).lastPathComponent, !isStagingName(intended),
+            let metadata = try? StoreMetadata.read(at: file)
+        else { return false }
         return metadata.versionHashes != storeHashes
     }
 
