@@ -118,14 +118,42 @@ struct SafetyTests {
             let pending = try StoreBackup.prepare(source, for: nil, tag: "pre-test")
             let dead = source.replacingOccurrences(of: ".sqlite", with: ".pre-old.sqlite") + ".modelc-\(UUID().uuidString)"
             try Data("half a backup".utf8).write(to: URL(fileURLWithPath: dead))
-            #expect(StoreLeftovers.removeDeadRunFiles(beside: source) == [dead])
+            let hashes = try StoreMetadata.read(at: source).versionHashes
+            #expect(StoreLeftovers.cleanUp(beside: source, storeHashes: hashes) == StoreLeftovers.Cleanup(removed: [dead]))
             #expect(FileManager.default.fileExists(atPath: pending.staging))
             let named = try pending.publish()
             #expect(FileManager.default.fileExists(atPath: named) && !FileManager.default.fileExists(atPath: pending.staging))
 
             let abandoned = try StoreBackup.prepare(source, for: nil, tag: "pre-test")
             abandoned.claim.release()
-            #expect(StoreLeftovers.removeDeadRunFiles(beside: source) == [abandoned.staging])
+            #expect(StoreLeftovers.cleanUp(beside: source, storeHashes: hashes) == StoreLeftovers.Cleanup(removed: [abandoned.staging]))
+        }
+    }
+
+    /// What the clean-up beside a store keeps: a new store being filled under a staging name
+    /// (claimed), and a backup copy of a version the store no longer has (named, as a run killed
+    /// after its migration's commit leaves it); what it removes: an unclaimed copy of the
+    /// store's own version and a store a killed stage built from its working copy.
+    @Test func theCleanUpKeepsLiveStagingFilesAndCommittedBackups() throws {
+        try withTemporaryDirectory { folder in
+            let store = folder.appendingPathComponent("Store.sqlite").path
+            let current = try Self.libraryVersion()
+            try StoreCreator.create(at: store, version: current, journalMode: .delete)
+            let hashes = try StoreMetadata.read(at: store).versionHashes
+            let filling = try StoreStaging.new(for: store, version: current)
+            let v1 = Corpus.packageRoot.appendingPathComponent("Fixtures/Library-v1.sqlite").path
+            let intended = folder.appendingPathComponent("Store.pre-Library-20250101T000000Z.sqlite").path
+            let backup = intended + ".modelc-\(UUID().uuidString)"
+            let stage = store + ".modelc-\(UUID().uuidString).modelc-\(UUID().uuidString)"
+            let stale = folder.appendingPathComponent("Store.pre-Library 3-20250101T000000Z.sqlite").path + ".modelc-\(UUID().uuidString)"
+            for (source, copy) in [(v1, backup), (v1, stage), (store, stale)] { try FileManager.default.copyItem(atPath: source, toPath: copy) }
+            let cleanup = StoreLeftovers.cleanUp(beside: store, storeHashes: hashes)
+            #expect(cleanup == StoreLeftovers.Cleanup(removed: [stale, stage].sorted(), namedBackups: [intended]))
+            #expect(FileManager.default.fileExists(atPath: filling.path))
+            #expect(try StoreMetadata.read(at: intended).versionIdentifiers == ["1"])
+            filling.discard()
+            #expect(!FileManager.default.fileExists(atPath: filling.path))
         }
     }
 }
+

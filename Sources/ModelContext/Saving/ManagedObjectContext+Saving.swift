@@ -192,7 +192,7 @@ extension ManagedObjectContext {
         let stores = try coordinator().stores()
         let rows = try self.rows()
         for part in try changesByStore(stores, inserted: pending, updated: [], deleted: []) {
-            let keys = try part.store.database.write { try assignKeys(part.inserted, ObjectRowWriter(db: $0, rows: rows, keys: part.store.keys)) }
+            let keys = try part.store.database.writeJoiningTransaction { try assignKeys(part.inserted, ObjectRowWriter(db: $0, rows: rows, keys: part.store.keys)) }
             for object in part.inserted {
                 guard let key = keys[ObjectIdentifier(object)] else { continue }
                 rekey(object, part.store.objectID(object.entity.name, key.key))

@@ -49,18 +49,23 @@ enum StoreTransactions {
         _ stores: [PersistentStoreCoordinator.OpenedStore], _ databases: [Database], _ order: [Int], _ body: ([Database]) throws -> T
     ) throws -> T {
         let result: T
+        // A store whose connection is inside a transaction its caller holds open (an import's,
+        // which saves in batches) joins it with a savepoint, committed or undone with it.
+        let joined = databases.map(\.isInsideTransaction)
         do {
-            for index in order where index < databases.count { try databases[index].beginTransaction() }
+            for index in order where index < databases.count {
+                if joined[index] { try databases[index].execute(sql: "SAVEPOINT \(savepoint)") } else { try databases[index].beginTransaction() }
+            }
             result = try body(databases)
         } catch {
-            rollBack(databases[...])
+            rollBack(databases.indices, databases, joined)
             throw error
         }
         for (index, db) in databases.enumerated() {
             do {
-                try db.commit()
+                if joined[index] { try db.execute(sql: "RELEASE SAVEPOINT \(savepoint)") } else { try db.commit() }
             } catch {
-                rollBack(databases[index...])
+                rollBack(index..<databases.count, databases, joined)
                 guard index > 0 else { throw error }
                 let reported = (error as? DatabaseError).map { ContextError.store($0) } ?? error as NSError
                 let failed = stores[index...].map(\.persistentStore)
@@ -76,8 +81,17 @@ enum StoreTransactions {
         return result
     }
 
-    /// Ends the open transactions of `databases` without their changes.
-    private static func rollBack(_ databases: ArraySlice<Database>) {
-        for db in databases { try? db.rollback() }
+    /// The savepoint of a store whose transaction the caller holds.
+    private static let savepoint = "modelcStoreTransactions"
+
+    /// Ends the open transactions (or joined savepoints) of `databases` at `indices` without their changes.
+    private static func rollBack(_ indices: Range<Int>, _ databases: [Database], _ joined: [Bool]) {
+        for index in indices {
+            if joined[index] {
+                try? databases[index].execute(sql: "ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)")
+            } else {
+                try? databases[index].rollback()
+            }
+        }
     }
 }

@@ -43,12 +43,12 @@ struct ManagerSession {
 
     /// Everything done under the source's lock.
     private func perform(_ db: Database, wasWAL: Bool, checkingPages: Bool) throws -> MigrationManager.Result {
-        let removed = commits ? StoreLeftovers.removeDeadRunFiles(beside: path) : []
         let (metadata, source, destination) = try preflight(db, checkingPages: checkingPages)
+        let cleanup = commits ? StoreLeftovers.cleanUp(beside: path, storeHashes: metadata.versionHashes) : StoreLeftovers.Cleanup()
         let model = manager.mappingModel
         var result = MigrationManager.Result(
             path: path, storeVersion: source.name, destination: destination.name, mappingModel: model.path, outcome: .upToDate,
-            removedLeftovers: removed)
+            removedLeftovers: cleanup.removed, namedBackups: cleanup.namedBackups)
         if source.name == destination.name { return result }
         let hashes = VersionHasher(destination).entityHashes()
         if try scope.isCurrent(metadata, schema: StoreSchema.read(from: db), destination: destination, destinationHashes: hashes) { return result }

@@ -47,6 +47,8 @@ public struct MigrationManager {
         public var outcome: Migrator.Outcome
         public var backupPath: String?
         public var removedLeftovers: [String] = []
+        /// Backups that migrations killed after their commit had left unnamed, named by this run.
+        public var namedBackups: [String] = []
         /// Older backups removed to keep `keepBackups`.
         public var removedBackups: [String] = []
         /// What each entity mapping did, in mapping order.
@@ -75,10 +77,11 @@ public struct MigrationManager {
         if scope.isConfiguration, let destination = try? destinationVersion(named: options.destination) { try scope.check(destination, path: path) }
         do {
             try StoreCheck.checkFile(path)
-            try StoreCheck.checkNotLocked(path)
             guard options.dryRun else {
                 return try ManagerSession(manager: self, path: path, database: path, options: options).run()
             }
+            // A real run's own transaction waits for another writer; a dry run's copy waits here.
+            try StoreCheck.waitUntilNotLocked(path)
             return try StoreSnapshot.withPrivateCopy(of: path) { copy in
                 try ManagerSession(manager: self, path: path, database: copy, options: options).run()
             }

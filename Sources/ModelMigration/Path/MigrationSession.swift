@@ -24,6 +24,7 @@ struct MigrationSession {
     /// The named backup, removed again when the commit fails.
     private var backup: String?
     private var removedLeftovers: [String] = []
+    private var namedBackups: [String] = []
 
     init(path: String, database: String, bundle: ModelBundle, options: Migrator.Options) {
         self.path = path
@@ -84,6 +85,7 @@ struct MigrationSession {
         }
         result.backupPath = backup
         result.removedLeftovers = removedLeftovers
+        result.namedBackups = namedBackups
         if result.outcome == .migrated, let keep = options.keepBackups {
             result.removedBackups = StoreLeftovers.pruneBackups(beside: path, tag: "pre", keeping: keep)
         }
@@ -92,12 +94,15 @@ struct MigrationSession {
 
     /// Everything the migration reads and writes, inside the transaction.
     private mutating func perform(_ db: Database) throws -> Migrator.Result {
-        if commits {
-            removedLeftovers = StoreLeftovers.removeDeadRunFiles(beside: path)
-                + (options.backupPath.map { StoreLeftovers.removeDeadRunFiles(beside: $0) } ?? [])
-        }
         try checkStore(db)
         let metadata = try StoreMetadata.required(from: db, path: path)
+        if commits {
+            for place in [path] + (options.backupPath.map { [$0] } ?? []) {
+                let cleanup = StoreLeftovers.cleanUp(beside: place, storeHashes: metadata.versionHashes)
+                removedLeftovers += cleanup.removed
+                namedBackups += cleanup.namedBackups
+            }
+        }
         let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
         guard let storeVersion = match.matched else {
             let nearest = match.nearest.map { " (nearest: '\($0.name)')" } ?? ""

@@ -66,6 +66,8 @@ public enum Migrator {
         public var suggestedThrough: [String]?
         /// Temporary files of killed runs that this run removed from beside the store.
         public var removedLeftovers: [String] = []
+        /// Backups that migrations killed after their commit had left unnamed, named by this run.
+        public var namedBackups: [String] = []
         /// Older backups removed to keep `keepBackups`.
         public var removedBackups: [String] = []
 
@@ -89,11 +91,12 @@ public enum Migrator {
         }
         do {
             try StoreCheck.checkFile(path)
-            try StoreCheck.checkNotLocked(path)
             guard options.dryRun else {
                 var session = MigrationSession(path: path, database: path, bundle: bundle, options: options)
                 return try session.run()
             }
+            // A real run's own transaction waits for another writer; a dry run's copy waits here.
+            try StoreCheck.waitUntilNotLocked(path)
             return try StoreSnapshot.withPrivateCopy(of: path) { copy in
                 var session = MigrationSession(path: path, database: copy, bundle: bundle, options: options)
                 return try session.run()

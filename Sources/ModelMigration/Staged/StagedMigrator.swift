@@ -62,6 +62,8 @@ public enum StagedMigrator {
         public var backupPath: String?
         /// Temporary files of killed runs that this run removed from beside the store.
         public var removedLeftovers: [String] = []
+        /// Backups that migrations killed after their commit had left unnamed, named by this run.
+        public var namedBackups: [String] = []
         /// Older backups removed to keep `keepBackups`.
         public var removedBackups: [String] = []
 
@@ -83,10 +85,11 @@ public enum StagedMigrator {
         }
         do {
             try StoreCheck.checkFile(path)
-            try StoreCheck.checkNotLocked(path)
             guard options.dryRun else {
                 return try StagedSession(path: path, database: path, bundle: bundle, plan: plan, options: options).run()
             }
+            // A real run's own transaction waits for another writer; a dry run's copy waits here.
+            try StoreCheck.waitUntilNotLocked(path)
             return try StoreSnapshot.withPrivateCopy(of: path) { copy in
                 try StagedSession(path: path, database: copy, bundle: bundle, plan: plan, options: options).run()
             }

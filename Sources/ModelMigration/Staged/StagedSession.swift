@@ -44,10 +44,10 @@ struct StagedSession {
 
     /// Everything done under the store's lock: checks, the copy, the stages, the swap.
     private func perform(_ db: Database, wasWAL: Bool) throws -> StagedMigrator.Result {
-        let removed = commits ? StoreLeftovers.removeDeadRunFiles(beside: path) : []
         try StoreIntegrity.check(db, path: path, depth: .quick, tables: StoreIntegrity.bookkeepingTables)
         try StoreIntegrity.checkPointerMap(db, path: path)
         let metadata = try StoreMetadata.required(from: db, path: path)
+        let cleanup = commits ? StoreLeftovers.cleanUp(beside: path, storeHashes: metadata.versionHashes) : StoreLeftovers.Cleanup()
         let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
         guard let storeVersion = match.matched else {
             throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store")
@@ -56,7 +56,7 @@ struct StagedSession {
         let stages = try resolve(from: storeVersion)
         var result = StagedMigrator.Result(
             path: path, storeVersion: storeVersion.name, destination: stages.last?.destination.name ?? storeVersion.name, outcome: .upToDate,
-            removedLeftovers: removed)
+            removedLeftovers: cleanup.removed, namedBackups: cleanup.namedBackups)
         guard let last = stages.last else { return result }
         let hashes = VersionHasher(last.destination).entityHashes()
         if try scope.isCurrent(metadata, schema: StoreSchema.read(from: db), destination: last.destination, destinationHashes: hashes) { return result }

@@ -125,6 +125,15 @@ public struct StoreCheck: Sendable {
         }
     }
 
+    /// Waits up to `timeout` seconds for no other process to hold a write lock on the store (as
+    /// a writer's busy timeout waits), probing without taking any lock; then fails as
+    /// ``checkNotLocked(_:)`` does.
+    public static func waitUntilNotLocked(_ path: String, timeout: TimeInterval = 5) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while LockProbe.isWriteLocked(path), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        try checkNotLocked(path)
+    }
+
     /// The checks made on the file itself: it exists, can be read and starts like a database.
     public static func checkFile(_ path: String) throws {
         var isDirectory: ObjCBool = false

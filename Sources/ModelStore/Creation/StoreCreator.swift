@@ -28,27 +28,41 @@ public enum StoreCreator {
         guard manager.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
             throw StoreError.permissionDenied(path: path, writing: true)
         }
-        if let wide = ColumnLimit.firstTooWide(version) {
-            throw StoreError.tooManyColumns(path: path, table: wide.table, columns: wide.columns)
-        }
+        try refuseTooWide(version, path: path)
         let staging = "\(path).modelc-\(UUID().uuidString)"
         defer { StoreFiles(path: staging).removeDatabaseAndSidecars() }
         let layout = StoreLayout(version, framework: framework, persistentHistory: persistentHistory, configuration: configuration)
         try StoreError.mapping(path: path) {
-            let queue = try DatabaseQueue(path: staging)
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA page_size = 4096")
-                try db.execute(sql: "PRAGMA auto_vacuum = 2")
-                try db.inTransaction {
-                    try populate(db, layout: layout, version: version, framework: framework, uuid: uuid)
-                    return .commit
-                }
-                if journalMode == .wal { try db.execute(sql: "PRAGMA journal_mode = WAL") }
-            }
-            try queue.close()
+            try write(staging, layout: layout, version: version, framework: framework, journalMode: journalMode, uuid: uuid)
             try manager.moveItem(atPath: staging, toPath: path)
         }
         return layout
+    }
+
+    /// Refuses, before any table is laid out, a model whose table would exceed SQLite's column
+    /// limit; `path` names the store in the error.
+    static func refuseTooWide(_ version: ModelVersion, path: String) throws {
+        if let wide = ColumnLimit.firstTooWide(version) {
+            throw StoreError.tooManyColumns(path: path, table: wide.table, columns: wide.columns)
+        }
+    }
+
+    /// Writes the empty store of `layout` into the file at `file`, which is missing or empty,
+    /// with Core Data's pragmas, and closes it.
+    static func write(
+        _ file: String, layout: StoreLayout, version: ModelVersion, framework: FrameworkVersion, journalMode: JournalMode, uuid: UUID
+    ) throws {
+        let queue = try DatabaseQueue(path: file)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            try db.execute(sql: "PRAGMA auto_vacuum = 2")
+            try db.inTransaction {
+                try populate(db, layout: layout, version: version, framework: framework, uuid: uuid)
+                return .commit
+            }
+            if journalMode == .wal { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        }
+        try queue.close()
     }
 
     /// An in-memory store with the same schema, entity rows, metadata and model cache as
@@ -59,9 +73,7 @@ public enum StoreCreator {
         version: ModelVersion, framework: FrameworkVersion = .current, uuid: UUID = UUID(), persistentHistory: Bool = false,
         configuration: String? = nil
     ) throws -> DatabaseQueue {
-        if let wide = ColumnLimit.firstTooWide(version) {
-            throw StoreError.tooManyColumns(path: ":memory:", table: wide.table, columns: wide.columns)
-        }
+        try refuseTooWide(version, path: ":memory:")
         let queue = try DatabaseQueue(configuration: CoreDataFunctions.registering(in: Configuration()))
         try queue.write { db in
             let layout = StoreLayout(version, framework: framework, persistentHistory: persistentHistory, configuration: configuration)

@@ -25,9 +25,11 @@ public enum StoreBackup {
     // MARK: - In two phases
 
     /// A backup copied but not yet named: a migration makes it before its first write and names
-    /// it only when it commits, so that a run that ends without migrating, or is killed, leaves
-    /// no backup, only a staging file (`<name>.modelc-<UUID>`) the next run removes as a dead
-    /// run's (``StoreLeftovers/removeDeadRunFiles(beside:)``, beside the store or the backup).
+    /// it only when it commits, so that a run that ends without migrating, or is killed before
+    /// its commit, leaves no backup, only a staging file (`<name>.modelc-<UUID>`) the next run
+    /// removes as a dead run's; one killed between its commit and the naming leaves a copy the
+    /// next run names (``StoreLeftovers/cleanUp(beside:storeHashes:)``, beside the store or the
+    /// backup).
     public struct Pending: Sendable {
         let source: String
         /// Where the unnamed copy is.

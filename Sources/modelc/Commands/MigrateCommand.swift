@@ -43,7 +43,10 @@ struct MigrateCommand: ParsableCommand {
             refused with class corrupt, 259) and every table of the store's version (a missing \
             one is incompatibleSchema, 134020), and the tables it wrote (PRAGMA \
             integrity_check) before it commits. Temporary files a killed run left beside the store \
-            (NAME.pre-….EXT.modelc-UUID and its -journal) are removed. Errors print their class \
+            (NAME.pre-….EXT.modelc-UUID and its -journal) are removed and listed, also when the \
+            store is already current; a backup copy a run killed after its commit left under such \
+            a name is named instead (namedBackups). A dry run waits up to 5 seconds too, for \
+            another writer to let go before it copies the store. Errors print their class \
             and Core Data's code; an unknown --to or --through version is a usage error (X015).
 
             --dry-run runs the plan on a private copy and prints, per step, the changes, the \
@@ -54,7 +57,7 @@ struct MigrateCommand: ParsableCommand {
             entity.
 
             JSON form: {"store", "storeVersion", "destination", "outcome", "risk", "backup", \
-            "removedLeftovers", "removedBackups", \
+            "removedLeftovers", "namedBackups", "removedBackups", \
             "suggestedThrough", \
             "steps": [{"from", "to", "uses" ({"inferred": {}} or {"mappingModel": {"path"}}), "risk", "rowsTouched", "rewrittenTables", "dropped": \
             [{"entity", "property", "count"}], "foreignEntityRows": [{"table", "entityNumber", "entity", "count"}], "statements": [{"sql", "purpose"}], "mapping"}]}.
@@ -78,14 +81,14 @@ struct MigrateCommand: ParsableCommand {
             any point, the store is the original or the destination, never a version between. \
             --dry-run shows each stage's mapping model or inference and its data-loss forecast. \
             JSON form: {"store", "storeVersion", "destination", "outcome", "risk", "backup", \
-            "removedLeftovers", "removedBackups", "stages": [{"from", "to", "uses", "risk", \
+            "removedLeftovers", "namedBackups", "removedBackups", "stages": [{"from", "to", "uses", "risk", \
             "step" (an inferred stage's step, as above), "entityMappings"}]}.
 
             A mapping that names an entity migration policy (or calls \
             FUNCTION($entityPolicy, …)) needs the library with a registered Swift port: the \
             command stops before touching anything, names the class and the mapping, and exits \
             2. JSON form: {"store", "storeVersion", "destination", "outcome", "backup", \
-            "removedLeftovers", "removedBackups", "steps": [{"from", "to", "uses": {"mappingModel": {"path", \
+            "removedLeftovers", "namedBackups", "removedBackups", "steps": [{"from", "to", "uses": {"mappingModel": {"path", \
             "reason"}}, "candidates", "entityMappings": [{"name", "type", "sourceEntity", \
             "destinationEntity", "instancesCreated", "relationshipsSet", "valuesDropped", \
             "validationFailures"}]}]}; --dry-run reports these counts from a private copy.

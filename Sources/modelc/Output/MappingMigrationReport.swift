@@ -27,6 +27,7 @@ struct MappingMigrationReport: Encodable {
     var outcome: String
     var backup: String?
     var removedLeftovers: [String]
+    var namedBackups: [String]
     var removedBackups: [String]
     var steps: [Step]
 
@@ -37,6 +38,7 @@ struct MappingMigrationReport: Encodable {
         outcome = result.outcome.rawValue
         backup = result.backupPath
         removedLeftovers = result.removedLeftovers
+        namedBackups = result.namedBackups
         removedBackups = result.removedBackups
         steps = [
             Step(
@@ -62,6 +64,7 @@ struct MappingMigrationReport: Encodable {
         }
         if let backup { lines.append("backup: \(backup)") }
         for file in removedLeftovers { lines.append("removed a killed run's file: \(file)") }
+        for file in namedBackups { lines.append("named the backup a killed migration left: \(file)") }
         for file in removedBackups { lines.append("removed old backup: \(file)") }
         print(lines.joined(separator: "\n"))
     }

@@ -54,6 +54,7 @@ struct MigrationReport: Encodable {
     var suggestedCommand: String?
     /// Files of killed runs removed from beside the store, and old backups removed (--keep-backups).
     var removedLeftovers: [String]
+    var namedBackups: [String]
     var removedBackups: [String]
     var steps: [Step]
 
@@ -67,6 +68,7 @@ struct MigrationReport: Encodable {
         risk = result.risk.rawValue
         backup = result.backupPath
         removedLeftovers = result.removedLeftovers
+        namedBackups = result.namedBackups
         removedBackups = result.removedBackups
         suggestedThrough = result.suggestedThrough
         suggestedCommand = result.suggestedThrough.map { stages in
@@ -82,7 +84,6 @@ struct MigrationReport: Encodable {
         switch outcome {
         case "upToDate":
             print("\(store): already at '\(destination)'; nothing to do")
-            return
         case "impossible":
             print("\(store): made by '\(storeVersion)'; '\(destination)' cannot be reached by lightweight migration")
         case "refusedDataLoss":
@@ -99,6 +100,7 @@ struct MigrationReport: Encodable {
         }
         if let backup { print("backup: \(backup)") }
         for file in removedLeftovers { print("removed, left by a killed run: \(file)") }
+        for file in namedBackups { print("named the backup a killed migration left: \(file)") }
         for file in removedBackups { print("removed old backup: \(file)") }
         if outcome == "planned" { print("verdict: \(risk)") }
     }

@@ -20,6 +20,7 @@ struct StagedMigrationReport: Encodable {
     var risk: String
     var backup: String?
     var removedLeftovers: [String]
+    var namedBackups: [String]
     var removedBackups: [String]
     var stages: [Stage]
 
@@ -31,6 +32,7 @@ struct StagedMigrationReport: Encodable {
         risk = result.risk.rawValue
         backup = result.backupPath
         removedLeftovers = result.removedLeftovers
+        namedBackups = result.namedBackups
         removedBackups = result.removedBackups
         stages = result.stages.map {
             Stage(
@@ -61,6 +63,7 @@ struct StagedMigrationReport: Encodable {
         }
         if let backup { print("backup: \(backup)") }
         for file in removedLeftovers { print("removed, left by a killed run: \(file)") }
+        for file in namedBackups { print("named the backup a killed migration left: \(file)") }
         for file in removedBackups { print("removed old backup: \(file)") }
         if outcome == "planned" { print("verdict: \(risk)") }
     }

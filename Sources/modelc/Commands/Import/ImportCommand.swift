@@ -7,9 +7,10 @@ import ModelStore
 
 /// `modelc import`: objects in the shape `fetch --json` prints, inserted into a store through a
 /// context, for seed stores and fixtures. The objects are saved in batches (``ObjectImporter``)
-/// so that a large file needs no more objects in memory than a batch; the batches are saved on a
-/// copy of the store beside it (``StoreStaging``), which replaces the store only when every
-/// batch is saved, so a refused file leaves the store as it was.
+/// so that a large file needs no more objects in memory than a batch; the batches are saved in
+/// place in one transaction that holds the store's write lock (``StoreTransaction``), so a
+/// refused file leaves the store as it was and other writers wait rather than lose a row; a
+/// store that does not exist is made whole beside its path first (``StoreStaging``).
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -22,18 +23,20 @@ struct ImportCommand: ParsableCommand {
             --model-version) when it does not exist. The objects are inserted through a context \
             and saved in batches of 1,000, each validated as Core Data validates a save, so that \
             memory does not grow with the number of objects (beyond the file's bytes and a table \
-            of its ids: each object is parsed when needed). The batches are saved on a copy of \
-            the store beside it (<store>.modelc-<UUID>), which takes the store's place only when \
-            every batch is saved. A bad file (unknown entity or key, a value of the wrong type or out \
-            of its type's range, a date not of the calendar, an id no object has, a link to an \
-            object of another entity than the destination, a validation failure in any batch) is \
-            refused with its place in the file and Core Data's code, and the store is left as it \
-            was, with nothing beside it. \
-            The store's write lock is held while the copy is made and filled, so other writers wait; a \
-            copy a killed import or migration left is removed and listed.
+            of its ids: each object is parsed when needed). The batches are saved in place in \
+            one transaction, which holds the store's write lock from the first read to the \
+            commit: other writers wait for it (the import waits up to 5 seconds for another \
+            writer, then stops with class locked), and readers see all of it or none. A bad file \
+            (unknown entity or key, a value of the wrong type or out of its type's range, a date \
+            not of the calendar, an id no object has, a link to an object of another entity than \
+            the destination, a validation failure in any batch) is refused with its place in the \
+            file and Core Data's code, and the store is left as it was, with nothing beside it. A \
+            new store is filled under a staging name (<store>.modelc-<UUID>) and named only when \
+            whole. Files a killed import or migration left are removed and listed, and a backup a \
+            migration killed after its commit left unnamed is named and listed.
 
             JSON form: {"imported": N, "ids": {"<id in the file>": "<new object id>"}, \
-            "removedLeftovers": [paths]}.
+            "removedLeftovers": [paths], "namedBackups": [paths]}.
             """
     )
 
@@ -67,6 +70,7 @@ struct ImportCommand: ParsableCommand {
                 try JSONOutput.print(report)
             } else {
                 for file in report.removedLeftovers { print("removed, left by a killed run: \(file)") }
+                for file in report.namedBackups { print("named the backup a killed migration left: \(file)") }
                 print("imported \(report.imported) object\(report.imported == 1 ? "" : "s") into \(store)")
             }
         }
@@ -75,41 +79,40 @@ struct ImportCommand: ParsableCommand {
     private func importObjects() throws -> ImportReport {
         let bundle = try ModelLoading.read(model)
         let objects = try ImportFile(file)
-        let created = !FileManager.default.fileExists(atPath: store)
-        let version: ModelVersion
-        if created {
-            guard let chosen = modelVersion.map({ bundle.version(named: $0) }) ?? bundle.currentVersion else {
-                throw CommandFailure(
-                    errorClass: "usage", code: "X020", message: "the model has no version '\(modelVersion ?? "")'", path: model,
-                    exitCode: ExitCode.validationFailure.rawValue)
-            }
-            version = chosen
-        } else {
-            try StoreCheck.checkFile(store)
-            let metadata = try StoreInfo.read(at: store).metadata
+        guard FileManager.default.fileExists(atPath: store) else { return try importIntoNewStore(objects, bundle) }
+        try StoreCheck.checkFile(store)
+        // In place, in one transaction that holds the store's write lock from the first read to
+        // the commit: other writers wait, the version read is the one written, and a failure in
+        // any batch rolls every batch back.
+        return try StoreTransaction.run(store, configuration: CoreDataFunctions.registering(in: Configuration())) { database in
+            let metadata = try database.read { try StoreMetadata.required(from: $0, path: store) }
             let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
-            guard let matched = match.matched else {
+            guard let version = match.matched else {
                 throw StoreError(.incompatibleVersionHash, path: store, message: "no version of \(model) made this store (its entity hashes match none)")
             }
-            version = matched
-        }
-        // Every batch is saved on a copy beside the store, put in its place only when all are.
-        guard !created else { return try importObjects(objects, into: StoreStaging.new(for: store), creating: version) }
-        // An existing store's write lock is held while the copy is made and filled: no other
-        // writer's save is lost, and a copy a killed import left is known for what it is and removed.
-        return try StoreStaging.changing(store) { staging, removed in
-            var report = try importObjects(objects, into: staging.path, version: version)
-            report.removedLeftovers = removed
+            var report = try run(objects, on: database, version: version)
+            // Under the lock, once the import has succeeded: only then is what is removed listed.
+            let cleanup = StoreLeftovers.cleanUp(beside: store, storeHashes: metadata.versionHashes)
+            report.removedLeftovers = cleanup.removed
+            report.namedBackups = cleanup.namedBackups
             return report
         }
     }
 
-    /// Imports `objects` into a new store made at `version` under `staging`'s name and puts it in
-    /// the store's place; on any failure the copy is removed and nothing is left.
-    private func importObjects(_ objects: ImportFile, into staging: StoreStaging, creating version: ModelVersion) throws -> ImportReport {
+    /// Imports `objects` into a new store of the current version (or `--model-version`), made
+    /// whole under a staging name beside the store and then given its name; on any failure the
+    /// staging file is removed and nothing is left.
+    private func importIntoNewStore(_ objects: ImportFile, _ bundle: ModelBundle) throws -> ImportReport {
+        guard let version = modelVersion.map({ bundle.version(named: $0) }) ?? bundle.currentVersion else {
+            throw CommandFailure(
+                errorClass: "usage", code: "X020", message: "the model has no version '\(modelVersion ?? "")'", path: model,
+                exitCode: ExitCode.validationFailure.rawValue)
+        }
+        let staging = try StoreStaging.new(for: store, version: version)
         do {
-            try StoreCreator.create(at: staging.path, version: version)
-            let report = try importObjects(objects, into: staging.path, version: version)
+            let report = try StoreTransaction.run(staging.path, configuration: CoreDataFunctions.registering(in: Configuration())) { database in
+                try run(objects, on: database, version: version)
+            }
             try staging.commit()
             return report
         } catch {
@@ -118,22 +121,8 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    /// Imports `objects` into the store at `path` through a context, in batches, and closes the
-    /// store (which checkpoints its `-wal` into it) once the context is gone.
-    private func importObjects(_ objects: ImportFile, into path: String, version: ModelVersion) throws -> ImportReport {
-        let database = try StoreError.mapping(path: store) { try DatabasePool(path: path, configuration: CoreDataFunctions.registering(in: Configuration())) }
-        let report: ImportReport
-        do {
-            report = try run(objects, on: database, version: version)
-        } catch {
-            try? database.close()
-            throw error
-        }
-        try StoreError.mapping(path: store) { try database.close() }
-        return report
-    }
-
-    private func run(_ objects: ImportFile, on database: DatabasePool, version: ModelVersion) throws -> ImportReport {
+    /// Runs the import through a context whose coordinator saves on `database`.
+    private func run(_ objects: ImportFile, on database: DatabaseQueue, version: ModelVersion) throws -> ImportReport {
         let coordinator = PersistentStoreCoordinator(model: ManagedObjectModel(version), database: database)
         let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         context.persistentStoreCoordinator = coordinator
@@ -145,6 +134,8 @@ struct ImportCommand: ParsableCommand {
 struct ImportReport: Encodable {
     var imported: Int
     var ids: [String: String]
-    /// The copies killed imports or migrations had left beside the store, removed by this run.
+    /// The files killed imports or migrations had left beside the store, removed by this run.
     var removedLeftovers: [String] = []
+    /// Backups a migration killed after its commit had left unnamed, named by this run.
+    var namedBackups: [String] = []
 }

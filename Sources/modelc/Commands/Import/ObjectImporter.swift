@@ -15,9 +15,9 @@ import ModelSchema
 /// to-manys in the file's order) and saves. After each save the context lets go of its objects
 /// (``ManagedObjectContext/refreshAllObjects()`` drops the to-many arrays that would keep
 /// objects alive through each other, then ``ManagedObjectContext/reset()``), so only the
-/// object IDs of the file's ids are kept across batches. The batches are separate transactions:
-/// the caller runs the import on a copy of the store (``ModelStore/StoreStaging``) so that a
-/// failure in any batch leaves the store as it was.
+/// object IDs of the file's ids are kept across batches. The batches are savepoints of one
+/// transaction the caller holds open (``ModelStore/StoreTransaction``), so that a failure in any
+/// batch leaves the store as it was.
 struct ObjectImporter {
     let context: ManagedObjectContext
     /// The file, for messages.
