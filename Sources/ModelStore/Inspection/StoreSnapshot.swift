@@ -83,8 +83,9 @@ public enum StoreSnapshot {
     /// are there (a connection has it open, or left it so) opens read-only too and reads the log
     /// through them. A WAL store without them opens read-write with `PRAGMA query_only`, so that
     /// SQLite, which creates both for any reader, also removes them when the last connection
-    /// closes, as a writer's close does; where neither the file nor its folder can be written,
-    /// no other process of ours can write it either and it opens `immutable=1`. A store with a
+    /// closes, as a writer's close does; where the file or its folder cannot be written (SQLite
+    /// could not remove them), it opens `immutable=1`, which is right only for a store no one
+    /// writes, as no process of this user can. A store with a
     /// hot journal, or log frames but no `-shm`, is read from a private copy
     /// (``withPrivateCopy(of:_:)``), as is one SQLite will not read in place read-only (a hot
     /// journal found on opening).
