@@ -79,15 +79,16 @@ public enum StoreSnapshot {
     ///
     /// Another process may be writing the store meanwhile, so the connection takes part in
     /// SQLite's locking as any reader does: a rollback-journal store opens read-only (`mode=ro`),
-    /// whose shared lock keeps a writer out while it reads; a WAL store whose `-wal` and `-shm`
-    /// are there (a connection has it open, or left it so) opens read-only too and reads the log
-    /// through them. A WAL store without them opens read-write with `PRAGMA query_only`, so that
-    /// SQLite, which creates both for any reader, also removes them when the last connection
-    /// closes, as a writer's close does; where the file or its folder cannot be written (SQLite
-    /// could not remove them), it opens `immutable=1`, which is right only for a store no one
-    /// writes, as no process of this user can. A store with a
-    /// hot journal, or log frames but no `-shm`, is read from a private copy
-    /// (``withPrivateCopy(of:_:)``), as is one SQLite will not read in place read-only (a hot
+    /// whose shared lock keeps a writer out while it reads; a WAL store another process has open
+    /// (``LockProbe/isWALOpenElsewhere(_:)``) opens read-only too and reads the log through its
+    /// `-wal` and `-shm`. A WAL store without a `-shm` opens read-write with `PRAGMA
+    /// query_only`, so that SQLite, which creates both for any reader, also removes them when
+    /// the last connection closes, as a writer's close does; where the file or its folder
+    /// cannot be written (SQLite could not remove them), it opens `immutable=1`, which is right
+    /// only for a store no one writes, as no process of this user can. The files a closed
+    /// connection left are left as they are: a `-shm` with an empty `-wal` or none is read
+    /// `immutable=1`, a `-wal` with frames from a private copy (``withPrivateCopy(of:_:)``), as
+    /// is a store with a hot journal or one SQLite will not read in place read-only (a hot
     /// journal found on opening).
     ///
     /// A store another process holds locked is waited for up to `busyTimeout` seconds.
@@ -144,10 +145,13 @@ public enum StoreSnapshot {
         guard headerSaysWAL || log != nil else { return uri(of: path, "mode=ro").map { ($0, false) } }
         let hasIndex = manager.fileExists(atPath: path + "-shm")
         if files.hasHotJournal { return nil }
-        if log != nil && hasIndex { return uri(of: path, "mode=ro").map { ($0, false) } }
+        if log != nil && hasIndex && LockProbe.isWALOpenElsewhere(path) { return uri(of: path, "mode=ro").map { ($0, false) } }
+        // Left by a connection that has closed (or one of this process): its log is read from a
+        // copy, as a reader in place would rebuild the -shm.
         guard (log ?? 0) == 0 else { return nil }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        if manager.isWritableFile(atPath: path) && manager.isWritableFile(atPath: folder) {
+        // An empty -wal without its -shm is also what a connection opening the store makes first.
+        if !hasIndex && manager.isWritableFile(atPath: path) && manager.isWritableFile(atPath: folder) {
             return uri(of: path, "mode=rw").map { ($0, true) }
         }
         return uri(of: path, "immutable=1").map { ($0, false) }
