@@ -12,6 +12,15 @@ struct ChangedColumnsTests {
         ([0x80], [0]), ([0x40], [1]), ([0x20], [2]), ([0xC0], [0, 1]), ([0x00, 0x01], [15]), ([0x01, 0x80], [7, 8]), ([], []),
     ] as [([UInt8], [Int])])
     func positionsCountFromTheMostSignificantBit(_ bytes: [UInt8], _ positions: [Int]) {
-        #expect(ChangedColumns.positions(in: Data(bytes)) == positions)
+        #expect(ChangedColumns.positions(in: Data(bytes), below: 16) == positions)
+    }
+
+    /// Bits past the entity's property count name nothing and are not decoded: a megabyte of
+    /// set bits on a three-property entity is three positions, not eight million.
+    @Test func positionsStopAtTheEntitysPropertyCount() {
+        let bitmap = Data(repeating: 0xFF, count: 1 << 20)
+        #expect(ChangedColumns.positions(in: bitmap, below: 3) == [0, 1, 2])
+        #expect(ChangedColumns.positions(in: bitmap, below: 0) == [])
+        #expect(ChangedColumns.positions(in: Data([0x01, 0x80]), below: 8) == [7])
     }
 }

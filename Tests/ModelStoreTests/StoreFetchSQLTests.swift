@@ -40,6 +40,21 @@ struct StoreFetchSQLTests {
         #expect(try publication.count(layout: layout, entities: entities).sql.contains("WHERE t0.Z_ENT IN ("))
     }
 
+    /// `NSCoreDataMatches` fails the statement, naming the pattern, where the regular-expression
+    /// engine gives up (as the evaluator throws), and never answers 0 for it; a pattern it can
+    /// answer gives 1 or 0.
+    @Test func aMatchTheEngineGivesUpOnFailsTheStatement() throws {
+        let queue = try DatabaseQueue(configuration: CoreDataFunctions.registering(in: Configuration()))
+        let pattern = "((a+)+$)|(.*!)"
+        let answer = { (text: String) in
+            try queue.read { try Int.fetchOne($0, sql: "SELECT NSCoreDataMatches(?, ?, 0)", arguments: [text, pattern]) }
+        }
+        #expect(try answer(String(repeating: "a", count: 12) + "!") == 1)
+        #expect(try answer(String(repeating: "a", count: 12) + "?") == 0)
+        let error = try #require(throws: DatabaseError.self) { try answer(String(repeating: "a", count: 40) + "!") }
+        #expect(error.message?.contains(pattern) == true && error.message?.contains("gave up") == true, "\(error)")
+    }
+
     @Test func attributesAndToOnesAreColumnsAndJoins() throws {
         #expect(try condition("Author", "born != nil AND name ==[c] %@", .string("a"))
             == "(t0.ZBORN IS NOT NULL AND NSCoreDataStringCompare(t0.ZNAME, ?1, 1) = 0)")

@@ -97,12 +97,14 @@ struct StoreFileLockTests {
                 try db.execute(sql: "UPDATE Z_METADATA SET Z_VERSION = Z_VERSION")
             }
             let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
-            #expect((log ?? 0) > 0, "the -wal must hold frames, so that the store is read from a private copy")
+            #expect((log ?? 0) > 0, "the -wal must hold frames, so that a private copy carries them")
             try queue.inDatabase { db in
                 try db.execute(sql: "BEGIN")
                 _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_METADATA")
                 #expect(try truncatingCheckpoint(path) == "1")
+                // Commands read a store with its -wal and -shm in place; a dry run copies it.
                 try readEverything(path)
+                try StoreSnapshot.withPrivateCopy(of: path) { _ in }
                 // The reader's lock in the -shm, and the shared lock a WAL connection keeps on
                 // the main file (a change of journal mode needs it gone).
                 #expect(try truncatingCheckpoint(path) == "1", "copying the store dropped this process's -shm read lock")

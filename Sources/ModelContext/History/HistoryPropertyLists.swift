@@ -23,10 +23,11 @@ struct HistoryPropertyLists {
         return entity
     }
 
-    /// The names of the properties at `positions` of `entity`'s list.
-    mutating func names(at positions: [Int], in entity: EntityDescription) -> [String] {
+    /// The names of the properties of `entity`'s list whose bits `bitmap` (`ZCOLUMNS`) sets; bits
+    /// past the list's end name nothing.
+    mutating func names(in bitmap: Data, of entity: EntityDescription) -> [String] {
         let list = propertyNames(of: entity)
-        return positions.compactMap { $0 < list.count ? list[$0] : nil }
+        return ChangedColumns.positions(in: bitmap, below: list.count).map { list[$0] }
     }
 
     /// The positions of the persistent properties among `names` in `entity`'s list, lowest first.

@@ -31,7 +31,7 @@ extension ManagedObjectContext {
             for store in stores {
                 let records = try read(in: store) { db -> [HistoryRecord]? in
                     guard let reader = try Self.historyReader(db, orNilWhen: skipsUntracked) else { return nil }
-                    if case .token(let token) = request.anchor, token.transactionNumber + 1 < (try reader.oldestRetainedNumber()) {
+                    if case .token(let token) = request.anchor, try Self.hasExpired(token, oldest: reader.oldestRetainedNumber()) {
                         throw ContextError.make(134301, "the history after transaction \(token.transactionNumber) was deleted: the token has expired")
                     }
                     return try reader.transactions(after: bound)
@@ -91,6 +91,12 @@ extension ManagedObjectContext {
             134091, "the store does not track persistent history: it has no ATRANSACTION table (open it with persistent history tracking on)")
     }
 
+    /// Whether history lost transactions after `token`'s: the oldest kept is more than one past
+    /// it. Compared without adding to the token's number, which may be any integer.
+    private static func hasExpired(_ token: HistoryToken, oldest: Int64) -> Bool {
+        oldest > token.transactionNumber && oldest - 1 > token.transactionNumber
+    }
+
     /// The reader's bound for `anchor`.
     private static func bound(of anchor: HistoryChangeRequest.Anchor) -> HistoryReader.Bound {
         switch anchor {
@@ -110,7 +116,7 @@ extension ManagedObjectContext {
             return HistoryChange(
                 changeID: change.number, changeType: type,
                 changedObjectID: store.objectID(entity.name, store.keys.key(change.primaryKey)),
-                updatedProperties: type == .update ? change.updatedPositions.map { lists.names(at: $0, in: entity) } ?? [] : nil,
+                updatedProperties: type == .update ? change.changedColumns.map { lists.names(in: $0, of: entity) } ?? [] : nil,
                 tombstone: type == .delete ? lists.tombstone(change.tombstones, of: entity) : nil,
                 transactionNumber: record.number)
         }

@@ -71,6 +71,8 @@ public enum StringOperators {
     }
 
     /// Whether the whole of `text` matches `regex`, as `MATCHES` requires.
+    /// - Throws: for a pattern that is no regular expression, and for one the engine gave up on
+    ///   (``backtrackingLimit``): no answer is not "no match".
     private static func matches(_ text: String, regex: String, caseInsensitive: Bool) throws -> Bool {
         let expression: NSRegularExpression
         do {
@@ -79,7 +81,24 @@ public enum StringOperators {
         } catch {
             throw EvaluationError("invalid regular expression '\(regex)'")
         }
-        let range = NSRange(text.startIndex..., in: text)
-        return expression.firstMatch(in: text, range: range) != nil
+        var (matched, ticks, failed) = (false, 0, false)
+        expression.enumerateMatches(in: text, options: [.reportProgress, .reportCompletion], range: NSRange(text.startIndex..., in: text)) { result, flags, stop in
+            if result != nil { matched = true }
+            if flags.contains(.progress) { ticks += 1 }
+            if flags.contains(.internalError) || ticks > backtrackingLimit { failed = true }
+            if matched || failed { stop.pointee = true }
+        }
+        if failed && !matched {
+            throw EvaluationError(
+                "the regular expression '\(regex)' gave up on a text of \(text.utf16.count) UTF-16 units (too much backtracking): "
+                    + "it can tell neither a match nor none")
+        }
+        return matched
     }
+
+    /// How many of the engine's progress reports (one per about ten thousand steps, ICU's
+    /// match callback) a match may take before it counts as given up. ICU on Linux stops a
+    /// runaway match after some thousands of them and reports no match and no error, so the
+    /// limit is well below that: a `MATCHES` is answered, or fails, but never wrongly says no.
+    static let backtrackingLimit = 500
 }

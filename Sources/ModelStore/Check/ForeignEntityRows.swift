@@ -28,7 +28,7 @@ public struct ForeignEntityRows: Sendable, Hashable, Codable {
                 db,
                 sql: "SELECT Z_ENT, COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE Z_ENT NOT IN (\(own)) GROUP BY Z_ENT ORDER BY Z_ENT")
             for row in rows {
-                let number: Int = row[0]
+                let number = try CheckedRow(row, table: table, in: db).required(0, "Z_ENT", as: Int.self)
                 let entity = layout.entities.first { $0.number == number }?.name
                 result.append(ForeignEntityRows(table: table, entityNumber: number, entity: entity, count: row[1]))
             }

@@ -8,11 +8,12 @@ import Foundation
 /// its history, where a two-property entity's updates carry 0x80 and 0x40 and never a low bit
 /// (Documentation/History.md).
 public enum ChangedColumns {
-    /// The positions of the bits set in `bitmap`, lowest first.
-    public static func positions(in bitmap: Data) -> [Int] {
+    /// The positions below `count` of the bits set in `bitmap`, lowest first: only the bytes
+    /// that hold them are read, so a bitmap longer than its entity needs costs nothing more.
+    public static func positions(in bitmap: Data, below count: Int) -> [Int] {
         var positions = [Int]()
-        for (index, byte) in bitmap.enumerated() where byte != 0 {
-            for bit in 0..<8 where byte & (0x80 >> bit) != 0 { positions.append(index * 8 + bit) }
+        for (index, byte) in bitmap.prefix(max(count, 0) / 8 + 1).enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (0x80 >> bit) != 0 && index * 8 + bit < count { positions.append(index * 8 + bit) }
         }
         return positions
     }

@@ -24,6 +24,8 @@ public struct HistoryReader {
     // MARK: - Reading
 
     /// The transactions after `bound`, oldest first, each with its changes in recorded order.
+    /// - Throws: ``StoreError`` of class `corrupt` naming the table, row and column of a value
+    ///   that is not of its column's type (a text timestamp, a real change type).
     public func transactions(after bound: Bound) throws -> [HistoryRecord] {
         let (condition, arguments) = Self.condition(bound, comparison: ">")
         var records = try Row.fetchAll(db, sql: """
@@ -37,23 +39,33 @@ public struct HistoryReader {
             LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS
             \(condition.isEmpty ? "" : "WHERE t.\(condition)") ORDER BY t.Z_PK
             """, arguments: arguments
-        ).map { row in
-            HistoryRecord(number: row[0], timestamp: row[1] ?? 0, author: row[2], contextName: row[3], bundleID: row[4], processID: row[5], changes: [])
-        }
+        ).map(transaction)
         guard let first = records.first?.number else { return [] }
         let index = Dictionary(records.enumerated().map { ($1.number, $0) }, uniquingKeysWith: { first, _ in first })
         let tombstones = try Self.tombstoneColumns(in: db)
-        let columns = (["Z_PK", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"] + tombstones).joined(separator: ", ")
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY ZTRANSACTIONID, Z_PK", arguments: [first])
+        let names = ["Z_PK", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"] + tombstones
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT \(names.joined(separator: ", ")) FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY ZTRANSACTIONID, Z_PK", arguments: [first])
         while let row = try rows.next() {
-            let transaction: Int64 = row[4] ?? 0
-            guard let position = index[transaction] else { continue }
-            let bitmap: Data? = row[5]
+            let checked = CheckedRow(row, table: "ACHANGE", in: db)
+            guard let position = index[try checked.optional(4, "ZTRANSACTIONID", as: Int64.self) ?? 0] else { continue }
             records[position].changes.append(HistoryRecord.Change(
-                number: row[0], type: row[1] ?? 0, entityNumber: row[2] ?? 0, primaryKey: row[3] ?? 0,
-                updatedPositions: bitmap.map(ChangedColumns.positions), tombstones: (0..<tombstones.count).map { row[6 + $0] }))
+                number: try checked.required(0, "Z_PK"), type: try checked.optional(1, "ZCHANGETYPE") ?? 0,
+                entityNumber: try checked.optional(2, "ZENTITY") ?? 0, primaryKey: try checked.optional(3, "ZENTITYPK") ?? 0,
+                changedColumns: try checked.optional(5, "ZCOLUMNS"), tombstones: tombstones.indices.map { row[6 + $0] }))
         }
         return records
+    }
+
+    /// An `ATRANSACTION` row (with its strings resolved) as a record without its changes.
+    private func transaction(_ row: Row) throws -> HistoryRecord {
+        let checked = CheckedRow(row, table: "ATRANSACTION", in: db)
+        let timestamp = try checked.optional(1, "ZTIMESTAMP", as: Double.self) ?? 0
+        guard timestamp.isFinite else { throw checked.corrupt("ZTIMESTAMP", "holds \(timestamp), not a time") }
+        return HistoryRecord(
+            number: try checked.required(0, "Z_PK"), timestamp: timestamp, author: try checked.optional(2, "ZAUTHOR"),
+            contextName: try checked.optional(3, "ZCONTEXTNAME"), bundleID: try checked.optional(4, "ZBUNDLEID"),
+            processID: try checked.optional(5, "ZPROCESSID"), changes: [])
     }
 
     /// The number of the newest transaction, or nil when history holds none: the transaction a
@@ -66,7 +78,9 @@ public struct HistoryReader {
     /// out when it holds none: a token older than one less than this has lost transactions.
     public func oldestRetainedNumber() throws -> Int64 {
         if let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(Z_PK) FROM ATRANSACTION") { return oldest }
-        return (try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'TRANSACTION'") ?? 0) + 1
+        let last = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'TRANSACTION'") ?? 0
+        // A store that has handed out the last number has no next one: none is newer.
+        return last == .max ? last : last + 1
     }
 
     // MARK: - Deleting

@@ -25,18 +25,20 @@ public struct HistoryRecord: Sendable, Equatable {
         public var entityNumber: Int
         /// `ZENTITYPK`: the changed object's `Z_PK`.
         public var primaryKey: Int64
-        /// `ZCOLUMNS` decoded: the positions of the updated properties in the entity's
-        /// name-sorted property list; nil when the row has no bitmap (inserts and deletes).
-        public var updatedPositions: [Int]?
+        /// `ZCOLUMNS` as stored: the bitmap of the updated properties in the entity's name-sorted
+        /// property list (``ChangedColumns``); nil when the row has none (inserts and deletes).
+        /// Kept undecoded, so that a long bitmap costs its bytes and not a position per bit: a
+        /// reader decodes only the positions its entity has.
+        public var changedColumns: Data?
         /// `ZTOMBSTONE0`… in order: the deleted object's preserved values, as their columns hold them.
         public var tombstones: [DatabaseValue]
 
-        public init(number: Int64, type: Int, entityNumber: Int, primaryKey: Int64, updatedPositions: [Int]?, tombstones: [DatabaseValue]) {
+        public init(number: Int64, type: Int, entityNumber: Int, primaryKey: Int64, changedColumns: Data?, tombstones: [DatabaseValue]) {
             self.number = number
             self.type = type
             self.entityNumber = entityNumber
             self.primaryKey = primaryKey
-            self.updatedPositions = updatedPositions
+            self.changedColumns = changedColumns
             self.tombstones = tombstones
         }
     }

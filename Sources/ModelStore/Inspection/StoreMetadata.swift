@@ -55,8 +55,9 @@ public struct StoreMetadata: Sendable {
     /// The metadata of an open store; `nil` when `Z_METADATA` has no readable row.
     public static func read(from db: Database) throws -> StoreMetadata? {
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA") else { return nil }
-        let uuid: String? = row["Z_UUID"]
-        let blob: Data? = row["Z_PLIST"]
+        // Read without GRDB's subscripts, which stop the process on a value of another type.
+        let uuid = String.fromDatabaseValue(row["Z_UUID"])
+        let blob = Data.fromDatabaseValue(row["Z_PLIST"])
         guard let blob,
             let plist = try? PropertyListSerialization.propertyList(from: blob, format: nil) as? [String: Any]
         else { return nil }

@@ -4,9 +4,10 @@ import GRDB
 /// Access to a store that leaves every byte of it as it was.
 ///
 /// A read-write open of a WAL store checkpoints its `-wal` into the main file and creates a
-/// `-shm`; even a read-only open can create the `-shm`. So a store is read in place only where
-/// SQLite writes nothing (``withReadOnlyDatabase(at:_:)``), else from a private copy of its
-/// files in a temporary folder, removed afterwards.
+/// `-shm`; even a read-only open can create the `-shm`. So a store is read in place where SQLite
+/// writes nothing to it and leaves nothing beside it, as a live store that another process may
+/// be writing meanwhile (``withReadingQueue(at:configuration:busyTimeout:_:)``), else from a
+/// private copy of its files in a temporary folder, removed afterwards.
 public enum StoreSnapshot {
     /// Runs `body` with the path of a private copy of the store's files (main, `-wal`,
     /// `-journal`), removed afterwards;
@@ -28,48 +29,138 @@ public enum StoreSnapshot {
         try StoreError.mapping(path: path) {
             // With a hot -journal, opening the copy rolls the interrupted write back, as the
             // store's next writer will: reading the main file without it would see half a
-            // transaction.
-            for suffix in ["-wal", "-journal"] where manager.fileExists(atPath: path + suffix) {
-                try manager.copyItem(atPath: path + suffix, toPath: copy + suffix)
-                try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy + suffix)
+            // transaction. A sidecar gone before it is opened was removed by the connection
+            // that closed the store last, once everything was in the main file.
+            for suffix in ["-wal", "-journal"] {
+                if let kind = StoreFiles.nonRegularKind(atPath: path + suffix) {
+                    throw StoreError(.notRegularFile, path: path + suffix, message: "\(path + suffix) is a \(kind), not a regular file")
+                }
+                guard let source = FileHandle(forReadingAtPath: path + suffix) else {
+                    if manager.fileExists(atPath: path + suffix) { throw StoreError.permissionDenied(path: path + suffix, writing: false) }
+                    continue
+                }
+                defer { try? source.close() }
+                try copyToEnd(source, to: copy + suffix)
             }
         }
         try StoreFileReader.copy(path, to: copy)
         return try StoreError.mapping(path: path) { try body(copy) }
     }
 
+    /// Copies what `source` holds to a new file at `destination` (mode 0600), a chunk at a time
+    /// until the end it finds: a `-wal` a writer truncates meanwhile ends early, where a copy
+    /// of the size it had at first would wait for bytes that never come.
+    private static func copyToEnd(_ source: FileHandle, to destination: String) throws {
+        guard FileManager.default.createFile(atPath: destination, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let output = FileHandle(forWritingAtPath: destination)
+        else {
+            throw StoreError.permissionDenied(path: destination, writing: true)
+        }
+        defer { try? output.close() }
+        while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty {
+            try output.write(contentsOf: chunk)
+        }
+    }
+
     // MARK: - Reading in place
 
-    /// Runs `body` on the store opened read-only where it is, when SQLite can read it so
-    /// without creating or changing a file beside it; otherwise on a private copy.
-    ///
-    /// A rollback-journal store opens read-only (`mode=ro`): SQLite's shared lock keeps a
-    /// writer out while it reads, and readers create no file. A WAL store whose `-wal` is
-    /// missing or empty is all in its main file, which opens `immutable=1`: no lock, no `-wal`,
-    /// no `-shm` (a read-only open would create both). Only a WAL store with log frames not yet
-    /// checkpointed, or one with a hot journal, is read from a copy: reading its frames needs
-    /// the `-shm` SQLite would write, and the journal must be played back first.
+    /// Runs `body` on the store read where it is, as a live store, when SQLite can read it so
+    /// without leaving a file beside it or changing a byte of it; otherwise on a private copy.
+    /// Failures to open are ``StoreError``s of their class, and so are `body`'s SQLite errors.
     ///
     /// A store another process holds locked is waited for up to `busyTimeout` seconds, then
     /// fails with class `locked`.
     static func withReadOnlyDatabase<T>(at path: String, busyTimeout: TimeInterval = 5, _ body: (Database) throws -> T) throws -> T {
-        guard let uri = inPlaceURI(of: path) else {
-            return try withPrivateCopy(of: path) { copy in
-                var configuration = Configuration()
-                configuration.readonly = false  // WAL copies need a writable -shm; the copy is ours.
-                let queue = try DatabaseQueue(path: copy, configuration: configuration)
+        try withReadingQueue(at: path, busyTimeout: busyTimeout) { queue in try StoreError.mapping(path: path) { try queue.read(body) } }
+    }
+
+    /// Runs `body` with a connection, opened with `configuration`, that reads the store at
+    /// `path` and writes nothing to it.
+    ///
+    /// Another process may be writing the store meanwhile, so the connection takes part in
+    /// SQLite's locking as any reader does: a rollback-journal store opens read-only (`mode=ro`),
+    /// whose shared lock keeps a writer out while it reads; a WAL store another process has open
+    /// (``LockProbe/isWALOpenElsewhere(_:)``) opens read-only too and reads the log through its
+    /// `-wal` and `-shm`. A WAL store without a `-shm` opens read-write with `PRAGMA
+    /// query_only`, so that SQLite, which creates both for any reader, also removes them when
+    /// the last connection closes, as a writer's close does; where the file or its folder
+    /// cannot be written (SQLite could not remove them), it opens `immutable=1`, which is right
+    /// only for a store no one writes, as no process of this user can. The files a closed
+    /// connection left are left as they are: a `-shm` with an empty `-wal` or none is read
+    /// `immutable=1`, a `-wal` with frames from a private copy (``withPrivateCopy(of:_:)``), as
+    /// is a store with a hot journal or one SQLite will not read in place read-only (a hot
+    /// journal found on opening).
+    ///
+    /// A store another process holds locked is waited for up to `busyTimeout` seconds.
+    /// - Throws: ``StoreError`` of its class when the store cannot be opened; `body`'s errors as
+    ///   they are.
+    public static func withReadingQueue<T>(
+        at path: String, configuration: Configuration = Configuration(), busyTimeout: TimeInterval = 5, _ body: (DatabaseQueue) throws -> T
+    ) throws -> T {
+        if let (uri, queryOnly) = inPlaceReading(of: path) {
+            var inPlace = configuration
+            inPlace.readonly = !queryOnly
+            inPlace.busyMode = .timeout(busyTimeout)
+            if queryOnly { inPlace.prepareDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
+            if let queue = try openInPlace(uri, configuration: inPlace, path: path) {
                 defer { try? queue.close() }
-                return try queue.read(body)
+                return try body(queue)
             }
         }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(busyTimeout)
-        return try StoreError.mapping(path: path) {
-            let queue = try DatabaseQueue(path: uri, configuration: configuration)
+        return try withPrivateCopy(of: path) { copy in
+            var copied = configuration
+            copied.readonly = false  // WAL copies need a writable -shm; the copy is ours.
+            let queue = try DatabaseQueue(path: copy, configuration: copied)
             defer { try? queue.close() }
-            return try queue.read(body)
+            return try body(queue)
         }
+    }
+
+    /// The connection `uri` opens, once it has read the schema; nil when SQLite can read the
+    /// store in place only by writing (a hot journal to roll back, a `-shm` it cannot make).
+    private static func openInPlace(_ uri: String, configuration: Configuration, path: String) throws -> DatabaseQueue? {
+        try StoreError.mapping(path: path) {
+            var opened: DatabaseQueue?
+            do {
+                let queue = try DatabaseQueue(path: uri, configuration: configuration)
+                opened = queue
+                try queue.read { _ = try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sqlite_master") }
+                return queue
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN {
+                try? opened?.close()
+                return nil
+            }
+        }
+    }
+
+    /// The URI that reads the store at `path` in place, and whether it opens read-write with
+    /// `PRAGMA query_only` (``withReadingQueue(at:configuration:busyTimeout:_:)`` says when);
+    /// nil when only a private copy can be read (or this SQLite reads no URIs).
+    private static func inPlaceReading(of path: String) -> (uri: String, queryOnly: Bool)? {
+        let files = StoreFiles(path: path)
+        let manager = FileManager.default
+        guard readsURIs, let headerSaysWAL = files.headerSaysWAL else { return nil }
+        let log = try? manager.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        // SQLite opens any -wal it finds beside a database, whatever the header says.
+        guard headerSaysWAL || log != nil else { return uri(of: path, "mode=ro").map { ($0, false) } }
+        let hasIndex = manager.fileExists(atPath: path + "-shm")
+        if files.hasHotJournal { return nil }
+        if log != nil && hasIndex && LockProbe.isWALOpenElsewhere(path) { return uri(of: path, "mode=ro").map { ($0, false) } }
+        // Left by a connection that has closed (or one of this process): its log is read from a
+        // copy, as a reader in place would rebuild the -shm.
+        guard (log ?? 0) == 0 else { return nil }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        // An empty -wal without its -shm is also what a connection opening the store makes first.
+        if !hasIndex && manager.isWritableFile(atPath: path) && manager.isWritableFile(atPath: folder) {
+            return uri(of: path, "mode=rw").map { ($0, true) }
+        }
+        return uri(of: path, "immutable=1").map { ($0, false) }
+    }
+
+    /// `file:` and the absolute path of `path`, with `parameter`.
+    private static func uri(of path: String, _ parameter: String) -> String? {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        return absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed).map { "file:\($0)?\(parameter)" }
     }
 
     /// Whether this SQLite takes `file:` URIs as paths (built with `SQLITE_USE_URI`, as
@@ -83,15 +174,14 @@ public enum StoreSnapshot {
     /// be read without writing beside the store (or this SQLite reads no URIs).
     ///
     /// SQLite opens any `-wal` it finds beside a database, whatever the header says, and maps
-    /// its `-shm`; `immutable=1` ignores both, which is right only when the log holds nothing.
+    /// its `-shm`; `immutable=1` ignores both, which is right only when the log holds nothing
+    /// and no other process writes the store meanwhile: it takes no lock. A store that may be
+    /// live is read with ``withReadingQueue(at:configuration:busyTimeout:_:)``.
     public static func inPlaceURI(of path: String) -> String? {
         let files = StoreFiles(path: path)
         guard readsURIs, !files.hasHotJournal, let isWAL = files.headerSaysWAL else { return nil }
         let log = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
         guard (log ?? 0) == 0 else { return nil }
-        let parameter = isWAL || log != nil ? "immutable=1" : "mode=ro"
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let escaped = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
-        return "file:\(escaped)?\(parameter)"
+        return uri(of: path, isWAL || log != nil ? "immutable=1" : "mode=ro")
     }
 }

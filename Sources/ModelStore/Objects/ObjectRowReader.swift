@@ -50,7 +50,7 @@ public struct ObjectRowReader {
         var result = [StoredObject]()
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
         while let row = try cursor.next() {
-            if let object = decode(row) { result.append(object) }
+            if let object = try decode(row) { result.append(object) }
         }
         return result
     }
@@ -59,7 +59,11 @@ public struct ObjectRowReader {
     /// (a batch request's rows, written at the version they are read at in its transaction).
     public func versionedKeys(_ statement: StoreStatement) throws -> [(key: ObjectKey, version: Int64)] {
         try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: statement.arguments).map { row in
-            (ObjectKey(number: row[1] ?? 0, key: keys.key(row[0])), row[2] ?? 0)
+            let checked = CheckedRow(row, table: "the batch's table", in: db)
+            return (
+                ObjectKey(number: try checked.optional(1, "Z_ENT") ?? 0, key: keys.key(try checked.required(0, "Z_PK"))),
+                try checked.optional(2, "Z_OPT") ?? 0
+            )
         }
     }
 
@@ -91,7 +95,7 @@ public struct ObjectRowReader {
         let select = rows.selectList(forTableOf: shape.name).joined(separator: ", ")
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE t0.Z_PK = ?"), arguments: [keys.primaryKey(key.key)])
         else { return nil }
-        return decode(row)
+        return try decode(row)
     }
 
     /// The row of `shape`'s table whose attributes in `slots` hold `values`, the stored side of a
@@ -103,13 +107,17 @@ public struct ObjectRowReader {
         let tests = slots.map { "t0.\(shape.attributes[$0].column) = ?" }.joined(separator: " AND ")
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE \(tests) LIMIT 1"), arguments: StatementArguments(values))
         else { return nil }
-        return decode(row)
+        return try decode(row)
     }
 
     /// One row as an object of the entity its `Z_ENT` names; nil for a number the model lacks.
-    func decode(_ row: Row) -> StoredObject? {
-        let number: Int = row[1] ?? 0
-        guard let shape = rows.shape(number: number) else { return nil }
+    /// - Throws: ``StoreError`` of class `corrupt` for a key, entity number, version or foreign
+    ///   key that is not an integer (attribute values are read as their types allow).
+    func decode(_ row: Row) throws -> StoredObject? {
+        guard let number = try CheckedRow(row, table: "an entity table", in: db).optional(1, "Z_ENT", as: Int.self),
+            let shape = rows.shape(number: number)
+        else { return nil }
+        let checked = CheckedRow(row, table: shape.table, in: db)
         var attributes = [Any?]()
         attributes.reserveCapacity(shape.attributes.count)
         // Where externally stored values are, found only for a row that has one (a fault's row
@@ -127,14 +135,16 @@ public struct ObjectRowReader {
         var toOnes = [ObjectKey?]()
         toOnes.reserveCapacity(shape.toOnes.count)
         for slot in shape.toOnes {
-            guard let key = row[slot.index] as Int64? else {
+            guard let key = try checked.optional(slot.index, "the foreign key of \(slot.destination)", as: Int64.self) else {
                 toOnes.append(nil)
                 continue
             }
-            let target = slot.entityIndex.flatMap { row[$0] as Int? } ?? rows.shape(named: slot.destination)?.number ?? 0
-            toOnes.append(ObjectKey(number: target, key: keys.key(key)))
+            let stored = try slot.entityIndex.flatMap { try checked.optional($0, "the entity number of \(slot.destination)", as: Int.self) }
+            toOnes.append(ObjectKey(number: stored ?? rows.shape(named: slot.destination)?.number ?? 0, key: keys.key(key)))
         }
-        return StoredObject(key: keys.key(row[0]), number: number, version: row[2] ?? 0, attributes: attributes, toOnes: toOnes)
+        return StoredObject(
+            key: keys.key(try checked.required(0, "Z_PK")), number: number, version: try checked.optional(2, "Z_OPT") ?? 0, attributes: attributes,
+            toOnes: toOnes)
     }
 
     /// The objects `relationship` of the object `owner` links to, in the relationship's order
@@ -144,8 +154,10 @@ public struct ObjectRowReader {
         else { return try related(relationship, ofAll: [owner])[owner.key] ?? [] }
         let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT \(column), \(entityColumn ?? "NULL") FROM \(shape.table) WHERE Z_PK = ?"), arguments: [keys.primaryKey(owner.key)])
-        guard let row, let key = row[0] as Int64?, let target = rows.shape(named: relationship.destinationEntityName) else { return [] }
-        return [ObjectKey(number: (row[1] as Int?) ?? target.number, key: keys.key(key))]
+        guard let row, let target = rows.shape(named: relationship.destinationEntityName) else { return [] }
+        let checked = CheckedRow(row, table: shape.table, in: db)
+        guard let key = try checked.optional(0, column, as: Int64.self) else { return [] }
+        return [ObjectKey(number: try checked.optional(1, entityColumn ?? "Z_ENT") ?? target.number, key: keys.key(key))]
     }
 
     /// The objects a to-many links each of `owners` (objects of one entity) to, by owner key, in
@@ -176,7 +188,9 @@ public struct ObjectRowReader {
                 sql = "SELECT \(column), Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (\(marks)) ORDER BY \(column), Z_PK"
             }
             for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(primaryKeys)) {
-                result[keys.key(row[0]), default: []].append(ObjectKey(number: row[2] ?? target.number, key: keys.key(row[1])))
+                let checked = CheckedRow(row, table: target.table, in: db)
+                let owner = keys.key(try checked.required(0, "the owner's key", as: Int64.self))
+                result[owner, default: []].append(ObjectKey(number: try checked.optional(2, "Z_ENT") ?? target.number, key: keys.key(try checked.required(1, "Z_PK"))))
             }
         }
         return result

@@ -26,10 +26,19 @@ enum LockProbe {
         return conflicts(path + "-shm", start: walWriteLock, length: 1)
     }
 
-    private static func conflicts(_ path: String, start: off_t, length: off_t) -> Bool {
+    /// Whether a connection of another process has the WAL store at `path` open: every
+    /// connection holds a read lock on the "dead man switch" byte of the `-shm` (128) while it
+    /// has the file mapped, which a write lock would conflict with.
+    static func isWALOpenElsewhere(_ path: String) -> Bool {
+        conflicts(path + "-shm", start: deadManSwitch, length: 1, type: F_WRLCK)
+    }
+
+    private static let deadManSwitch: off_t = 128
+
+    private static func conflicts(_ path: String, start: off_t, length: off_t, type: Int32 = F_RDLCK) -> Bool {
         guard let descriptor = descriptors.descriptor(for: path) else { return false }
         var lock = flock()
-        lock.l_type = Int16(F_RDLCK)
+        lock.l_type = Int16(type)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = start
         lock.l_len = length

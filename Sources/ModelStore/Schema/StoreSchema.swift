@@ -63,7 +63,9 @@ public struct StoreSchema: Sendable, Equatable {
         var entities = [StoreEntityRow]()
         if try db.tableExists("Z_PRIMARYKEY") {
             entities = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT").map {
-                StoreEntityRow(number: $0["Z_ENT"], name: $0["Z_NAME"] ?? "", superNumber: $0["Z_SUPER"] ?? 0)
+                let row = CheckedRow($0, table: "Z_PRIMARYKEY", in: db)
+                return StoreEntityRow(
+                    number: try row.required(0, "Z_ENT"), name: try row.optional(1, "Z_NAME") ?? "", superNumber: try row.optional(2, "Z_SUPER") ?? 0)
             }
         }
         let triggers = try Row.fetchAll(db, sql: "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import ModelContext
 import ModelSchema
 import ModelStore
@@ -100,6 +101,11 @@ struct FetchCommand: ParsableCommand {
                     return FetchReport(entity: entity, count: objects.count, objects: objects.map(FetchReport.Object.init))
                 } catch let error as NSError where error.domain == NSCocoaErrorDomain {
                     throw CommandFailure(errorClass: "fetchFailed", code: String(error.code), message: error.localizedDescription, path: store)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+                    // A fetch function's failure (a MATCHES the regular-expression engine gave up on).
+                    throw CommandFailure(errorClass: "fetchFailed", code: "134060", message: error.message ?? "\(error)", path: store)
+                } catch let error as DatabaseError {
+                    throw CommandFailure(StoreError(sqlite: error, path: store))
                 }
             }
         }

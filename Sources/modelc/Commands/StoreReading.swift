@@ -7,27 +7,20 @@ import ModelStore
 
 /// Opening a store read-only for a command that reads its objects or history (`fetch`,
 /// `history`): with the version of `--model` whose entity hashes match it, or, without
-/// `--model`, with the model the store carries in `Z_MODELCACHE`. Nothing is written and no file is
-/// made beside the store, so it is byte-for-byte the same afterwards.
+/// `--model`, with the model the store carries in `Z_MODELCACHE`. Nothing is written to the store
+/// and no file is left beside it, so it is byte-for-byte the same afterwards unless another
+/// process wrote it meanwhile.
 enum StoreReading {
-    /// Runs `body` with a coordinator over the store at `store`, opened read-only with its model:
-    /// in place where SQLite writes nothing beside it (``StoreSnapshot/inPlaceURI(of:)``), else
-    /// on a private copy of its files, removed afterwards.
+    /// Runs `body` with a coordinator over the store at `store`, opened with its model to read
+    /// it as a live store that another process may be writing meanwhile
+    /// (``StoreSnapshot/withReadingQueue(at:configuration:busyTimeout:_:)``): in place, or on a
+    /// private copy of its files, removed afterwards, where SQLite would write beside it.
     static func withCoordinator<T>(store: String, model: String?, _ body: (PersistentStoreCoordinator) throws -> T) throws -> T {
         try StoreCheck.checkFile(store)
         let model = ManagedObjectModel(try storeVersion(store: store, model: model))
-        var configuration = CoreDataFunctions.registering(in: Configuration())
-        guard let uri = StoreSnapshot.inPlaceURI(of: store) else {
-            return try StoreSnapshot.withPrivateCopy(of: store) { copy in
-                let database = try DatabaseQueue(path: copy, configuration: configuration)
-                defer { try? database.close() }
-                return try body(PersistentStoreCoordinator(model: model, database: database))
-            }
+        return try StoreSnapshot.withReadingQueue(at: store, configuration: CoreDataFunctions.registering(in: Configuration())) { database in
+            try body(PersistentStoreCoordinator(model: model, database: database))
         }
-        configuration.readonly = true
-        let database = try StoreError.mapping(path: store) { try DatabaseQueue(path: uri, configuration: configuration) }
-        defer { try? database.close() }
-        return try body(PersistentStoreCoordinator(model: model, database: database))
     }
 
     /// The version that made the store: the matching version of `model`, or the store's model cache.
