@@ -12,6 +12,7 @@ extension ManagedObjectContext {
     /// store), of those its `affectedStores` name when it names some (none of them: nothing is
     /// changed); returns its result as the request's result type asks.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
+        checkQueue()
         let rows = try rows()
         let coordinator = try coordinator()
         let stores = try coordinator.stores()
