@@ -92,10 +92,8 @@ final class Session: Sendable {
             let objects = try context.performAndWait { try context.fetch(request) }
             return ["ok": true, "value": Self.json(objects.first?.value(forKey: objects.first?.entity.attributes.first?.name ?? ""))]
         case "release":
-            var objects: [ManagedObject]? = try context.performAndWait { try context.fetch(request) }
-            let count = objects?.count ?? 0
-            objects = nil
-            return ["ok": objects == nil, "count": count]
+            // The fetched objects are let go here, when the count is taken.
+            return ["ok": true, "count": try context.performAndWait { try context.fetch(request) }.count]
         default:
             return Self.failure("usage: offqueue fetch|read|release ENTITY")
         }
