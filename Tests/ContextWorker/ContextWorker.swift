@@ -16,6 +16,8 @@ import ModelStack
 /// - `watch`: prints `{"remoteChange": N}` (N the token's transaction, 0 without history) for
 ///   each remote-change notification from now on;
 /// - `increment SECONDS CONTEXTS`: the counters' stress, ``CounterStress``;
+/// - `offqueue fetch|read|release ENTITY`: uses the context from off its queue (`Session`), which
+///   checked mode (`MODELC_CONCURRENCY_DEBUG=1`) stops at once for `fetch` and `read`;
 /// - `bulk ROWS`: saves ROWS new authors per transaction until killed, printing each commit;
 /// - `photos BYTES`: saves a new photo of BYTES bytes per transaction, changing the one before
 ///   and deleting the oldest, until killed, printing each commit (external-data files).

@@ -36,6 +36,9 @@ final class Session: Sendable {
                     return Self.failure("usage: increment SECONDS CONTEXTS")
                 }
                 return try CounterStress(container: container, policy: context.performAndWait { context.mergePolicy }).run(seconds: seconds, contexts: contexts)
+            case "offqueue":
+                guard arguments.count == 2 else { return Self.failure("usage: offqueue fetch|read|release ENTITY") }
+                return try offQueue(arguments[0], FetchRequest<ManagedObject>(entityName: arguments[1]))
             case "bulk":
                 guard let rows = arguments.first.flatMap(Int.init), rows > 0 else { return Self.failure("usage: bulk ROWS") }
                 try bulk(rows)
@@ -78,6 +81,24 @@ final class Session: Sendable {
             let inserted = Array(context.insertedObjects)
             try context.save()
             return ["ok": true, "inserted": inserted.map { $0.objectID.uriRepresentation().absoluteString }]
+        }
+    }
+
+    /// Uses the context from off its queue, as checked mode (`MODELC_CONCURRENCY_DEBUG`) is to
+    /// stop at once: `fetch` fetches there, `read` reads an object's value there, `release` lets
+    /// go there of objects fetched on the queue (allowed: it touches nothing of the context's).
+    private func offQueue(_ use: String, _ request: FetchRequest<ManagedObject>) throws -> [String: Any] {
+        switch use {
+        case "fetch":
+            return ["ok": true, "count": try context.fetch(request).count]
+        case "read":
+            let objects = try context.performAndWait { try context.fetch(request) }
+            return ["ok": true, "value": Self.json(objects.first?.value(forKey: objects.first?.entity.attributes.first?.name ?? ""))]
+        case "release":
+            // The fetched objects are let go here, when the count is taken.
+            return ["ok": true, "count": try context.performAndWait { try context.fetch(request) }.count]
+        default:
+            return Self.failure("usage: offqueue fetch|read|release ENTITY")
         }
     }
 

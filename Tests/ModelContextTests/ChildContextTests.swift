@@ -225,6 +225,6 @@ struct ChildContextTests {
             }
         }
         #expect(error?.code == 134091)
-        #expect(child.queryGenerationToken == nil)
+        #expect(child.performAndWait { child.queryGenerationToken } == nil)
     }
 }

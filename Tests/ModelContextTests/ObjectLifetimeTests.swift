@@ -2,13 +2,16 @@ import Foundation
 import GRDB
 import ModelContext
 import ModelStack
+import Synchronization
 import Testing
 import _ModelTestSupport
 
-/// How long objects live and what they keep: the context's table holds them unretained (an
-/// object the app lets go leaves it, and is read again as a new instance), a context that goes
-/// leaves its objects without one, unsaved values live in row slots and transient values outlive
-/// a save, and integers keep every digit on their way to the column.
+/// How long objects live and what they keep: an object the app lets go leaves the context's table
+/// (on the context's queue, whichever thread let it go) and is read again; a context has one
+/// object per ID, whatever brings a second (an upsert, IDs of other coordinators' stores); a
+/// context that goes leaves its objects without one; checked mode stops wrong-queue use at once;
+/// unsaved values live in row slots and transient values outlive a save, and integers keep every
+/// digit on their way to the column.
 struct ObjectLifetimeTests {
     @Test func anObjectTheAppLetsGoLeavesTheContextAndIsReadAgain() async throws {
         let folder = try StackFolder()
@@ -66,6 +69,149 @@ struct ObjectLifetimeTests {
         context = nil
         #expect(gone == nil)
         #expect(object.managedObjectContext == nil)
+    }
+
+    /// Core Data's uniquing: "in a given managed object context, you never have more than one
+    /// managed object to represent a given record" (Core Data Programming Guide, Faulting and
+    /// Uniquing). So a new object that takes over the row of an object the app holds here (an
+    /// upsert under a uniqueness constraint) leaves that object the context's one for the row, with
+    /// the values the save wrote, and itself leaves the context, usable and inert; before, it
+    /// overwrote the table's entry and the held object kept a dangling context (a use after free,
+    /// or, with retained objects, an access conflict trap in the save).
+    @Test(arguments: [false, true])
+    func anUpsertKeepsTheObjectTheAppHoldsForTheRow(retainsObjects: Bool) async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await UniquenessConstraintTests.container(in: folder.url)
+        let stored = try UniquenessConstraintTests.insertTag("swift", uses: 1, in: container.newBackgroundContext(), container)
+        weak var gone: ManagedObjectContext?
+        let (held, new) = try {
+            let context = container.newBackgroundContext()
+            gone = context
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            return try context.performAndWait {
+            context.retainsRegisteredObjects = retainsObjects
+            let held = try context.existingObject(with: stored)
+            #expect(held.value(forKey: "uses") as? Int64 == 1)
+            let new = ManagedObject(entity: UniquenessConstraintTests.entity(container), insertInto: context)
+            new.setValue("swift", forKey: "name")
+            new.setValue(Int64(2), forKey: "uses")
+            try context.save()
+            #expect(context.registeredObject(for: stored) === held)
+            #expect(held.managedObjectContext === context && new.managedObjectContext == nil)
+            #expect(held.value(forKey: "uses") as? Int64 == 2)
+            #expect(new.objectID == stored && !new.hasChanges && new.value(forKey: "uses") as? Int64 == 2)
+            // The one object for the row is the held one; the new one changes nothing any more.
+            #expect(try context.fetch(FetchRequest<ManagedObject>(entityName: "Tag")).map { $0 === held } == [true])
+            new.setValue(Int64(3), forKey: "uses")
+            #expect(!context.hasChanges)
+            held.setValue(Int64(4), forKey: "uses")
+            try context.save()
+            return (held, new)
+            }
+        }()
+        #expect(try ContextTestSupport.rows(container, "SELECT ZNAME, ZUSES FROM ZTAG") == ["swift|4"])
+        // Both outlive the context, and can be let go anywhere.
+        #expect(gone == nil)
+        #expect(held.managedObjectContext == nil && new.managedObjectContext == nil)
+        #expect(held.value(forKey: "uses") as? Int64 == 4)
+    }
+
+    /// IDs of two other coordinators' stores with the same entity and primary key name two
+    /// objects, each under its own ID; before, the second took the first's place in the table.
+    @Test func idsOfTwoForeignStoresNameTwoObjects() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Self.container(in: folder.url)
+        var foreign = [ManagedObjectID]()
+        for name in ["first", "second"] {
+            let other = try await Self.container(in: folder.url.appendingPathComponent(name))
+            let context = other.newBackgroundContext()
+            foreign.append(try context.performAndWait {
+                let object = ManagedObject(entity: Self.entity(other), insertInto: context)
+                try context.save()
+                return object.objectID
+            })
+        }
+        #expect(foreign[0].primaryKey == foreign[1].primaryKey && foreign[0] != foreign[1])
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            let objects = foreign.map { context.object(with: $0) }
+            #expect(objects[0] !== objects[1])
+            #expect(objects.map { $0.objectID.uriRepresentation() } == foreign.map { $0.uriRepresentation() })
+            #expect(context.registeredObject(for: foreign[0]) === objects[0])
+            #expect(context.registeredObject(for: foreign[1]) === objects[1])
+            #expect(context.object(with: foreign[0]) === objects[0])
+            // Still no object of this coordinator's stores.
+            for id in foreign { #expect(AffectedStoresTests.code { _ = try context.existingObject(with: id) } == 133000) }
+        }
+    }
+
+    /// Objects handed out of `performAndWait` and let go by the caller's thread end on the
+    /// context's queue (in a sweep of its table), never under the caller's hands, where they
+    /// changed the context's table while its queue used it.
+    @Test func objectsLetGoOffTheQueueEndOnIt() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Self.container(in: folder.url)
+        let context = container.newBackgroundContext()
+        var objects: [ManagedObject]? = try Self.onQueue(context) {
+            let entity = Self.entity(container)
+            let made = (0..<50).map { _ in Probe(entity: entity, insertInto: context) }
+            try context.save()
+            return made
+        }
+        Probe.ends.withLock { $0 = [] }
+        #expect(objects?.count == 50)
+        objects = nil
+        #expect(Probe.ends.withLock { $0 }.isEmpty)
+        #expect(Self.onQueue(context) { context.registeredObjects.count } == 0)
+        #expect(Probe.ends.withLock { $0 } == Array(repeating: true, count: 50))
+    }
+
+    /// Checked mode, modelc's `-com.apple.CoreData.ConcurrencyDebug 1`: a fetch, or a read of an
+    /// object's value, from off the context's queue stops the process at once, naming the call;
+    /// letting objects go there is allowed; with the mode off, nothing stops.
+    @Test(arguments: [("fetch", "ManagedObjectContext.fetch(_:)"), ("read", "ManagedObject.value(forKey:)")])
+    func checkedModeStopsAtTheFirstUseFromOffTheQueue(use: String, call: String) async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        _ = try await ContextTestSupport.container(in: folder.url)
+        let store = folder.url.appendingPathComponent("Library.sqlite")
+        let checked = try WorkerProcess(store: store, model: ContextTestSupport.library, environment: ["MODELC_CONCURRENCY_DEBUG": "1"])
+        #expect(try checked.send("insert Author name=Ann")["ok"] as? Bool == true)
+        #expect(try checked.send("save")["ok"] as? Bool == true)
+        #expect(try checked.send("offqueue release Author")["count"] as? Int == 1)
+        checked.start("offqueue \(use) Author")
+        let answered = try? checked.answer(for: "offqueue \(use)", timeout: 60)
+        #expect(answered == nil)
+        if answered != nil { checked.kill() }
+        let ending = checked.ending()
+        #expect(ending.signaled)
+        #expect(ending.errors.contains("modelc concurrency debug: \(call)"))
+        let unchecked = try WorkerProcess(store: store, model: ContextTestSupport.library, environment: ["MODELC_CONCURRENCY_DEBUG": "0"])
+        defer { unchecked.finish() }
+        #expect(try unchecked.send("offqueue \(use) Author")["ok"] as? Bool == true)
+    }
+
+    /// Runs `body` on `context`'s queue, marked so that a ``Probe`` ending there knows it.
+    static func onQueue<T>(_ context: ManagedObjectContext, _ body: () throws -> T) rethrows -> T {
+        try context.performAndWait {
+            Thread.current.threadDictionary[Probe.marker] = true
+            defer { Thread.current.threadDictionary[Probe.marker] = nil }
+            return try body()
+        }
+    }
+
+    /// An object that records, when it ends, whether it ended inside ``onQueue(_:_:)``.
+    final class Probe: ManagedObject {
+        static let marker = "ObjectLifetimeTests.onQueue"
+        static let ends = Mutex<[Bool]>([])
+
+        deinit {
+            let onQueue = Thread.current.threadDictionary[Self.marker] != nil
+            Self.ends.withLock { $0.append(onQueue) }
+        }
     }
 
     @Test func transientValuesAndLargeIntegersSurviveASave() async throws {

@@ -15,18 +15,24 @@ final class WorkerProcess: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
+    /// The worker's standard error, when kept (else it goes nowhere, and cannot fill up a pipe).
+    private let errors: Pipe?
     private let lock = NSCondition()
     private var answers: [[String: Any]] = []
     private var events: [[String: Any]] = []
     private var ended = false
 
-    /// Starts a worker on `store` with `model` and waits until it has loaded the store.
-    init(store: URL, model: String, history: Bool = true, remote: Bool = false) throws {
+    /// Starts a worker on `store` with `model` (and `environment` on top of this process's, and
+    /// its standard error kept for ``ending()`` when `environment` is given) and waits until it
+    /// has loaded the store.
+    init(store: URL, model: String, history: Bool = true, remote: Bool = false, environment: [String: String] = [:]) throws {
+        errors = environment.isEmpty ? nil : Pipe()
         process.executableURL = Modelc.builtProduct("ContextWorker")
         process.arguments = [store.path, model] + (history ? ["--history"] : []) + (remote ? ["--remote"] : [])
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, own in own }
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         try process.run()
         let reading = Thread { [self] in readLines() }
         reading.start()
@@ -60,6 +66,14 @@ final class WorkerProcess: @unchecked Sendable {
     func kill() {
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// Waits for the worker to end by itself (a crash); whether it was stopped by a signal, and
+    /// what it wrote on its standard error.
+    func ending() -> (signaled: Bool, errors: String) {
+        process.waitUntilExit()
+        let written = errors?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        return (process.terminationReason == .uncaughtSignal, String(decoding: written, as: UTF8.self))
     }
 
     /// Ends the worker: `quit`, then waits.

@@ -71,8 +71,7 @@ extension ManagedObjectContext {
         let type = type ?? persistentStoreCoordinator?.classes.objectClass(for: entity) ?? ManagedObject.self
         let object = type.init(entity: entity, insertInto: nil)
         object.attach(to: self, id: id)
-        registered.add(object)
-        return object
+        return registered.add(object)
     }
 
     /// The object registered under `id`, if any (an ID of another store names none).

@@ -1,12 +1,14 @@
 import Dispatch
 import Foundation
 import ModelStore
+import Synchronization
 
 /// A scratch pad of managed objects on one queue (`NSManagedObjectContext`): it reads objects
 /// from its coordinator's store, keeps their changes in memory and writes them in one
 /// transaction on ``save()``. A context and its objects are used on its queue only (inside
-/// ``perform(_:)`` or ``performAndWait(_:)``, or on the main thread for a main-queue context);
-/// object IDs cross queues.
+/// ``perform(_:)`` or ``performAndWait(_:)``, or on the main thread for a main-queue context),
+/// which modelc's checked mode (``ConcurrencyDebug``) enforces; object IDs cross queues. Its
+/// configuration (name, merge policy, parent...) may be set before it is used, from anywhere.
 public final class ManagedObjectContext: @unchecked Sendable {
     /// The queue a context runs on (`NSManagedObjectContextConcurrencyType`).
     public enum ConcurrencyType: Int, Sendable {
@@ -42,14 +44,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var retainsRegisteredObjects: Bool {
         get { registered.retainsObjects }
         set {
-            // Released once the table is no longer being changed: their deinit changes it.
-            let released = registered.setRetainsObjects(newValue)
-            withExtendedLifetime(released) {}
+            checkQueue()
+            registered.retainsObjects = newValue
         }
     }
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// The thread running a block of the context's queue while one runs (0 otherwise): the code
+    /// that block calls is on the queue even inside another queue's `sync` (another context's
+    /// `performAndWait`, a database transaction), where `getSpecific` sees only the inner queue.
+    private let holder = Atomic<UInt>(0)
 
     /// Every object of the context by ID; inserted, updated and deleted ones in the order they changed.
     var registered = ObjectRegistry()
@@ -67,8 +72,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     deinit {
-        // Objects do not keep their context alive, as in Core Data; those still held learn it is gone.
-        for object in registered.objects + insertedList.objects { object.detach() }
+        // Objects do not keep their context alive, as in Core Data; those still held see it gone
+        // (their reference to it is weak), and those only the table held go with it.
         if let saveObserver { NotificationCenter.default.removeObserver(saveObserver.observer) }
     }
 
@@ -78,15 +83,34 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// main thread itself, whichever thread drains the main queue: on Linux `dispatchMain()` hands
     /// it to a worker thread).
     var isOnQueue: Bool {
-        DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) || (concurrencyType == .mainQueueConcurrencyType && Thread.isMainThread)
+        holder.load(ordering: .relaxed) == Self.currentThread || DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+            || (concurrencyType == .mainQueueConcurrencyType && Thread.isMainThread)
+    }
+
+    /// The calling thread, as a number.
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            pthread_self()
+        #endif
+    }
+
+    /// Runs `body`, on the queue, as the block the queue runs now (see `holder`).
+    private func holding<T>(_ body: () throws -> T) rethrows -> T {
+        let previous = holder.exchange(Self.currentThread, ordering: .relaxed)
+        defer { holder.store(previous, ordering: .relaxed) }
+        return try body()
     }
 
     /// Runs `block` on the context's queue, later; the changes it made are then announced
     /// (objects-did-change), as Core Data's `perform` ends with processing pending changes.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async {
-            block()
-            self.postObjectsDidChange()
+            self.holding {
+                block()
+                self.postObjectsDidChange()
+            }
         }
     }
 
@@ -94,8 +118,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                let result = Result(catching: block)
-                self.postObjectsDidChange()
+                let result = self.holding {
+                    let result = Result(catching: block)
+                    self.postObjectsDidChange()
+                    return result
+                }
                 continuation.resume(with: result)
             }
         }
@@ -106,8 +133,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue { return try block() }
         return try queue.sync {
-            defer { postObjectsDidChange() }
-            return try block()
+            try holding {
+                defer { postObjectsDidChange() }
+                return try block()
+            }
         }
     }
 
@@ -116,7 +145,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// announced at the end of its own blocks.
     func onQueue<T>(_ body: () throws -> T) rethrows -> T {
         if isOnQueue { return try body() }
-        return try queue.sync(execute: body)
+        return try queue.sync { try holding(body) }
     }
 
     /// Posts objects-did-change for the objects inserted, updated and deleted since the last one.
@@ -134,16 +163,33 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: - Objects
 
     /// The objects changed since the last save.
-    public var insertedObjects: Set<ManagedObject> { Set(insertedList.objects) }
-    public var updatedObjects: Set<ManagedObject> { Set(updatedList.objects) }
-    public var deletedObjects: Set<ManagedObject> { Set(deletedList.objects) }
-    public var registeredObjects: Set<ManagedObject> { Set(registered.objects + insertedList.objects) }
+    public var insertedObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(insertedList.objects)
+    }
+    public var updatedObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(updatedList.objects)
+    }
+    public var deletedObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(deletedList.objects)
+    }
+    /// The objects the context knows that the app (or the context's changes) still holds.
+    public var registeredObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(registered.heldObjects() + insertedList.objects)
+    }
 
     /// Whether anything was inserted, changed or deleted since the last save.
-    public var hasChanges: Bool { !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty }
+    public var hasChanges: Bool {
+        checkQueue()
+        return !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty
+    }
 
     /// Inserts a new object: it gets a temporary ID and its attributes' default values.
     public func insert(_ object: ManagedObject) {
+        checkQueue()
         guard object.managedObjectContext == nil || object.managedObjectContext === self, !object.inserted else { return }
         object.attach(to: self, id: object.objectID)
         object.inserted = true
@@ -159,6 +205,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Marks `object` deleted; its relationships' delete rules apply when changes are processed
     /// (on save). Deleting a new object just forgets it.
     public func delete(_ object: ManagedObject) {
+        checkQueue()
         guard object.managedObjectContext === self, !object.deleted else { return }
         if object.inserted {
             unlinkEverything(object)
@@ -184,11 +231,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
         persistentStoreCoordinator?.normalized(id) ?? id
     }
 
-    /// The object registered for `id`, without reading anything; nil when there is none.
-    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? { registeredObject(under: normalized(id)) }
+    /// The object registered for `id`, without reading anything; nil when there is none, or when
+    /// nothing but the context held it.
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
+        checkQueue()
+        return registeredObject(under: normalized(id))
+    }
 
     /// The object for `id`: the registered one, else a fault that reads its row when first touched.
     public func object(with id: ManagedObjectID) -> ManagedObject {
+        checkQueue()
         let id = normalized(id)
         if let known = registeredObject(under: id) { return known }
         guard let entity = persistentStoreCoordinator?.managedObjectModel.entitiesByName[id.entityName] else {
@@ -199,6 +251,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for `id`, read from the store when needed; throws 133000 when its row is gone.
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        checkQueue()
         let id = normalized(id)
         if let known = registeredObject(under: id), !known.isFault { return known }
         let stores = try coordinator().stores()
@@ -214,6 +267,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Discards every unsaved change: new objects are forgotten, deleted and changed ones get their saved values back.
     public func rollback() {
+        checkQueue()
         for object in insertedList.objects {
             registered.remove(object)
             object.inserted = false
@@ -228,9 +282,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Forgets every object; objects held elsewhere are no longer usable with this context.
     public func reset() {
+        checkQueue()
         for object in registered.objects + insertedList.objects { object.detach() }
-        let released = registered.removeAll()
-        withExtendedLifetime(released) {}
+        registered.removeAll()
         insertedList = ChangeList()
         updatedList = ChangeList()
         deletedList = ChangeList()
@@ -240,6 +294,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Rereads `object` from the store when next touched; with `mergeChanges`, its unsaved
     /// changes are kept on top of the new values, else discarded.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue()
         guard object.managedObjectContext === self, !object.inserted else { return }
         if !mergeChanges {
             discardChanges(of: object)
@@ -253,6 +308,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Refreshes every registered object, keeping unsaved changes.
     public func refreshAllObjects() {
+        checkQueue()
         for object in registered.objects { refresh(object, mergeChanges: true) }
     }
 

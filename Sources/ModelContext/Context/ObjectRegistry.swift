@@ -1,18 +1,18 @@
-/// The objects a context knows, by ID. Core Data's contexts do not keep objects without unsaved
-/// changes alive (`retainsRegisteredObjects` is false by default): an object stays registered
-/// while the app holds it, and changed objects are held by the context's change lists. As in
-/// Core Data, the table does not retain its objects and an object leaves it when it is
-/// deallocated (``ManagedObject``'s `deinit`), which, like every use of an object, happens on
-/// its context's queue. Weak references would do the same at a price paid on every retain and
-/// release of every object (Swift moves a weakly referenced object's counts to a side table).
-/// Objects are found by their row, entity number and key: two integers hash and compare faster
-/// than an ID's strings, and a fetch of a million rows looks each up, registers it and, as it
-/// goes, removes it. New objects inserted here, until they have a permanent ID, are not in the
-/// table: the context's inserted list holds them, and a save of many would otherwise fill the
-/// table with entries only to move them all (a lookup by temporary ID goes to that list's own
-/// table). The new objects a child's save brings are kept the same way. Objects with a temporary
-/// ID that a child reads from its parent, or that a child saved and still holds, are in the
-/// table under their negated temporary number (``ManagedObjectID/rowKey``).
+/// The objects a context knows, by ID, one object per ID. The table retains its objects, and, on
+/// the context's queue, lets go of those only it still holds (sweeps): as in Core Data, an object
+/// without unsaved changes stays registered while the app holds it (`retainsRegisteredObjects`
+/// false, the default), and changed objects are held by the context's change lists as well. So an
+/// object's last release, and its `deinit`, happens on the queue in a sweep, or once the context is
+/// gone, never under a caller's hands on another thread; and no object keeps a reference that
+/// outlives what it points to. Sweeps are amortized: one runs when the table has doubled since the
+/// last (from a floor), so a fetch of a million rows the app lets go of as it reads keeps a table
+/// of a few thousand. Objects are found by their row, entity number and key: two integers hash and
+/// compare faster than an ID's strings. New objects inserted here, until they have a permanent ID,
+/// are not in the table: the context's inserted list holds them, and a save of many would
+/// otherwise fill the table with entries only to move them all (a lookup by temporary ID goes to
+/// that list's own table). The new objects a child's save brings are kept the same way. Objects
+/// with a temporary ID that a child reads from its parent, or that a child saved and still holds,
+/// are in the table under their negated temporary number (``ManagedObjectID/rowKey``).
 struct ObjectRegistry {
     /// An object's place in the table.
     struct Key: Hashable {
@@ -20,49 +20,49 @@ struct ObjectRegistry {
         let value: Int64
     }
 
-    private var entries: [Key: Unmanaged<ManagedObject>] = [:]
-    /// Every registered object, when the context retains them.
-    private var retained: [Key: ManagedObject]?
+    /// The size below which the table is not swept.
+    static let sweepFloor = 1_024
 
-    /// Whether registered objects are kept alive by the context itself.
-    var retainsObjects: Bool { retained != nil }
+    private var entries: [Key: ManagedObject] = [:]
+    /// The number of entries at which the next sweep runs.
+    private var sweepAt = sweepFloor
+    /// Whether every registered object is kept alive by the context (no sweeps).
+    var retainsObjects = false
 
-    /// Starts or stops retaining every registered object; returns the objects no longer retained,
-    /// for the caller to release once it no longer changes the table (their `deinit` changes it).
-    mutating func setRetainsObjects(_ retains: Bool) -> [Key: ManagedObject]? {
-        guard retains != retainsObjects else { return nil }
-        let released = retained
-        retained = retains ? entries.mapValues { $0.takeUnretainedValue() } : nil
-        return released
-    }
-
+    /// The object registered under `key`, unless only the table held it: that one is let go
+    /// then, as a sweep would have done, so that a lookup finds what the app can still see and a
+    /// row read again makes a new object, as if the old one had ended when the app let it go.
     subscript(key: Key) -> ManagedObject? {
-        get { entries[key]?.takeUnretainedValue() }
-        set {
-            guard let newValue else {
-                entries[key] = nil
-                retained?[key] = nil
-                return
+        mutating get {
+            guard let index = entries.index(forKey: key) else { return nil }
+            if !retainsObjects, isKnownUniquelyReferenced(&entries.values[index]) {
+                entries.remove(at: index)
+                return nil
             }
-            entries[key] = Unmanaged.passUnretained(newValue)
-            retained?[key] = newValue
+            return entries.values[index]
         }
     }
 
-    /// Registers `object` under its ID.
-    mutating func add(_ object: ManagedObject) {
-        self[Key(of: object)] = object
-    }
-
-    /// Unregisters `object` under its current ID.
-    mutating func remove(_ object: ManagedObject) {
-        self[Key(of: object)] = nil
-    }
-
-    /// Removes an object being deallocated, if it is the one registered under its ID.
-    mutating func forget(_ object: ManagedObject) {
+    /// Registers `object` under its ID unless another object is registered there that someone
+    /// besides the table still holds; returns the object registered under the ID afterwards.
+    /// An object only the table held is dropped, as a sweep would have done.
+    @discardableResult
+    mutating func add(_ object: ManagedObject) -> ManagedObject {
         let key = Key(of: object)
-        if entries[key]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() { entries[key] = nil }
+        if let index = entries.index(forKey: key) {
+            if entries.values[index] === object { return object }
+            if retainsObjects || !isKnownUniquelyReferenced(&entries.values[index]) { return entries.values[index] }
+        } else if entries.count >= sweepAt, !retainsObjects {
+            sweep()
+        }
+        entries[key] = object
+        return object
+    }
+
+    /// Unregisters `object` under its current ID, if it is the one registered there.
+    mutating func remove(_ object: ManagedObject) {
+        let key = Key(of: object)
+        if entries[key] === object { entries[key] = nil }
     }
 
     /// Makes room for `count` more objects at once, as a fetch knows how many it registers.
@@ -71,15 +71,36 @@ struct ObjectRegistry {
     }
 
     /// The registered objects.
-    var objects: [ManagedObject] { entries.values.map { $0.takeUnretainedValue() } }
+    var objects: [ManagedObject] { Array(entries.values) }
 
-    /// Forgets every object; returns those the table retained, for the caller to release once
-    /// their objects are detached.
-    mutating func removeAll() -> [Key: ManagedObject]? {
+    /// The registered objects that something besides the table holds, after sweeping until
+    /// nothing more goes (an object let go may have held others).
+    mutating func heldObjects() -> [ManagedObject] {
+        if !retainsObjects {
+            while sweep() > 0 {}
+        }
+        return objects
+    }
+
+    /// Lets go of every object only the table holds, on the context's queue (their `deinit`
+    /// touches nothing of the context's); returns how many went.
+    @discardableResult
+    mutating func sweep() -> Int {
+        var gone = [Key]()
+        var index = entries.values.startIndex
+        while index != entries.values.endIndex {
+            if isKnownUniquelyReferenced(&entries.values[index]) { gone.append(entries.keys[index]) }
+            entries.values.formIndex(after: &index)
+        }
+        for key in gone { entries[key] = nil }
+        sweepAt = max(Self.sweepFloor, entries.count * 2)
+        return gone.count
+    }
+
+    /// Forgets every object.
+    mutating func removeAll() {
         entries = [:]
-        let released = retained
-        retained = retained == nil ? nil : [:]
-        return released
+        sweepAt = Self.sweepFloor
     }
 }
 

@@ -27,13 +27,15 @@ final class Generation: Sendable {
 extension ManagedObjectContext {
     /// The generation the context is pinned to; nil when it reads the store as it is now.
     public var queryGenerationToken: QueryGenerationToken? {
-        pinned.map { QueryGenerationToken(generation: $0.generation) }
+        checkQueue()
+        return pinned.map { QueryGenerationToken(generation: $0.generation) }
     }
 
     /// Pins the context to the generation `token` names (`.current`: the one current at the next
     /// read; another context's token: that context's), or unpins it with nil. Query generations
     /// need stores in WAL mode, as Core Data's, and a root context; otherwise 134091 (unsupported request).
     public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
+        checkQueue()
         guard let token else {
             pinned = nil
             return

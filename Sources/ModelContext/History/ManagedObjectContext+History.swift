@@ -15,6 +15,7 @@ extension ManagedObjectContext {
     /// transactions come oldest first by timestamp, each with its own store's token. Either
     /// runs only in the request's `affectedStores` when it names some.
     public func execute(_ request: HistoryChangeRequest) throws -> HistoryResult {
+        checkQueue()
         let coordinator = try coordinator()
         let opened = try coordinator.stores()
         let stores = try opened.restricted(Self.stores(for: request.anchor, in: opened.all), to: request.affectedStores)

@@ -9,9 +9,9 @@ open class ManagedObject: NSObject {
     public let entity: EntityDescription
     public internal(set) var objectID: ManagedObjectID
     /// The context the object lives in; nil once it is deleted and saved, forgotten, or the
-    /// context is gone. Not a weak reference, which would make every retain of the context take
-    /// the slow path: the context detaches the objects it still knows when it goes.
-    public private(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
+    /// context is gone (a weak reference: an object the app keeps can outlive its context, and
+    /// reading its values after the first fault does not touch it).
+    public private(set) weak var managedObjectContext: ManagedObjectContext?
 
     /// The row's `Z_OPT` when read; 0 for a new object.
     var version: Int64 = 0
@@ -43,11 +43,6 @@ open class ManagedObject: NSObject {
         context?.insert(self)
     }
 
-    deinit {
-        // The context's table does not retain its objects: each leaves it when it goes.
-        managedObjectContext?.registered.forget(self)
-    }
-
     /// Makes an object of the entity whose class this is, in `context`.
     public convenience init(context: ManagedObjectContext) {
         self.init(entity: context.entity(for: Self.self), insertInto: context)
@@ -74,6 +69,7 @@ open class ManagedObject: NSObject {
 
     /// The properties changed since the last save and their new values (to-manys as sets).
     public func changedValues() -> [String: Any] {
+        checkQueue()
         var result = [String: Any]()
         let shape = entity.shape
         for slot in shape.attributes.indices {
@@ -89,6 +85,7 @@ open class ManagedObject: NSObject {
 
     /// The saved values of `keys` (every attribute and to-one when nil), as the store has them.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        checkQueue()
         guard !inserted else { return [:] }
         managedObjectContext?.fulfill(self)
         var result = [String: Any]()
@@ -112,7 +109,8 @@ open class ManagedObject: NSObject {
     /// The value of the property `key`: an attribute's value, a to-one's object, a to-many's
     /// `NSSet` (`NSOrderedSet` when ordered); nil for an unknown key.
     open func value(forKey key: String) -> Any? {
-        entity.properties[key].flatMap { value(of: $0, key: key) }
+        checkQueue()
+        return entity.properties[key].flatMap { value(of: $0, key: key) }
     }
 
     /// The value of a property already looked up in the entity.
@@ -144,6 +142,7 @@ open class ManagedObject: NSObject {
     /// (made with no context) keeps its attributes' values until it is, as Core Data's does;
     /// its relationships need a context and are left as they are.
     open func setValue(_ value: Any?, forKey key: String) {
+        checkQueue()
         guard !deleted else { return }
         let context = managedObjectContext
         switch entity.properties[key] {
@@ -228,11 +227,13 @@ open class ManagedObject: NSObject {
     // MARK: - Relationship mutators (the generated accessors call these)
 
     public func addObject(_ object: ManagedObject, toRelationship key: String) {
+        checkQueue()
         guard case .toMany(let relationship)? = entity.properties[key] else { return }
         managedObjectContext?.link(object, into: relationship, of: self, at: nil)
     }
 
     public func removeObject(_ object: ManagedObject, fromRelationship key: String) {
+        checkQueue()
         guard case .toMany(let relationship)? = entity.properties[key] else { return }
         managedObjectContext?.unlink(object, from: relationship, of: self)
     }
@@ -254,11 +255,13 @@ open class ManagedObject: NSObject {
     }
 
     public func insertObject(_ object: ManagedObject, inRelationship key: String, at index: Int) {
+        checkQueue()
         guard case .toMany(let relationship)? = entity.properties[key] else { return }
         managedObjectContext?.link(object, into: relationship, of: self, at: index)
     }
 
     public func removeObject(inRelationship key: String, at index: Int) {
+        checkQueue()
         guard case .toMany(let relationship)? = entity.properties[key], let context = managedObjectContext else { return }
         let objects = context.contents(of: relationship, in: self).objects
         guard objects.indices.contains(index) else { return }
@@ -284,6 +287,7 @@ extension ManagedObject {
     /// The value of attribute `key` as its column holds it: a transformable's data untransformed,
     /// everything else as ``value(forKey:)`` gives it. For tools that show stores as they are.
     public func storedValue(forKey key: String) -> Any? {
+        checkQueue()
         guard case .attribute(let attribute, let slot)? = entity.properties[key], attribute.type == .transformable else {
             return value(forKey: key)
         }

@@ -9,7 +9,7 @@ import Synchronization
 public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The object's own entity.
     public let entityName: String
-    private let store: Store
+    let store: Store
     let reference: Reference
 
     /// The store's `NSStoreUUID`; empty for a temporary ID.
@@ -24,7 +24,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The store an ID names: its UUID kept as 16 bytes when its text is a UUID's canonical form,
     /// so that copying and comparing IDs, which fetches and saves do by the million, touches no
     /// reference count.
-    private enum Store: Sendable, Hashable {
+    enum Store: Sendable, Hashable {
         case none
         case uuid(UUID)
         case text(String)

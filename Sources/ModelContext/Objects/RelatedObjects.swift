@@ -23,6 +23,13 @@ struct RelatedObjects {
         return true
     }
 
+    /// Puts `new` in the place of `old`, if `old` is there (only dropping `old` when `new` is too).
+    mutating func replace(_ old: ManagedObject, with new: ManagedObject) {
+        guard let index = objects.firstIndex(where: { $0 === old }) else { return }
+        remove(old)
+        append(new, at: index)
+    }
+
     /// Removes `object`; false when it was not there.
     @discardableResult
     mutating func remove(_ object: ManagedObject) -> Bool {

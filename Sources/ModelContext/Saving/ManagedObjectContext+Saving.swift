@@ -15,6 +15,7 @@ extension ManagedObjectContext {
     /// or, under the error merge policy, 133020 listing a ``MergeConflict`` per object whose row
     /// changed or went in the store since it was read.
     public func save() throws {
+        checkQueue()
         guard hasChanges else { return }
         if let parent { return try save(into: parent) }
         let coordinator = try coordinator()
@@ -187,6 +188,7 @@ extension ManagedObjectContext {
 
     /// Gives new objects permanent IDs now (reserving their keys in the store); they stay inserted until saved.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        checkQueue()
         let pending = objects.filter { $0.inserted && $0.objectID.isTemporaryID }
         guard !pending.isEmpty else { return }
         let stores = try coordinator().stores()
@@ -206,6 +208,7 @@ extension ManagedObjectContext {
     /// the inverse, cascade deletes the destinations too, deny is checked by validation, no action
     /// leaves the destinations as they are.
     public func processPendingChanges() throws {
+        checkQueue()
         defer { postObjectsDidChange() }
         var queue = deletedList.objects
         var done = Set<ObjectIdentifier>()
@@ -372,9 +375,13 @@ extension ManagedObjectContext {
             deleted = deleted.filter { apply(resolutions[ObjectIdentifier($0)], to: $0) }
         }
         registered.reserve(inserted.count)
+        // New objects that took over a row of an object the app holds here: that one stays the
+        // context's object for the row.
+        var displaced = [(object: ManagedObject, kept: ManagedObject)]()
         for object in inserted {
             if let key = keys[ObjectIdentifier(object)] {
-                rekey(object, try stores.store(of: key).objectID(object.entity.name, key.key))
+                let kept = rekey(object, try stores.store(of: key).objectID(object.entity.name, key.key))
+                if kept !== object { displaced.append((object, kept)) }
             }
             object.inserted = false
             object.version = 1
@@ -394,7 +401,28 @@ extension ManagedObjectContext {
             settle(object, keys: keys)
         }
         endChanges(deleting: deleted)
+        for (object, kept) in displaced { keep(kept, over: object) }
         return (updated, deleted)
+    }
+
+    /// Keeps `kept`, the object registered for the row the new `object` took over in this save, as
+    /// the context's one object for that row (a context never has two objects for one ID, as
+    /// Core Data's uniquing promises): `kept` reads the row again, which now holds what the save
+    /// wrote, related objects refer to it instead of `object`, and `object` leaves the context
+    /// with its saved values and the row's ID. A `kept` this save deleted leaves the row to `object`.
+    private func keep(_ kept: ManagedObject, over object: ManagedObject) {
+        guard kept.managedObjectContext === self else {
+            registered.add(object)
+            return
+        }
+        refresh(kept, mergeChanges: true)
+        for other in registered.objects + insertedList.objects {
+            for name in Array(other.toManys.keys) { other.toManys[name]?.replace(object, with: kept) }
+            for (name, objects) in other.committedToManys where objects.contains(where: { $0 === object }) {
+                other.committedToManys[name] = objects.map { $0 === object ? kept : $0 }
+            }
+        }
+        object.detach()
     }
 
     /// After a save that failed in a store after others committed (134040): the committed
@@ -463,10 +491,12 @@ extension ManagedObjectContext {
         object.changedToManys = []
     }
 
-    /// Gives `object` its permanent ID in the registry.
-    func rekey(_ object: ManagedObject, _ id: ManagedObjectID) {
+    /// Gives `object` its permanent ID in the registry; returns the object registered under it:
+    /// `object`, or another one the app holds for that ID, which stays (see ``keep(_:over:)``).
+    @discardableResult
+    func rekey(_ object: ManagedObject, _ id: ManagedObjectID) -> ManagedObject {
         registered.remove(object)
         object.objectID = id
-        registered.add(object)
+        return registered.add(object)
     }
 }

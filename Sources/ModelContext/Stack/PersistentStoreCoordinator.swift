@@ -49,6 +49,8 @@ public final class PersistentStoreCoordinator: Sendable {
         var alsoHeldBy: [Int: [Int]]
         /// One store holds every entity (the common case): nothing needs routing.
         var isSingle: Bool
+        /// The key spaces of stores IDs name that the coordinator lacks.
+        var foreign = ForeignKeySpaces()
 
         /// The store of the entity numbered `number`.
         func store(forNumber number: Int) throws -> OpenedStore {
@@ -78,8 +80,9 @@ public final class PersistentStoreCoordinator: Sendable {
         /// ``PersistentStoreCoordinator/normalized(_:)``).
         func normalized(_ id: ManagedObjectID) -> ManagedObjectID {
             if id.isTemporaryID { return id }
-            // An ID of a store this coordinator lacks gets keys no store has: it names no row here.
-            return id.inKeySpace(store(of: id)?.keys ?? .foreign)
+            // An ID of a store this coordinator lacks gets keys no store has (its store's own, among
+            // such stores): it names no row here, nor another such store's object.
+            return id.inKeySpace(store(of: id)?.keys ?? foreign.keys(of: id))
         }
 
         /// The store a permanent ID's store part names, if the coordinator has it (compared as the

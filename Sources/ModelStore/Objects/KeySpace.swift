@@ -13,8 +13,15 @@ public struct KeySpace: Sendable, Hashable {
     /// The key space of the first store, whose keys are its primary keys.
     public static let first = KeySpace(store: 0)
 
-    /// A key space no coordinator's store has, for an ID of a store the coordinator lacks.
-    public static let foreign = KeySpace(store: 1 << 22)
+    /// The place of the first key space no coordinator's store has.
+    static let firstForeignStore = 1 << 22
+
+    /// The key space of the `number`th (from 0) store that IDs given to a coordinator name but the
+    /// coordinator lacks: each such store its own, past every store's, so that IDs of two of them
+    /// never share a key and none names a row here (after 2^22 of them the numbers come round).
+    public init(foreignStore number: Int) {
+        self.init(store: Self.firstForeignStore + number % Self.firstForeignStore)
+    }
 
     /// The key space of the store at place `store` among a coordinator's stores.
     public init(store: Int) {
