@@ -14,22 +14,7 @@ struct ConcurrentMigrationTests {
 
     /// Starts `count` runs of `migrate --json` on `store` at once and waits for all of them.
     static func migrateAtOnce(_ store: String, count: Int) throws -> [(status: Int32, output: String, error: String)] {
-        let runs = (0..<count).map { _ in
-            let process = Process()
-            process.executableURL = Modelc.executable
-            process.arguments = ["migrate", store, "--model", Support.library, "--json"]
-            let output = Pipe(), error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            return (process, output, error)
-        }
-        for (process, _, _) in runs { try process.run() }
-        return runs.map { process, output, error in
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-        }
+        try Modelc.runAtOnce(Array(repeating: ["migrate", store, "--model", Support.library, "--json"], count: count))
     }
 
     @Test(arguments: [2, 8])

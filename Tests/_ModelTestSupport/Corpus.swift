@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// The real Core Data files in `../shared/corpus` (beside the package), read in place and never
-/// copied into the project. Set `MODELC_CORPUS` to use another location.
+/// The real Core Data files in `../shared/corpus` (beside the package), never copied into the
+/// project: each test process reads a private copy of them outside it (``root``). Set
+/// `MODELC_CORPUS` to use another location.
 public enum Corpus {
     /// The package root, found from this file's path.
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
@@ -14,12 +15,39 @@ public enum Corpus {
         packageRoot.appendingPathComponent(relative).path
     }
 
-    /// The corpus folder.
-    public static let root: URL = {
+    /// Where the corpus is: `../shared/corpus` beside the package, or `MODELC_CORPUS`.
+    public static let source: URL = {
         if let custom = ProcessInfo.processInfo.environment["MODELC_CORPUS"] {
             return URL(fileURLWithPath: custom)
         }
         return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").standardizedFileURL
+    }()
+
+    /// The corpus folder the tests read: a copy of ``source`` made once per test process (about
+    /// 35 MB, a fraction of a second) and removed when it exits, so that no test, and no command
+    /// a test runs, can change a file the tests judge by (SQLite writes a WAL store's `-shm` even
+    /// for a read-only reader, and the connection that closes last checkpoints the `-wal` into
+    /// the store and deletes it).
+    public static let root: URL = {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: source.appendingPathComponent("SOURCES.md").path) else { return source }
+        let copy = manager.temporaryDirectory.appendingPathComponent("corpus-\(UUID().uuidString.prefix(8))")
+        // cp(1) copies folders without write bits too; then each is made writable by its owner,
+        // so that the copy can be removed.
+        for (tool, arguments) in [("/bin/cp", ["-R", source.path, copy.path]), ("/bin/chmod", ["-R", "u+w", copy.path])] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = arguments
+            do {
+                try process.run()
+                process.waitUntilExit()
+            } catch {
+                fatalError("cannot run \(tool) to copy the corpus from \(source.path): \(error)")
+            }
+            guard process.terminationStatus == 0 else { fatalError("\(tool) \(arguments) failed with status \(process.terminationStatus)") }
+        }
+        atexit { try? FileManager.default.removeItem(at: Corpus.root) }
+        return copy
     }()
 
     /// Whether the corpus is present; tests that need it are disabled, saying so, when it is not.

@@ -44,6 +44,26 @@ public enum Modelc {
         return Corpus.packageRoot.appendingPathComponent(".build/debug/\(name)")
     }
 
+    /// Starts a run of the binary for each argument list at once and waits for all of them;
+    /// returns their exit statuses and outputs, in the lists' order.
+    public static func runAtOnce(_ argumentLists: [[String]]) throws -> [(status: Int32, output: String, error: String)] {
+        let runs = try argumentLists.map { arguments in
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            let output = Pipe(), error = try ErrorFile()
+            process.standardOutput = output
+            process.standardError = error.handle
+            return (process, output, error)
+        }
+        for (process, _, _) in runs { try process.run() }
+        return runs.map { process, output, error in
+            let out = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: out, as: UTF8.self), error.text())
+        }
+    }
+
     /// Runs `modelc` with the arguments, from the package root, and waits for it to end.
     /// `wrapper` is a command that runs `modelc` for the test, such as `setpriv` to run it as
     /// another user.
@@ -61,17 +81,33 @@ public enum Modelc {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         process.environment = environment
-        let output = Pipe(), error = Pipe()
+        let output = Pipe(), error = try ErrorFile()
         process.standardOutput = output
-        process.standardError = error
+        process.standardError = error.handle
         try process.run()
-        // Read both pipes before waiting, so that a large output cannot block the child.
+        // The output is read before waiting, so that a large one cannot block the child.
         let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-            standardError: String(decoding: errData, as: UTF8.self))
+        return Run(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self), standardError: error.text())
+    }
+
+    /// A file that takes a run's standard error: a second pipe read after the first could fill
+    /// (64 KB of warnings) and block the child while the test waits for its output to end.
+    private struct ErrorFile {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-stderr-\(UUID().uuidString)")
+        let handle: FileHandle
+
+        init() throws {
+            FileManager.default.createFile(atPath: url.path, contents: nil)
+            handle = try FileHandle(forWritingTo: url)
+        }
+
+        /// What the run wrote, once it has ended; the file is removed.
+        func text() -> String {
+            try? handle.close()
+            defer { try? FileManager.default.removeItem(at: url) }
+            return String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
+        }
     }
 
     /// Runs a shell command under `script`, so that its output is a terminal.

@@ -21,12 +21,12 @@ struct HostileRun {
     /// Runs `modelc arguments` in `folder`, killing it after `limit` seconds, and checks that
     /// the folder's files are exactly as they were.
     static func run(
-        _ arguments: [String], in folder: URL, limit: Double = 30, sourceLocation: SourceLocation = #_sourceLocation
+        _ arguments: [String], in folder: URL, limit: Double = 30, wrapper: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> HostileRun {
         let before = try fingerprint(folder)
         let process = Process()
-        process.executableURL = Modelc.executable
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: wrapper.first ?? Modelc.executable.path)
+        process.arguments = wrapper.isEmpty ? arguments : wrapper.dropFirst() + [Modelc.executable.path] + arguments
         process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"

@@ -85,7 +85,7 @@ struct ImportConcurrencyTests {
         for trial in 1...5 {
             let store = try Self.makeStore(in: folder.appendingPathComponent("trial-\(trial)").creating())
             let files = try (0..<2).map { try Self.file(books: 100, tag: "t\(trial)i\($0)", in: folder) }
-            let runs = try ModelcRuns.atOnce(files.map { ["import", store, "--model", Self.model, $0.path, "--json"] })
+            let runs = try Modelc.runAtOnce(files.map { ["import", store, "--model", Self.model, $0.path, "--json"] })
             for run in runs { #expect(run.status == 0, "trial \(trial): \(run.output)\(run.error)") }
             #expect(try Self.contents(store).books == 10 + 100 * 2, "trial \(trial)")
             #expect(try ImportBatchTests.copies(beside: store).isEmpty)
@@ -239,28 +239,6 @@ final class LibraryWriter {
     }
 }
 
-/// Several `modelc` runs started at once.
-enum ModelcRuns {
-    /// Starts a run of `modelc` for each argument list at once; returns their exit statuses and outputs.
-    static func atOnce(_ argumentLists: [[String]]) throws -> [(status: Int32, output: String, error: String)] {
-        let runs = argumentLists.map { arguments in
-            let process = Process()
-            process.executableURL = Modelc.executable
-            process.arguments = arguments
-            let output = Pipe(), error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            return (process, output, error)
-        }
-        for (process, _, _) in runs { try process.run() }
-        return runs.map { process, output, error in
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-        }
-    }
-}
 
 extension URL {
     /// This folder, created when missing.
