@@ -3,7 +3,7 @@ import ModelSchema
 
 /// Writes a mapping model as the `.cdm` Xcode's mapping compiler writes: an NSKeyedArchiver
 /// archive of `NSMappingModel` → `NSEntityMapping` → `NSPropertyMapping`, with the value and
-/// source expressions as NSExpression objects (FORMATS.md §4.5).
+/// source expressions as NSExpression objects.
 ///
 /// `.cdm` files carry no compiler identity: the archives Xcode 15 and Xcode 16.4 wrote have the
 /// same keys, so the writer needs no Xcode version.

@@ -4,7 +4,7 @@ import ModelSchema
 
 /// Turns a model version into the NSKeyedArchiver archive momc writes as a `.mom`.
 ///
-/// Keys, classes and flag words follow Xcode's own `.mom` files (FORMATS.md §4.3): own
+/// Keys, classes and flag words follow Xcode's own `.mom` files: own
 /// properties only in `NSProperties`, both object references and names for destinations and
 /// inverses, the renaming identifier defaulting to the name, `_P` flag words, and
 /// `NSCompoundIndexes` mirroring every fetch index of several elements (an attribute alone in an

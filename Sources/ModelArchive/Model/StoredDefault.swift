@@ -1,6 +1,6 @@
 import ModelSchema
 
-/// An attribute's default value as a store's column holds it (FORMATS §6.3), parsed from the
+/// An attribute's default value as a store's column holds it, parsed from the
 /// model text exactly as the compiled model's `NSDefaultValue` is (``AttributeValues``), so a
 /// migration fills rows with the value Core Data itself would give new objects.
 public enum StoredDefault: Sendable, Hashable {

@@ -3,7 +3,7 @@ import ModelStore
 
 /// Fetching in batches: the keys of the matching rows are read at once, the rows themselves a
 /// batch at a time as the results are reached (`fetchBatchSize`), as Core Data's SQL shows it:
-/// `SELECT t0.Z_PK … ORDER BY …`, then `… WHERE t0.Z_PK IN (?, …)` per batch (OBJECT-LAYER §A7).
+/// `SELECT t0.Z_PK … ORDER BY …`, then `… WHERE t0.Z_PK IN (?, …)` per batch.
 extension ManagedObjectContext {
     /// The objects `request` matches as a ``BatchFaultingArray``, whose memory follows the batch
     /// size (all rows in one batch when it is 0); with unsaved changes to merge, or rows in

@@ -1,7 +1,6 @@
 import ModelSchema
 
-/// The mapping Core Data's inference would produce between two versions of a model
-/// (FORMATS §8.4): one entity mapping per destination entity and per removed source entity,
+/// The mapping Core Data's inference would produce between two versions of a model: one entity mapping per destination entity and per removed source entity,
 /// each with its property mappings, plus every reason the inference is impossible.
 public struct InferredMapping: Sendable {
     public var sourceVersion: String

@@ -1,6 +1,6 @@
 import ModelSchema
 
-/// Infers the lightweight migration between two versions as Core Data does (FORMATS §8): entities
+/// Infers the lightweight migration between two versions as Core Data does: entities
 /// and properties match by identity (renaming identifier, else name, on both sides) and by name
 /// (``IdentityMatch``); what cannot be inferred is reported with every reason, each at its place
 /// in the model, not only the first. Reasons that only rows decide carry a ``RowCondition``.

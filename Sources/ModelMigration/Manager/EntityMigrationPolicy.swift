@@ -2,7 +2,7 @@ import ModelExpression
 import ModelSchema
 
 /// `NSEntityMigrationPolicy` in Swift: the hooks the migration manager calls for each entity
-/// mapping, in Core Data's order (FORMATS §9.3). Every hook has a default doing Core Data's
+/// mapping, in Core Data's order. Every hook has a default doing Core Data's
 /// default work; an override that wants the default first calls the manager's
 /// `createDefault…` method (Core Data's `super`), then adjusts.
 ///

@@ -3,7 +3,7 @@ import ModelSchema
 import ModelStore
 
 /// The world one value expression is evaluated in: `$source`, `$destination`, `$manager`,
-/// `$entityPolicy`, `$entityMapping` and `$propertyMapping` (FORMATS §9.1), the values of both
+/// `$entityPolicy`, `$entityMapping` and `$propertyMapping`, the values of both
 /// stores' objects, and the functions of `$manager` and `$entityPolicy`. A class, so that the
 /// set-based path can keep one per property mapping and only change `$source` from row to row.
 final class ExpressionScope: EvaluationContext {

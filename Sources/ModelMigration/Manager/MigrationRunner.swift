@@ -26,7 +26,7 @@ public struct EntityMappingReport: Sendable, Hashable, Codable {
 }
 
 /// The three passes of Core Data's migration over a mapping model's entity mappings, in
-/// mapping order (FORMATS §9.3): create destination instances from the source fetch (the source
+/// mapping order: create destination instances from the source fetch (the source
 /// entity's own instances, not its subentities', which have mappings of their own), create
 /// relationships, validate; each source and destination walk in bounded batches.
 struct MigrationRunner {

@@ -3,7 +3,7 @@ import Foundation
 
 /// Computes Core Data's version hashes for one model version, bit for bit as Apple does.
 ///
-/// The algorithm (FORMATS.md §5) hashes, for each entity, its name, abstractness, its
+/// The algorithm hashes, for each entity, its name, abstractness, its
 /// superentity's hash, the hashes of its non-transient attributes and relationships (own and
 /// inherited, sorted by name), its version hash modifier and its uniqueness constraints. It was
 /// checked against the `NSStoreModelVersionHashes` of real stores and Xcode's `VersionInfo.plist`.

@@ -1,8 +1,7 @@
 import Foundation
 import ModelSchema
 
-/// The metadata property list Core Data writes into `Z_METADATA.Z_PLIST` for a new store
-/// (FORMATS §6.1): hashes, identifiers and, for builds that write them, digest, checksum and
+/// The metadata property list Core Data writes into `Z_METADATA.Z_PLIST` for a new store: hashes, identifiers and, for builds that write them, digest, checksum and
 /// maximum framework version.
 enum MetadataPlist {
     /// `hashes`, when given, are `version`'s entity hashes, computed by the caller already.

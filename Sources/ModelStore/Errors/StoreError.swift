@@ -1,5 +1,5 @@
 /// Why a store cannot be used as it is, by class, with the code Core Data or Foundation reports
-/// for that failure (FORMATS §7) and what is safe to do next.
+/// for that failure and what is safe to do next.
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var errorClass: StoreErrorClass
     /// The `NSCocoaErrorDomain` code Core Data would report.

@@ -3,7 +3,7 @@ import GRDB
 import ModelExpression
 
 /// The SQL functions and collations fetches use, under the names Core Data registers on its own
-/// connections (OBJECT-LAYER A7), implemented with ``StringOperators`` and
+/// connections, implemented with ``StringOperators`` and
 /// ``SortKey/Comparison`` so that the store answers as the evaluator does.
 ///
 /// Their arguments are modelc's (Core Data's own are undocumented): `flags` holds

@@ -2,7 +2,7 @@ import GRDB
 import ModelExpression
 import ModelSchema
 
-/// Constants as their columns hold them (FORMATS §6.3), for comparisons in SQL.
+/// Constants as their columns hold them, for comparisons in SQL.
 extension PredicateTranslator {
     /// The column value of `value` compared with an attribute of `type`. Unlike a save's
     /// conversion (``StoredValue/encode(_:as:)``) nothing is converted across kinds or rounded

@@ -2,7 +2,7 @@ import ModelSchema
 
 /// A model version's entities as the object layer reads and writes their rows: for each entity
 /// its table, number, root number and the columns of its stored attributes and to-ones; for each
-/// table the select list its rows are read with (FORMATS §6).
+/// table the select list its rows are read with.
 public struct ObjectRowLayout: Sendable {
     public let layout: StoreLayout
     public let entities: EntityHierarchy

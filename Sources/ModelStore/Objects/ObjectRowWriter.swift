@@ -3,7 +3,7 @@ import GRDB
 import GRDBSQLite
 import ModelSchema
 
-/// Writes objects' rows and links as Core Data saves them (OBJECT-LAYER §A6): keys handed out
+/// Writes objects' rows and links as Core Data saves them: keys handed out
 /// from `Z_PRIMARYKEY.Z_MAX` of the hierarchy's root, `Z_OPT` 1 on insert and one more on each
 /// update or delete, which match the version read (optimistic locking), to-ones with their
 /// entity and order columns, many-to-many links in join tables, inverse-less to-manys in their

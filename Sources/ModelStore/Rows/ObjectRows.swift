@@ -5,7 +5,7 @@ import ModelSchema
 
 /// The objects of one store, read and written in Core Data's row layout: the one place that
 /// knows how an instance is a row (`Z_PK`, `Z_ENT`, `Z_OPT`), how its attributes are typed in
-/// their columns and where its relationships' links are (FORMATS §6).
+/// their columns and where its relationships' links are.
 ///
 /// Use it inside one access to the database `db` (a GRDB write or read closure).
 public final class ObjectRows {

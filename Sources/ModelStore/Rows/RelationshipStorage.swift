@@ -1,6 +1,6 @@
 import ModelSchema
 
-/// Where the links of one relationship live in a store (FORMATS §6.5): a foreign key in the
+/// Where the links of one relationship live in a store: a foreign key in the
 /// owner's row, the inverse's foreign key in the destination's rows, a many-to-many join table,
 /// or the hidden column of a to-many without an inverse.
 public enum RelationshipStorage: Sendable, Hashable {

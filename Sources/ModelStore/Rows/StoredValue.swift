@@ -3,7 +3,7 @@ import GRDB
 import ModelExpression
 import ModelSchema
 
-/// How an attribute's value sits in its column (FORMATS §6.3), both ways: dates as seconds since
+/// How an attribute's value sits in its column, both ways: dates as seconds since
 /// 2001-01-01, decimals as reals, UUIDs as 16 raw bytes, URIs as text, booleans as 0/1, binary
 /// and transformable values as bytes.
 public enum StoredValue {

@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// The files that make up one store: the database, its `-wal`, `-shm` and `-journal`, and the
-/// hidden folder of externally stored binary data (`.<Name>_SUPPORT`, FORMATS §6.8). Whatever
+/// hidden folder of externally stored binary data (`.<Name>_SUPPORT`). Whatever
 /// moves or copies a store moves or copies all of them.
 struct StoreFiles {
     let path: String

@@ -1,6 +1,6 @@
 import ModelSchema
 
-/// The declared SQL type of a column and its rank in Core Data's column order (FORMATS §6.3–6.4).
+/// The declared SQL type of a column and its rank in Core Data's column order.
 ///
 /// Core Data sorts a table's columns, after `Z_PK`, `Z_ENT` and `Z_OPT`, by rank with a stable
 /// sort: integers (attributes and foreign keys) first, then reals and dates together, decimals,

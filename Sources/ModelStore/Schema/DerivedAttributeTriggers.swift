@@ -1,7 +1,7 @@
 import ModelSchema
 
 /// The triggers with which Core Data keeps a derived attribute up to date in the store, in
-/// its spelling (FORMATS §6.6): for a count over a to-many relationship (`pages.@count`),
+/// its spelling: for a count over a to-many relationship (`pages.@count`),
 /// four triggers on the destination's table that add or take one as an object joins or leaves
 /// the relationship, and one on the entity's own table that counts on insert. Each also calls
 /// one of Core Data's SQL functions (``CoreDataFunctions``) to report the new value.

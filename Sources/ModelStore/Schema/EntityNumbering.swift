@@ -2,7 +2,7 @@ import ModelSchema
 
 /// Core Data's entity numbers (`Z_ENT`): root entities in case-insensitive name order
 /// (`EntityNameOrder`), each followed depth-first by its subentities, also in that order,
-/// counting from 1 (FORMATS §6.1).
+/// counting from 1.
 struct EntityNumbering: Sendable {
     /// The version's entities with their inheritance.
     let entities: EntityHierarchy

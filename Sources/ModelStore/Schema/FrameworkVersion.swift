@@ -1,5 +1,5 @@
 /// Core Data builds (`NSPersistenceFrameworkVersion`) whose store format differs, as observed in
-/// the corpus's stores (FORMATS §6.1): what a store written by that build contains.
+/// the corpus's stores: what a store written by that build contains.
 public struct FrameworkVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var number: Int
 

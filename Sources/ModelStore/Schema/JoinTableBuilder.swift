@@ -1,6 +1,6 @@
 import ModelSchema
 
-/// Builds the join tables of many-to-many relationships (FORMATS §6.5).
+/// Builds the join tables of many-to-many relationships.
 ///
 /// Core Data walks every entity in case-insensitive name order and, within one, its column keys
 /// in the bucket order of its own dictionary of them (`TigerDictionaryOrder`): `_ent`, `_pk`,

@@ -1,8 +1,7 @@
 import ModelSchema
 
 /// Where a model version's data lives in a Core Data SQLite store: entity numbers, the table of
-/// each entity and the column of each stored property, and the schema Core Data creates for it
-/// (FORMATS §6).
+/// each entity and the column of each stored property, and the schema Core Data creates for it.
 public struct StoreLayout: Sendable {
     /// Entities in `Z_ENT` order.
     public internal(set) var entities: [EntityLayout] = []
@@ -109,7 +108,7 @@ public struct EntityLayout: Sendable, Hashable {
     public var orderColumns: [String: String]
 }
 
-/// A many-to-many relationship's join table (FORMATS §6.5).
+/// A many-to-many relationship's join table.
 public struct JoinTableLayout: Sendable {
     /// The entity and relationship that name the table, and the inverse side.
     public var entity: String

@@ -62,5 +62,5 @@ public struct StoreIndex: Sendable, Equatable {
 
 /// A trigger of a store: like an index, a name, the table it belongs to (whose changes fire
 /// it) and the statement that creates it. Core Data keeps derived attributes up to date with
-/// triggers (FORMATS §6.6).
+/// triggers.
 public typealias StoreTrigger = StoreIndex

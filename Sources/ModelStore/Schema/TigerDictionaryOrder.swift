@@ -1,6 +1,6 @@
 /// The order in which Core Data walks an entity's column keys when it lays out many-to-many join
 /// tables: the bucket order of the private copy of CoreFoundation's Mac OS X 10.4 dictionary that
-/// Core Data carries (`PF_Tiger_CFDictionary`), filled with the keys (FORMATS §6.5).
+/// Core Data carries (`PF_Tiger_CFDictionary`), filled with the keys.
 ///
 /// The dictionary is made for exactly the key count: its bucket count is the prime at the
 /// position of the first capacity that holds the keys, and a key goes to the first free bucket
