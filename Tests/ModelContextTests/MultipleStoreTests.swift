@@ -239,6 +239,23 @@ struct MultipleStoreTests {
         #expect(try setup.rows(setup.scratch, "SELECT COUNT(*) FROM ZITEM") == ["0"])
     }
 
+    /// The item of rank 1, in the main store, and the memo of rank 2, in the scratch store.
+    static func firstTwoItems() throws -> FetchRequest<ManagedObject> {
+        let request = FetchRequest<ManagedObject>(entityName: "Item")
+        request.predicate = try FetchPredicate(format: "rank <= 2")
+        request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
+        return request
+    }
+
+    /// Fetches `request` in `context` and gives every object the title "edited", unsaved.
+    static func editTitles(_ request: FetchRequest<ManagedObject>, in context: ManagedObjectContext) throws -> [ManagedObject] {
+        try context.performAndWait {
+            let objects = try context.fetch(request)
+            for object in objects { object.setValue("edited", forKey: "title") }
+            return objects
+        }
+    }
+
     /// A save that fails in the second store (an optimistic-locking conflict on a memo) changes
     /// neither store: the first store's transaction is still open then and rolls back, the error
     /// is the conflict's 133020, every object keeps its change, and saving again writes both.
@@ -249,14 +266,8 @@ struct MultipleStoreTests {
         let filler = container.newBackgroundContext()
         try filler.performAndWait { try Self.fill(filler) }
         let (editor, other) = (container.newBackgroundContext(), container.newBackgroundContext())
-        let request = FetchRequest<ManagedObject>(entityName: "Item")
-        request.predicate = try FetchPredicate(format: "rank <= 2")
-        request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
-        let objects = try editor.performAndWait {
-            let objects = try editor.fetch(request)
-            for object in objects { object.setValue("edited", forKey: "title") }
-            return objects
-        }
+        let request = try Self.firstTwoItems()
+        let objects = try Self.editTitles(request, in: editor)
         try other.performAndWait {
             let memo = try other.fetch(request)[1]
             memo.setValue("elsewhere", forKey: "title")
@@ -286,14 +297,7 @@ struct MultipleStoreTests {
         let context = container.newBackgroundContext()
         try context.performAndWait { try Self.fill(context) }
         let scratch = container.persistentStoreCoordinator.persistentStores[1]
-        let request = FetchRequest<ManagedObject>(entityName: "Item")
-        request.predicate = try FetchPredicate(format: "rank <= 2")
-        request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
-        let objects = try context.performAndWait {
-            let objects = try context.fetch(request)
-            for object in objects { object.setValue("edited", forKey: "title") }
-            return objects
-        }
+        let objects = try Self.editTitles(try Self.firstTwoItems(), in: context)
         try Setup.execute(setup.scratch, "CREATE TRIGGER REFUSE BEFORE UPDATE ON ZITEM BEGIN SELECT RAISE(ABORT, 'refused'); END")
         let refused = context.performAndWait { ContextTestSupport.saveError(context) }
         #expect(refused?.domain == NSCocoaErrorDomain && refused?.code == 134030, "\(String(describing: refused))")
