@@ -240,7 +240,7 @@ struct MultipleStoreTests {
     }
 
     /// The item of rank 1, in the main store, and the memo of rank 2, in the scratch store.
-    static func firstTwoItems() throws -> FetchRequest<ManagedObject> {
+    static func firstTwoItems() throws -> ModelContext.FetchRequest<ManagedObject> {
         let request = FetchRequest<ManagedObject>(entityName: "Item")
         request.predicate = try FetchPredicate(format: "rank <= 2")
         request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
@@ -248,7 +248,7 @@ struct MultipleStoreTests {
     }
 
     /// Fetches `request` in `context` and gives every object the title "edited", unsaved.
-    static func editTitles(_ request: FetchRequest<ManagedObject>, in context: ManagedObjectContext) throws -> [ManagedObject] {
+    static func editTitles(_ request: ModelContext.FetchRequest<ManagedObject>, in context: ManagedObjectContext) throws -> [ManagedObject] {
         try context.performAndWait {
             let objects = try context.fetch(request)
             for object in objects { object.setValue("edited", forKey: "title") }
