@@ -13,8 +13,8 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let input = Spawn.pipe()
+    private let output = Spawn.pipe()
     /// The worker's standard error, when kept (else it goes nowhere, and cannot fill up a pipe).
     private let errors: Pipe?
     private let lock = NSCondition()
@@ -26,14 +26,20 @@ final class WorkerProcess: @unchecked Sendable {
     /// its standard error kept for ``ending()`` when `environment` is given) and waits until it
     /// has loaded the store.
     init(store: URL, model: String, history: Bool = true, remote: Bool = false, environment: [String: String] = [:]) throws {
-        errors = environment.isEmpty ? nil : Pipe()
+        errors = environment.isEmpty ? nil : Spawn.pipe()
         process.executableURL = Modelc.builtProduct("ContextWorker")
         process.arguments = [store.path, model] + (history ? ["--history"] : []) + (remote ? ["--remote"] : [])
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, own in own }
+        // A worker that crashes ends at once: Swift's backtracer, which it would start, inherits
+        // the descriptor Foundation learns of the worker's end from and holds it while it
+        // symbolicates (minutes for a sanitized build), so the worker would stay unreaped and a
+        // test waiting for its end would hold one of the test pool's threads all that time.
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["SWIFT_BACKTRACE": "enable=no"]) { _, own in own }
+            .merging(environment) { _, own in own }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors ?? FileHandle.nullDevice
-        try process.run()
+        try Spawn.run(process)
         let reading = Thread { [self] in readLines() }
         reading.start()
         let ready = try answer(for: "loading the store", timeout: 60)

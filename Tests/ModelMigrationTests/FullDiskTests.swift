@@ -49,7 +49,7 @@ enum Tmpfs {
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
+        guard (try? Spawn.run(process)) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
     }

@@ -75,9 +75,9 @@ struct KillTests {
         process.arguments = ["migrate", store] + options + ["--quiet", "--backup", store + ".backup"]
         process.standardOutput = FileHandle.nullDevice
         // What a run that is not killed says on failure, for the test's message.
-        let errors = Pipe()
+        let errors = Spawn.pipe()
         process.standardError = delay == nil ? errors : FileHandle.nullDevice
-        try process.run()
+        try Spawn.run(process)
         if let delay {
             usleep(UInt32(delay * 1_000_000))
             kill(process.processIdentifier, SIGKILL)

@@ -34,7 +34,7 @@ struct HotJournalTests {
             """,
             store,
         ]
-        try writer.run()
+        try Spawn.run(writer)
         writer.waitUntilExit()
         #expect(writer.terminationReason == .uncaughtSignal && writer.terminationStatus == SIGKILL, "the writer died mid-write")
         return store

@@ -24,9 +24,9 @@ struct LockProbeTests {
             """,
             path,
         ]
-        let output = Pipe()
+        let output = Spawn.pipe()
         process.standardOutput = output
-        try process.run()
+        try Spawn.run(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

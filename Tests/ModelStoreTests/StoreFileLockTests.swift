@@ -19,9 +19,9 @@ struct StoreFileLockTests {
             "python3", "-c",
             "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], timeout=0, isolation_level=None)\n" + script, path,
         ]
-        let output = Pipe()
+        let output = Spawn.pipe()
         process.standardOutput = output
-        try process.run()
+        try Spawn.run(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -39,7 +39,7 @@ public enum Corpus {
             process.executableURL = URL(fileURLWithPath: tool)
             process.arguments = arguments
             do {
-                try process.run()
+                try Spawn.run(process)
                 process.waitUntilExit()
             } catch {
                 fatalError("cannot run \(tool) to copy the corpus from \(source.path): \(error)")

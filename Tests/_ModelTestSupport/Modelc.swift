@@ -51,12 +51,12 @@ public enum Modelc {
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
-            let output = Pipe(), error = try ErrorFile()
+            let output = Spawn.pipe(), error = try ErrorFile()
             process.standardOutput = output
             process.standardError = error.handle
             return (process, output, error)
         }
-        for (process, _, _) in runs { try process.run() }
+        for (process, _, _) in runs { try Spawn.run(process) }
         return runs.map { process, output, error in
             let out = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
@@ -81,10 +81,10 @@ public enum Modelc {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         process.environment = environment
-        let output = Pipe(), error = try ErrorFile()
+        let output = Spawn.pipe(), error = try ErrorFile()
         process.standardOutput = output
         process.standardError = error.handle
-        try process.run()
+        try Spawn.run(process)
         // The output is read before waiting, so that a large one cannot block the child.
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -98,7 +98,9 @@ public enum Modelc {
         let handle: FileHandle
 
         init() throws {
-            FileManager.default.createFile(atPath: url.path, contents: nil)
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
             handle = try FileHandle(forWritingTo: url)
         }
 
@@ -116,9 +118,9 @@ public enum Modelc {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", command, "/dev/null"]
         process.currentDirectoryURL = Corpus.packageRoot
-        let output = Pipe()
+        let output = Spawn.pipe()
         process.standardOutput = output
-        try process.run()
+        try Spawn.run(process)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)

@@ -48,9 +48,9 @@ public enum SQLiteProbe {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, copy]
-        let output = Pipe()
+        let output = Spawn.pipe()
         process.standardOutput = output
-        try process.run()
+        try Spawn.run(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
@@ -65,7 +65,7 @@ public enum SQLiteProbe {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()", path, sql]
-        try process.run()
+        try Spawn.run(process)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])

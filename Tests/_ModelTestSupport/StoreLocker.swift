@@ -9,7 +9,7 @@ import Foundation
 /// `stop()` only closes the process's input and waits for it, which any thread may do.
 public final class StoreLocker: @unchecked Sendable {
     private let process = Process()
-    private let input = Pipe()
+    private let input = Spawn.pipe()
 
     /// Starts the process and returns once it holds the lock.
     public init(_ path: String) throws {
@@ -19,10 +19,10 @@ public final class StoreLocker: @unchecked Sendable {
             "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); sys.stdin.read(); c.execute('ROLLBACK'); c.close()",
             path,
         ]
-        let output = Pipe()
+        let output = Spawn.pipe()
         process.standardOutput = output
         process.standardInput = input
-        try process.run()
+        try Spawn.run(process)
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         guard line.hasPrefix("locked") else {
             stop()

@@ -100,7 +100,7 @@ struct HostileCommandTests {
                 "import sqlite3, sys, os\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('PRAGMA cache_size=1')\nc.execute('BEGIN')\nc.execute('CREATE TABLE HALF(x)')\nfor i in range(3000): c.execute('INSERT INTO HALF VALUES(randomblob(500))')\nos._exit(0)",
                 store,
             ]
-            try writer.run()
+            try Spawn.run(writer)
             writer.waitUntilExit()
             #expect(FileManager.default.fileExists(atPath: store + "-journal"))
             let check = try HostileRun.run(["store", "check", "Store.sqlite", "--model", Self.library, "--json"], in: folder)

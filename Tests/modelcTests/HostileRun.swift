@@ -42,7 +42,7 @@ struct HostileRun {
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)
         let start = Date()
-        try process.run()
+        try Spawn.run(process)
         var killed = false
         while process.isRunning {
             if Date().timeIntervalSince(start) > limit {

@@ -167,7 +167,7 @@ struct ImportBatchTests {
             process.arguments = ["import", store, "--model", Self.model, big.path, "--batch-size", "500"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try Spawn.run(process)
             return process
         }
         for trial in 1...6 {

@@ -179,7 +179,7 @@ final class AuthorWriter {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, store, "\(seconds)", "\(holding)"]
         process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.run()
+        try Spawn.run(process)
     }
 
     private var lines: [String] {
@@ -207,7 +207,7 @@ final class AuthorWriter {
 /// transaction (`bulk R.I`) and prints each commit, until it is killed.
 final class LibraryWriter {
     private let process = Process()
-    private let input = Pipe()
+    private let input = Spawn.pipe()
     private let output: URL
 
     init(store: String, model: String, in folder: URL) throws {
@@ -218,7 +218,7 @@ final class LibraryWriter {
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Spawn.run(process)
         let deadline = Date().addingTimeInterval(60)
         while !text.contains("\"ready\"") {
             guard Date() < deadline, process.isRunning else { throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: text]) }

@@ -55,8 +55,8 @@ struct LiveStoreReadingTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
-        process.standardOutput = Pipe()
-        try process.run()
+        process.standardOutput = Spawn.pipe()
+        try Spawn.run(process)
         return process
     }
 

@@ -270,7 +270,7 @@ struct StoreCommandTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, argument]
-        try process.run()
+        try Spawn.run(process)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
     }
