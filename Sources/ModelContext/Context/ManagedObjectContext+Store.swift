@@ -34,12 +34,15 @@ extension ManagedObjectContext {
 
     /// Reads `store`, as of the pinned generation when there is one.
     func read<T>(in store: PersistentStoreCoordinator.OpenedStore, _ body: (Database) throws -> T) throws -> T {
-        if pinned != nil, let result = try readPinned(in: store.index, body) { return result }
-        return try store.database.read(body)
+        try ContextError.mappingStore {
+            if pinned != nil, let result = try readPinned(in: store.index, body) { return result }
+            return try store.database.read(body)
+        }
     }
 
+    /// Writes the first store in one transaction.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try coordinator().store().database.write(body)
+        try ContextError.mappingStore { try coordinator().store().database.write(body) }
     }
 
     /// The key of an ID in the context's tables: its row, or the stand-in key of a new object.

@@ -52,7 +52,9 @@ extension ManagedObjectContext {
         case .delete:
             var count = 0
             for store in stores {
-                let deleted = try store.database.write { db in try Self.historyReader(db, orNilWhen: skipsUntracked)?.deleteTransactions(before: bound) }
+                let deleted = try ContextError.mappingStore {
+                    try store.database.write { db in try Self.historyReader(db, orNilWhen: skipsUntracked)?.deleteTransactions(before: bound) }
+                }
                 if let deleted { count += deleted } else { untracked += 1 }
             }
             try Self.requireHistory(untracked: untracked, of: stores.count)

@@ -41,6 +41,17 @@ enum ContextError {
         return make(134030, "the store failed to save (SQLite error \(code.rawValue)): \(error.message ?? "")", info)
     }
 
+    /// Runs `body`, which reads or writes a store, with SQLite's errors reported as a save's are
+    /// (``store(_:)``): a store locked past the busy timeout, read-only or missing a table comes out
+    /// of a public entry point as Core Data's `NSError`, never GRDB's.
+    static func mappingStore<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw store(error)
+        }
+    }
+
     /// The one error a save reports for `errors`: itself when alone, else 1560
     /// (`NSValidationMultipleErrorsError`) listing each under `NSDetailedErrorsKey`.
     static func combined(_ errors: [NSError]) -> NSError? {

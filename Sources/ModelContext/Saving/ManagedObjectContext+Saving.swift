@@ -186,7 +186,9 @@ extension ManagedObjectContext {
         return takenOver
     }
 
-    /// Gives new objects permanent IDs now (reserving their keys in the store); they stay inserted until saved.
+    /// Gives new objects permanent IDs now (reserving their keys in the store); they stay inserted
+    /// until saved. A store that cannot be written (locked past the busy timeout, read-only)
+    /// fails with 134030 and SQLite's code in `NSSQLiteErrorDomain`, as a save does.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         checkQueue()
         let pending = objects.filter { $0.inserted && $0.objectID.isTemporaryID }
@@ -194,7 +196,9 @@ extension ManagedObjectContext {
         let stores = try coordinator().stores()
         let rows = try self.rows()
         for part in try changesByStore(stores, inserted: pending, updated: [], deleted: []) {
-            let keys = try part.store.database.writeJoiningTransaction { try assignKeys(part.inserted, ObjectRowWriter(db: $0, rows: rows, keys: part.store.keys)) }
+            let keys = try ContextError.mappingStore {
+                try part.store.database.writeJoiningTransaction { try assignKeys(part.inserted, ObjectRowWriter(db: $0, rows: rows, keys: part.store.keys)) }
+            }
             for object in part.inserted {
                 guard let key = keys[ObjectIdentifier(object)] else { continue }
                 rekey(object, part.store.objectID(object.entity.name, key.key))

@@ -50,7 +50,10 @@ extension StepBuilder {
                 + dropped.map { "COUNT(CASE WHEN Z_ENT IN (\(list(plan.sourceNumbers))) THEN \($0) END)" }
                 + removed.map { "COUNT(CASE WHEN Z_ENT = \($0.number) THEN 1 END)" }
         let counts = try Row.fetchOne(db, sql: "SELECT \(aggregates.joined(separator: ", ")) FROM \(quoted(sourceTable))")
-            .map { row in (0..<aggregates.count).map { row[$0] as Int } } ?? Array(repeating: 0, count: aggregates.count)
+            .map { row in
+                let checked = CheckedRow(row, table: sourceTable, in: db)
+                return try aggregates.indices.map { try checked.required($0, aggregates[$0], as: Int.self) }
+            } ?? Array(repeating: 0, count: aggregates.count)
         for (index, column) in dropped.enumerated() {
             let owner = sourceLayout.entities.first { $0.table == sourceTable && $0.columns.values.contains(column) }
             let property = owner?.columns.first { $0.value == column }?.key

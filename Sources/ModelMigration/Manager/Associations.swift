@@ -1,5 +1,6 @@
 import GRDB
 import ModelExpression
+import ModelStore
 
 /// Which destination instances each source instance became, per entity mapping, in temporary
 /// SQLite tables of the destination's connection (spilled to a temporary file, never a
@@ -41,9 +42,15 @@ final class Associations {
             return made
         }
         if filter == nil, let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), MIN(s.Z_PK), MAX(s.Z_PK) \(selected)") {
-            let count: Int = row[0]
-            let first: Int64 = row[1] ?? 1, last: Int64 = row[2] ?? 0
-            if count == 0 || last - first + 1 == Int64(count) { return made(nil, count: count, shift: base + 1 - first) }
+            let checked = CheckedRow(row, table: sourceTable, in: db)
+            let count = try checked.required(0, "COUNT(*)", as: Int.self)
+            let first = try checked.optional(1, "Z_PK", as: Int64.self) ?? 1, last = try checked.optional(2, "Z_PK", as: Int64.self) ?? 0
+            // Keys at the ends of the integers (a hostile store's) overflow the span or the shift:
+            // the ranked table takes those over.
+            let span = last.subtractingReportingOverflow(first), shift = (base + 1).subtractingReportingOverflow(first)
+            if !shift.overflow, count == 0 || (!span.overflow && span.partialValue == Int64(count) - 1) {
+                return made(nil, count: count, shift: shift.partialValue)
+            }
         }
         let table = "modelc_ranked_\(mapping)"
         try db.execute(sql: "CREATE TEMP TABLE \(table) (rank INTEGER PRIMARY KEY, source_key INTEGER NOT NULL)")
@@ -113,7 +120,11 @@ final class Associations {
         return try Row.fetchAll(
             db.cachedStatement(sql: "SELECT rowid, destination_entity, destination_key FROM modelc_association WHERE mapping = ? AND rowid > ? ORDER BY rowid LIMIT ?"),
             arguments: [mapping, after, limit]
-        ).map { ($0[0], ObjectReference(side: .destination, entity: $0[1], primaryKey: $0[2])) }
+        ).map { row in
+            let checked = CheckedRow(row, table: "modelc_association", in: db)
+            return (try checked.required(0, "rowid"), ObjectReference(
+                side: .destination, entity: try checked.required(1, "destination_entity"), primaryKey: try checked.required(2, "destination_key")))
+        }
     }
 
     /// How many destination instances the mapping at `mapping` created.
@@ -156,6 +167,10 @@ final class Associations {
         return try Row.fetchAll(
             db.cachedStatement(sql: "SELECT \(other)_entity, \(other)_key FROM modelc_association WHERE \(own)_key = ? AND \(own)_entity = ?\(filter) ORDER BY rowid"),
             arguments: [object.primaryKey, object.entity]
-        ).map { ObjectReference(side: side, entity: $0[0], primaryKey: $0[1]) }
+        ).map { row in
+            // The source keys came from the store's Z_PK column, which a hostile store may fill with text.
+            let checked = CheckedRow(row, table: "modelc_association", in: db)
+            return ObjectReference(side: side, entity: try checked.required(0, "\(other)_entity"), primaryKey: try checked.required(1, "\(other)_key"))
+        }
     }
 }

@@ -42,6 +42,8 @@ final class ExpressionScope: EvaluationContext {
             return try evaluator.evaluate(node)
         } catch let error as MigrationError {
             throw error
+        } catch let error as StoreError {
+            throw context.storeFailure(error)
         } catch {
             throw failure(error, property)
         }

@@ -34,7 +34,8 @@ struct MappingValidation {
         guard let row = try Row.fetchOne(rows.db, sql: "SELECT \(counts) FROM \(layout.table) o WHERE o.Z_ENT = \(layout.number)") else {
             return failures
         }
-        for (index, rule) in rules.enumerated() { failures.add((row[index] as Int?) ?? 0, rule) }
+        let checked = CheckedRow(row, table: layout.table, in: rows.db)
+        for (index, rule) in rules.enumerated() { failures.add(try checked.optional(index, rule.message, as: Int.self) ?? 0, rule) }
         return failures
     }
 

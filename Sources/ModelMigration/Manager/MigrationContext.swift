@@ -58,6 +58,12 @@ public final class MigrationContext {
     /// The rows of one side.
     func rows(_ side: ObjectReference.Side) -> ObjectRows { side == .source ? source : destination }
 
+    /// A damaged row read during the migration (`error` names its table, row and column) as a
+    /// failure of the store being migrated, with the class and code of the store error.
+    func storeFailure(_ error: StoreError) -> MigrationError {
+        MigrationError(.store(error.errorClass), code: error.code, path: path, message: error.message, sqliteCode: error.sqliteCode)
+    }
+
     /// The position of the entity mapping named `name`.
     func index(ofMapping name: String) throws -> Int {
         guard let index = mappingModel.entityMappings.firstIndex(where: { $0.name == name }) else {

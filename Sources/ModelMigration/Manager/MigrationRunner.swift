@@ -172,6 +172,8 @@ struct MigrationRunner {
             return try body()
         } catch let error as MigrationError {
             throw error
+        } catch let error as StoreError {
+            throw context.storeFailure(error)
         } catch let error as DatabaseError {
             throw MigrationError(sqlite: error, path: context.path, step: nil)
         } catch {

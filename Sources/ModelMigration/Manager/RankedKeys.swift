@@ -49,7 +49,11 @@ struct RankedKeys {
     /// The destination key of the source key `key`, if the mapping selected it; the table's
     /// source index must exist.
     func destinationKey(of key: Int64, in db: Database) throws -> Int64? {
-        guard let table else { return destinationRange.contains(key + shift) ? key + shift : nil }
+        guard let table else {
+            // A source key from a hostile store's foreign key may be near the ends of the integers.
+            let (moved, overflow) = key.addingReportingOverflow(shift)
+            return !overflow && destinationRange.contains(moved) ? moved : nil
+        }
         return try Int64.fetchOne(db.cachedStatement(sql: "SELECT rank + \(base) FROM temp.\(table) WHERE source_key = ?"), arguments: [key])
     }
 

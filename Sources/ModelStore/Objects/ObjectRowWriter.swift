@@ -36,9 +36,17 @@ public struct ObjectRowWriter {
 
     /// Reserves `count` keys of `rootNumber` in `db`'s `Z_PRIMARYKEY` (Core Data's own history
     /// entities are numbered there too) and returns the first.
+    /// - Throws: ``StoreError`` of class `corrupt` when `Z_MAX` is no integer or leaves no room
+    ///   for `count` more keys, where a text would have been read as 0 and handed out taken keys.
     static func reserveKeys(rootNumber: Int, count: Int, in db: Database) throws -> Int64 {
-        let recorded = try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [rootNumber]) ?? 0
-        try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?").execute(arguments: [recorded + Int64(count), rootNumber])
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [rootNumber]) else {
+            return 1
+        }
+        let checked = CheckedRow(row, table: "Z_PRIMARYKEY", in: db)
+        let recorded = try checked.optional(0, "Z_MAX", as: Int64.self) ?? 0
+        let (last, overflow) = recorded.addingReportingOverflow(Int64(count))
+        guard !overflow, recorded < .max else { throw checked.corrupt("Z_MAX", "is \(recorded), which leaves no room for \(count) more keys") }
+        try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?").execute(arguments: [last, rootNumber])
         return recorded + 1
     }
 

@@ -70,10 +70,9 @@ public final class ObjectRows {
     /// The instances of `entity` and its subentities after `key`, at most `limit`, in key order.
     public func instances(ofKind entity: String, after key: Int64, limit: Int) throws -> [ObjectReference] {
         let found = try entityLayout(entity)
-        return try Row.fetchAll(
+        return try references(
             db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(found.table) WHERE Z_ENT IN (\(kindNumbers(entity))) AND Z_PK > ? ORDER BY Z_PK LIMIT ?"),
-            arguments: [key, limit]
-        ).map { reference($0[0], number: $0[1], fallback: entity) }
+            [key, limit], table: found.table, fallback: entity)
     }
 
     /// The instances of `entity` and its subentities whose attribute `key` equals `value`, in key order.
@@ -84,10 +83,9 @@ public final class ObjectRows {
         }
         let stored = try StoredValue.encode(value, as: attribute.type)
         let condition = stored.isNull ? "\(column) IS NULL" : "\(column) = ?"
-        return try Row.fetchAll(
+        return try references(
             db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(found.table) WHERE Z_ENT IN (\(kindNumbers(entity))) AND \(condition) ORDER BY Z_PK"),
-            arguments: stored.isNull ? [] : [stored]
-        ).map { reference($0[0], number: $0[1], fallback: entity) }
+            stored.isNull ? [] : [stored], table: found.table, fallback: entity)
     }
 
     /// How many instances of `entity` itself the store holds.
@@ -142,30 +140,44 @@ public final class ObjectRows {
             let owner = try entityLayout(object.entity)
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT \(column), \(entityColumn ?? "NULL") FROM \(owner.table) WHERE Z_PK = ?"),
-                arguments: [object.primaryKey]), let key = row[0] as Int64?
+                arguments: [object.primaryKey])
             else { return [] }
-            var number: Int? = entityColumn == nil ? targetLayout.number : (row[1] as Int?)
+            let checked = CheckedRow(row, table: owner.table, in: db)
+            guard let key = try checked.optional(0, column, as: Int64.self) else { return [] }
+            var number: Int? = try entityColumn.map { try checked.optional(1, $0) } ?? targetLayout.number
             // Without an entity column, or with an empty one (a writer that left it NULL), the
             // target's own row says which entity it is.
             if (entityColumn == nil && hasSubentities(target)) || number == nil {
-                number = try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(targetLayout.table) WHERE Z_PK = ?"), arguments: [key])
+                number = try Row.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(targetLayout.table) WHERE Z_PK = ?"), arguments: [key])
+                    .flatMap { try CheckedRow($0, table: targetLayout.table, in: db).optional(0, "Z_ENT") }
             }
             return [reference(key, number: number, fallback: target)]
         case .inverseForeignKey(let table, let column, _, let order):
-            return try Row.fetchAll(
+            return try references(
                 db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? AND Z_ENT IN (\(kindNumbers(target))) ORDER BY \(order ?? "Z_PK"), Z_PK"),
-                arguments: [object.primaryKey]
-            ).map { reference($0[0], number: $0[1], fallback: target) }
+                [object.primaryKey], table: table, fallback: target)
         case .joinTable(let table, let own, let other):
-            return try Row.fetchAll(
+            return try references(
                 db.cachedStatement(sql: "SELECT d.Z_PK, d.Z_ENT FROM \(table) j JOIN \(targetLayout.table) d ON d.Z_PK = j.\(other) WHERE j.\(own) = ? ORDER BY d.Z_PK"),
-                arguments: [object.primaryKey]
-            ).map { reference($0[0], number: $0[1], fallback: target) }
+                [object.primaryKey], table: targetLayout.table, fallback: target)
         case .hiddenInverse(let table, let column):
-            return try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY Z_PK"), arguments: [object.primaryKey]
-            ).map { reference($0[0], number: $0[1], fallback: target) }
+            return try references(
+                db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY Z_PK"), [object.primaryKey], table: table, fallback: target)
         }
+    }
+
+    /// The objects of the rows `statement` selects as (`Z_PK`, `Z_ENT`) from `table`, read in
+    /// place without copying each row; a row whose `Z_ENT` names no entity is a `fallback`.
+    /// - Throws: ``StoreError`` of class `corrupt` naming `table` when a key or entity number is
+    ///   no integer, where GRDB's subscripts would stop the process.
+    private func references(_ statement: Statement, _ arguments: StatementArguments, table: String, fallback: String) throws -> [ObjectReference] {
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var found = [ObjectReference]()
+        while let row = try rows.next() {
+            let checked = CheckedRow(row, table: table, in: db)
+            found.append(reference(try checked.required(0, "Z_PK"), number: try checked.optional(1, "Z_ENT"), fallback: fallback))
+        }
+        return found
     }
 
     /// Whether `entity` has subentities (its rows may be of another `Z_ENT`).
