@@ -34,7 +34,7 @@ extension ManagedObjectContext {
 
     /// Reads `store`, as of the pinned generation when there is one.
     func read<T>(in store: PersistentStoreCoordinator.OpenedStore, _ body: (Database) throws -> T) throws -> T {
-        try ContextError.mappingStore {
+        try ContextError.mappingStore(reading: true) {
             if pinned != nil, let result = try readPinned(in: store.index, body) { return result }
             return try store.database.read(body)
         }

@@ -41,14 +41,23 @@ enum ContextError {
         return make(134030, "the store failed to save (SQLite error \(code.rawValue)): \(error.message ?? "")", info)
     }
 
-    /// Runs `body`, which reads or writes a store, with SQLite's errors reported as a save's are
-    /// (``store(_:)``): a store locked past the busy timeout, read-only or missing a table comes out
-    /// of a public entry point as Core Data's `NSError`, never GRDB's.
-    static func mappingStore<T>(_ body: () throws -> T) throws -> T {
+    /// A SQLite failure of a fetch, a count or another read as Core Data reports it: 256
+    /// (`NSFileReadUnknownError`) with SQLite's extended result code in `NSSQLiteErrorDomain`,
+    /// the code apps see when a fetch meets a locked or broken store.
+    static func storeRead(_ error: DatabaseError) -> NSError {
+        let code = error.extendedResultCode
+        return make(256, "the store could not be read (SQLite error \(code.rawValue)): \(error.message ?? "")", [NSSQLiteErrorDomain: Int(code.rawValue)])
+    }
+
+    /// Runs `body`, which reads (`reading`) or writes a store, with SQLite's errors reported as
+    /// Core Data reports them (``storeRead(_:)``, ``store(_:)``): a store locked past the busy
+    /// timeout, read-only or missing a table comes out of a public entry point as Core Data's
+    /// `NSError`, never GRDB's.
+    static func mappingStore<T>(reading: Bool = false, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {
-            throw store(error)
+            throw reading ? storeRead(error) : store(error)
         }
     }
 

@@ -128,7 +128,7 @@ public final class PersistentStoreCoordinator: Sendable {
         var byNumber = Array(repeating: -1, count: (rows.layout.entities.map(\.number).max() ?? 0) + 1)
         var alsoHeldBy = [Int: [Int]]()
         for (index, source) in sources.enumerated() {
-            let identifier = try ContextError.mappingStore { try source.database.read { try StoreMetadata.read(from: $0)?.uuid } } ?? ""
+            let identifier = try ContextError.mappingStore(reading: true) { try source.database.read { try StoreMetadata.read(from: $0)?.uuid } } ?? ""
             all.append(OpenedStore(
                 database: source.database,
                 persistentStore: PersistentStore(identifier: identifier, database: source.database, configuration: source.configuration, index: index),
