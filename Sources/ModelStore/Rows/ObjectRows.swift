@@ -84,10 +84,12 @@ public final class ObjectRows {
         }
         let stored = try StoredValue.encode(value, as: attribute.type)
         let condition = stored.isNull ? "\(column) IS NULL" : "\(column) = ?"
-        return try Row.fetchAll(
+        let rows = try WholeText.rows(
             db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(found.table) WHERE Z_ENT IN (\(kindNumbers(entity))) AND \(condition) ORDER BY Z_PK"),
-            arguments: stored.isNull ? [] : [stored]
-        ).map { reference($0[0], number: $0[1], fallback: entity) }
+            stored.isNull ? [] : [stored])
+        var references = [ObjectReference]()
+        while let row = try rows.next() { references.append(reference(row[0], number: row[1], fallback: entity)) }
+        return references
     }
 
     /// How many instances of `entity` itself the store holds.
@@ -121,9 +123,8 @@ public final class ObjectRows {
         let found = try entityLayout(object.entity)
         if let attribute = attribute(key, of: object.entity) {
             guard let column = found.columns[key] else { return .null }
-            let value = try DatabaseValue.fetchOne(
-                db.cachedStatement(sql: "SELECT \(column) FROM \(found.table) WHERE Z_PK = ?"), arguments: [object.primaryKey])
-            return StoredValue.decode(value ?? .null, as: attribute.type)
+            let rows = try WholeText.rows(db.cachedStatement(sql: "SELECT \(column) FROM \(found.table) WHERE Z_PK = ?"), [object.primaryKey.databaseValue])
+            return StoredValue.decode(try rows.next().map { WholeColumn.value($0, 0) } ?? .null, as: attribute.type)
         }
         guard let relationship = entities.relationship(named: key, in: object.entity) else {
             throw EvaluationError("entity '\(object.entity)' has no property '\(key)'")
