@@ -5,8 +5,8 @@ import GRDBSQLite
 /// set of columns, history changes), each owned by the writer alone. Text is bound whole
 /// (``WholeText``). After a statement's first run, values are bound without building
 /// `StatementArguments`, whose conversion of each value through a key path cost more than the
-/// row's write, and stepped with SQLite's own call. Only row writes (`INSERT`, `UPDATE`) run here: no statement that
-/// returns rows or starts or ends a transaction, which GRDB must see.
+/// row's write, and stepped with SQLite's own call. Only row writes (`INSERT`, `UPDATE`) run
+/// here: no statement that returns rows or starts or ends a transaction, which GRDB must see.
 final class PreparedStatements<Key: Hashable> {
     private var statements: [Key: Statement] = [:]
     /// The statement run last, found without hashing its key when the next row is like the last.
