@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import ModelExpression
 import ModelSchema
@@ -87,10 +88,24 @@ struct PredicateTranslator {
 
     // MARK: - Parameters and aliases
 
-    /// `?NNN` bound to `value`.
+    /// `?NNN` bound to `value`; text holding U+0000 as its UTF-8 bytes cast back to text, since
+    /// GRDB binds text only up to its first NUL and the comparison would see less of it.
     mutating func parameter(_ value: DatabaseValue) -> String {
+        if case .string(let text) = value.storage, text.utf8.contains(0) {
+            arguments.append(Data(text.utf8).databaseValue)
+            return "CAST(?\(arguments.count) AS TEXT)"
+        }
         arguments.append(value)
         return "?\(arguments.count)"
+    }
+
+    /// `?NNN` bound to `value` for a string function (``CoreDataFunctions``), which reads its
+    /// arguments up to their first NUL: text holding U+0000 throws rather than match less of it.
+    mutating func functionParameter(_ value: DatabaseValue) throws -> String {
+        if case .string(let text) = value.storage, text.utf8.contains(0) {
+            throw PredicateTranslationError("a string holding U+0000 cannot be searched or compared with options in SQL")
+        }
+        return parameter(value)
     }
 
     mutating func newAlias() -> String {

@@ -52,7 +52,7 @@ public struct HistoryReader {
             records[position].changes.append(HistoryRecord.Change(
                 number: try checked.required(0, "Z_PK"), type: try checked.optional(1, "ZCHANGETYPE") ?? 0,
                 entityNumber: try checked.optional(2, "ZENTITY") ?? 0, primaryKey: try checked.optional(3, "ZENTITYPK") ?? 0,
-                changedColumns: try checked.optional(5, "ZCOLUMNS"), tombstones: tombstones.indices.map { row[6 + $0] }))
+                changedColumns: try checked.optional(5, "ZCOLUMNS"), tombstones: tombstones.indices.map { WholeColumn.value(row, 6 + $0) }))
         }
         return records
     }

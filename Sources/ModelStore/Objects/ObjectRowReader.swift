@@ -93,9 +93,9 @@ public struct ObjectRowReader {
     public func object(_ key: ObjectKey) throws -> StoredObject? {
         guard let shape = rows.shape(number: key.number) else { return nil }
         let select = rows.selectList(forTableOf: shape.name).joined(separator: ", ")
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE t0.Z_PK = ?"), arguments: [keys.primaryKey(key.key)])
-        else { return nil }
-        return try decode(row)
+        // Through a cursor, whose row still has its text whole (a fetched row's copy cuts it).
+        let rows = try WholeText.rows(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE t0.Z_PK = ?"), [keys.primaryKey(key.key).databaseValue])
+        return try rows.next().flatMap(decode)
     }
 
     /// The row of `shape`'s table whose attributes in `slots` hold `values`, the stored side of a
@@ -105,12 +105,12 @@ public struct ObjectRowReader {
         guard !slots.isEmpty, !values.contains(where: \.isNull) else { return nil }
         let select = rows.selectList(forTableOf: shape.name).joined(separator: ", ")
         let tests = slots.map { "t0.\(shape.attributes[$0].column) = ?" }.joined(separator: " AND ")
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE \(tests) LIMIT 1"), arguments: StatementArguments(values))
-        else { return nil }
-        return try decode(row)
+        let rows = try WholeText.rows(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE \(tests) LIMIT 1"), values)
+        return try rows.next().flatMap(decode)
     }
 
-    /// One row as an object of the entity its `Z_ENT` names; nil for a number the model lacks.
+    /// One row, which a cursor stands on, as an object of the entity its `Z_ENT` names (text read
+    /// whole); nil for a number the model lacks.
     /// - Throws: ``StoreError`` of class `corrupt` for a key, entity number, version or foreign
     ///   key that is not an integer (attribute values are read as their types allow).
     func decode(_ row: Row) throws -> StoredObject? {
@@ -124,7 +124,7 @@ public struct ObjectRowReader {
         // is read by a reader of its own).
         var external: ExternalBinaryData?
         for slot in shape.attributes {
-            let column = row[slot.index] as DatabaseValue
+            let column = WholeColumn.value(row, slot.index)
             if slot.isExternal, case .blob(let data) = column.storage {
                 if external == nil { external = ExternalBinaryData(db) }
                 attributes.append(external?.value(data))

@@ -2,11 +2,11 @@ import GRDB
 import GRDBSQLite
 
 /// Statements a writer prepares once and runs for many rows (an entity's inserts, updates of one
-/// set of columns, history changes), each owned by the writer alone. After a statement's first
-/// run, values are bound as GRDB binds them, without building `StatementArguments`, whose
-/// conversion of each value through a key path cost more than the row's write, and stepped
-/// with SQLite's own call. Only row writes (`INSERT`, `UPDATE`) run here: no statement that
-/// returns rows or starts or ends a transaction, which GRDB must see.
+/// set of columns, history changes), each owned by the writer alone. Text is bound whole
+/// (``WholeText``). After a statement's first run, values are bound without building
+/// `StatementArguments`, whose conversion of each value through a key path cost more than the
+/// row's write, and stepped with SQLite's own call. Only row writes (`INSERT`, `UPDATE`) run
+/// here: no statement that returns rows or starts or ends a transaction, which GRDB must see.
 final class PreparedStatements<Key: Hashable> {
     private var statements: [Key: Statement] = [:]
     /// The statement run last, found without hashing its key when the next row is like the last.
@@ -21,7 +21,7 @@ final class PreparedStatements<Key: Hashable> {
             last = (key, statement)
             sqlite3_reset(statement.sqliteStatement)
             for (offset, value) in values.enumerated() {
-                let code = value.bind(to: statement.sqliteStatement, at: CInt(offset + 1))
+                let code = WholeText.bind(value, to: statement.sqliteStatement, at: CInt(offset + 1))
                 guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot bind a value", sql: statement.sql) }
             }
             // Stepped directly: a row write returns no rows and starts or ends no transaction,
@@ -35,7 +35,6 @@ final class PreparedStatements<Key: Hashable> {
         let statement = try db.makeStatement(sql: sql())
         statements[key] = statement
         last = (key, statement)
-        statement.setUncheckedArguments(StatementArguments(values))
-        try statement.execute()
+        try WholeText.execute(statement, values)
     }
 }

@@ -37,8 +37,7 @@ extension ObjectRows {
             throw EvaluationError("entity '\(entity)' has no attribute '\(name)'")
         }
         let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        try db.cachedStatement(sql: "INSERT INTO \(found.table) (\(columns.joined(separator: ", "))) VALUES (\(marks))")
-            .execute(arguments: StatementArguments(arguments))
+        try WholeText.execute(db.cachedStatement(sql: "INSERT INTO \(found.table) (\(columns.joined(separator: ", "))) VALUES (\(marks))"), arguments)
         return ObjectReference(side: side, entity: entity, primaryKey: key)
     }
 
@@ -86,7 +85,7 @@ extension ObjectRows {
         if let attribute = attribute(key, of: object.entity) {
             guard let column = found.columns[key] else { return }
             let stored = try encode(value, attribute, of: object.entity)
-            try db.cachedStatement(sql: "UPDATE \(found.table) SET \(column) = ? WHERE Z_PK = ?").execute(arguments: [stored, object.primaryKey])
+            try WholeText.execute(db.cachedStatement(sql: "UPDATE \(found.table) SET \(column) = ? WHERE Z_PK = ?"), [stored, object.primaryKey.databaseValue])
             return
         }
         guard let relationship = entities.relationship(named: key, in: object.entity) else {

@@ -84,8 +84,10 @@ public final class ObjectRows {
         let stored = try StoredValue.encode(value, as: attribute.type)
         let condition = stored.isNull ? "\(column) IS NULL" : "\(column) = ?"
         return try references(
-            db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(found.table) WHERE Z_ENT IN (\(kindNumbers(entity))) AND \(condition) ORDER BY Z_PK"),
-            stored.isNull ? [] : [stored], table: found.table, fallback: entity)
+            WholeText.rows(
+                db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(found.table) WHERE Z_ENT IN (\(kindNumbers(entity))) AND \(condition) ORDER BY Z_PK"),
+                stored.isNull ? [] : [stored]),
+            table: found.table, fallback: entity)
     }
 
     /// How many instances of `entity` itself the store holds.
@@ -119,9 +121,8 @@ public final class ObjectRows {
         let found = try entityLayout(object.entity)
         if let attribute = attribute(key, of: object.entity) {
             guard let column = found.columns[key] else { return .null }
-            let value = try DatabaseValue.fetchOne(
-                db.cachedStatement(sql: "SELECT \(column) FROM \(found.table) WHERE Z_PK = ?"), arguments: [object.primaryKey])
-            return StoredValue.decode(value ?? .null, as: attribute.type)
+            let rows = try WholeText.rows(db.cachedStatement(sql: "SELECT \(column) FROM \(found.table) WHERE Z_PK = ?"), [object.primaryKey.databaseValue])
+            return StoredValue.decode(try rows.next().map { WholeColumn.value($0, 0) } ?? .null, as: attribute.type)
         }
         guard let relationship = entities.relationship(named: key, in: object.entity) else {
             throw EvaluationError("entity '\(object.entity)' has no property '\(key)'")
@@ -171,7 +172,11 @@ public final class ObjectRows {
     /// - Throws: ``StoreError`` of class `corrupt` naming `table` when a key or entity number is
     ///   no integer, where GRDB's subscripts would stop the process.
     private func references(_ statement: Statement, _ arguments: StatementArguments, table: String, fallback: String) throws -> [ObjectReference] {
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        try references(Row.fetchCursor(statement, arguments: arguments), table: table, fallback: fallback)
+    }
+
+    /// The objects `rows` name by their `Z_PK` and `Z_ENT`, read checked.
+    private func references(_ rows: RowCursor, table: String, fallback: String) throws -> [ObjectReference] {
         var found = [ObjectReference]()
         while let row = try rows.next() {
             let checked = CheckedRow(row, table: table, in: db)

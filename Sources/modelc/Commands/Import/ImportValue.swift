@@ -27,8 +27,6 @@ enum ImportValue {
         switch attribute.type {
         case .string:
             guard let text = json as? String else { throw mismatch("a string") }
-            // SQLite binds and reads text up to its first NUL, so the store would keep less.
-            guard !text.utf8.contains(0) else { throw Mismatch(text: "\(describe(json)) holds U+0000, which a store's text cannot keep") }
             return text
         case .integer16: return try integer(json, as: Int16.self, mismatch, outOfRange)
         case .integer32: return try integer(json, as: Int32.self, mismatch, outOfRange)
