@@ -4,10 +4,10 @@ import ModelSchema
 import ModelStore
 
 /// One run of ``MigrationManager`` on one database file (the store, or a dry run's private
-/// copy). The source's write lock is held from the first read to the swap; the destination is
-/// built under a staging name `<store>.modelc-<UUID>` (which ``StoreLeftovers`` removes after a
-/// killed run), verified, and renamed onto the store after the store is hard-linked to its
-/// backup name: the store's path always names a whole store, the old or the new.
+/// copy). The source's write lock is held from the first read to the swap's commit; the
+/// destination is built under a staging name `<store>.modelc-<UUID>` (which ``StoreLeftovers``
+/// removes after a killed run), verified, and written into the store's own file in the same
+/// transaction (``StoreSwap``): the store always holds a whole store, the old or the new.
 struct ManagerSession {
     let manager: MigrationManager
     let path: String
@@ -21,6 +21,7 @@ struct ManagerSession {
         let queue = try StoreSwap.lockingQueue(database, store: path)
         defer { try? queue.close() }
         var result: MigrationManager.Result?
+        let swap = StoreSwap(path: path, backupPath: options.backupPath, makesBackup: options.makesBackup)
         do {
             // Bad input is refused before anything changes, and checked again under the lock; the
             // pages are checked again only if another connection wrote in between.
@@ -28,13 +29,14 @@ struct ManagerSession {
                 _ = try preflight(db, checkingPages: true)
                 return try Self.dataVersion(db)
             }
-            result = try StoreSwap.underLock(queue, migrated: { $0.outcome == .migrated }) { db, wasWAL in
-                try perform(db, wasWAL: wasWAL, checkingPages: try Self.dataVersion(db) != checked)
+            result = try swap.underLock(queue, migrated: { $0.outcome == .migrated }) { db in
+                try perform(db, swap: swap, checkingPages: try Self.dataVersion(db) != checked)
             }
         } catch let error as DatabaseError {
             throw MigrationError(sqlite: error, path: path, step: nil)
         }
         guard var result else { throw MigrationError(.failed, path: path, message: "the migration ended without a result") }
+        result.backupPath = swap.backup
         if result.outcome == .migrated, let keep = options.keepBackups {
             result.removedBackups = StoreLeftovers.pruneBackups(beside: path, tag: "pre", keeping: keep)
         }
@@ -42,9 +44,9 @@ struct ManagerSession {
     }
 
     /// Everything done under the source's lock.
-    private func perform(_ db: Database, wasWAL: Bool, checkingPages: Bool) throws -> MigrationManager.Result {
+    private func perform(_ db: Database, swap: StoreSwap, checkingPages: Bool) throws -> MigrationManager.Result {
         let (metadata, source, destination) = try preflight(db, checkingPages: checkingPages)
-        let cleanup = commits ? StoreLeftovers.cleanUp(beside: path, storeHashes: metadata.versionHashes) : StoreLeftovers.Cleanup()
+        let cleanup = commits ? swap.cleanUp(storeHashes: metadata.versionHashes) : StoreLeftovers.Cleanup()
         let model = manager.mappingModel
         var result = MigrationManager.Result(
             path: path, storeVersion: source.name, destination: destination.name, mappingModel: model.path, outcome: .upToDate,
@@ -56,7 +58,7 @@ struct ManagerSession {
         defer { if !commits || result.outcome != .migrated { StoreSwap.removeStaging(staging) } }
         let destinationLayout = try StoreError.mapping(path: path) {
             try StoreCreator.create(
-                at: staging, version: destination, framework: metadata.framework, journalMode: wasWAL ? .wal : .delete,
+                at: staging, version: destination, framework: metadata.framework, journalMode: .delete,
                 uuid: metadata.uuid.flatMap(UUID.init(uuidString:)) ?? UUID(), configuration: options.configuration)
         }
         let counts = try build(
@@ -69,8 +71,7 @@ struct ManagerSession {
                 .failed, path: path, message: "the migrated store holds \(counts.values.reduce(0, +)) instances, but \(created) were created")
         }
         if commits {
-            result.backupPath = try StoreSwap(path: path, backupPath: options.backupPath, makesBackup: options.makesBackup)
-                .swap(staging, version: source.name)
+            try swap.swap(staging, into: db, version: source.name)
             result.outcome = .migrated
         } else {
             result.outcome = .planned

@@ -4,8 +4,8 @@ import ModelStore
 
 /// Runs a custom mapping model on a store, as `NSMigrationManager` does, without loading the
 /// store into memory: the destination is written as a new store beside the source in bounded
-/// batches (associations in a temporary SQLite table), verified, and swapped in atomically, the
-/// source kept as the backup. Killed at any point, the store is the old one or the new one; the
+/// batches (associations in a temporary SQLite table), verified, and written into the store's
+/// own file in one transaction, the source kept as the backup. Killed at any point, the store is the old one or the new one; the
 /// next run removes what a killed one left.
 ///
 /// Mapping models are values (``MappingModel``); read them with ModelCompiler's

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModelSchema
 import ModelStore
 
 #if canImport(Glibc)
@@ -9,77 +10,98 @@ import Darwin
 #endif
 
 /// Puts a migrated store, built whole under a staging name beside the store, in the store's
-/// place: the store is kept as its backup (hard-linked, or copied across file systems, with its
-/// external-data folder), then the new file is renamed onto the store's path. rename(2) is
-/// atomic, so the store's path always names a whole store, the old or the new.
-struct StoreSwap {
+/// place: its content is written into the store's own file (``StoreContentCopy``) in the
+/// transaction through which the run holds the store's write lock, so that the store's path
+/// always holds a whole store, the old or the new, and an app that has the store open keeps
+/// reading and writing the store, never an unlinked file. The old store is copied for its
+/// backup under the same lock before anything is written, and the copy is named once the
+/// change has committed (``StoreBackup/Pending``): a run that fails or is killed before leaves
+/// only an unnamed copy, which the next run removes.
+final class StoreSwap {
     /// The store.
     let path: String
     /// Where the old store is kept; nil for a free `<name>.pre-<version>-<time>` beside it.
     let backupPath: String?
     /// Whether the old store is kept at all.
     let makesBackup: Bool
+    /// The copy of the old store, named once the swap has committed.
+    private var pendingBackup: StoreBackup.Pending?
+    /// The staging file the swap wrote into the store, removed once the swap has committed.
+    private var staging: String?
+    /// The backup's path, once named.
+    private(set) var backup: String?
 
-    /// Renames `staging` onto the store, keeping the old store as the backup of `version`;
-    /// returns the backup's path.
-    func swap(_ staging: String, version: String) throws -> String? {
-        let backup = makesBackup ? try keep(version: version) : nil
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: staging + suffix) }
-        guard rename(staging, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if let backup {
-                unlink(backup)
-                try? FileManager.default.removeItem(atPath: StoreLeftovers.supportFolder(of: backup))
+    init(path: String, backupPath: String?, makesBackup: Bool) {
+        self.path = path
+        self.backupPath = backupPath
+        self.makesBackup = makesBackup
+    }
+
+    /// Writes the store at `staging` into the store `db` has open, in the transaction of
+    /// ``underLock(_:migrated:_:)``, keeping the old store first as the backup of `version`.
+    func swap(_ staging: String, into db: Database, version: String) throws {
+        if makesBackup { pendingBackup = try keep(db, version: version) }
+        self.staging = staging
+        try StoreContentCopy.replace(db, with: staging)
+    }
+
+    /// Runs `body` under the store's write lock (an immediate transaction on `queue`), which
+    /// commits what a ``swap(_:into:version:)`` in it wrote when `migrated` says the run
+    /// migrated, and rolls back otherwise; then names the backup, or removes its copy.
+    func underLock<Result>(_ queue: DatabaseQueue, migrated: (Result) -> Bool, _ body: (_ db: Database) throws -> Result) throws -> Result? {
+        var result: Result?
+        do {
+            try queue.writeWithoutTransaction { db in
+                // Once the transaction has ended either way; a staging file left attached is
+                // let go of when the queue closes.
+                defer { try? StoreContentCopy.detach(db) }
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return result.map(migrated) == true ? .commit : .rollback
+                }
             }
-            throw MigrationError(.failed, path: path, message: "cannot put the migrated store in place: \(reason)")
+        } catch {
+            pendingBackup?.discard()
+            throw error
         }
-        return backup
+        guard let done = result, migrated(done) else {
+            pendingBackup?.discard()
+            return result
+        }
+        if let staging { Self.removeStaging(staging) }
+        if let pendingBackup {
+            do {
+                backup = try pendingBackup.publish()
+            } catch {
+                throw MigrationError(
+                    .failed, path: path,
+                    message: "the store was migrated, but its backup could not be named: \(error.localizedDescription); the copy is \(pendingBackup.staging)")
+            }
+        }
+        return result
     }
 
-    // MARK: - Journal and staging files
-
-    /// Switches the store `queue` has open from WAL to a rollback journal (a checkpoint, then
-    /// the `-wal` removed), which Core Data reads as well, so that no `-wal` or `-shm` is left
-    /// beside the store a swap replaces; returns whether it was WAL.
-    static func leavingWAL(_ queue: DatabaseQueue) throws -> Bool {
-        try queue.writeWithoutTransaction { db -> Bool in
-            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
-            if mode.lowercased() == "wal" { try db.execute(sql: "PRAGMA journal_mode = DELETE") }
-            return mode.lowercased() == "wal"
+    /// Cleans up after killed runs beside the store and beside the backup path, where a run
+    /// killed before naming its backup left the copy (``StoreLeftovers``); call it under the lock.
+    func cleanUp(storeHashes: [String: VersionHash]) -> StoreLeftovers.Cleanup {
+        var cleanup = StoreLeftovers.Cleanup()
+        for place in [path] + (backupPath.map { [$0] } ?? []) {
+            let done = StoreLeftovers.cleanUp(beside: place, storeHashes: storeHashes)
+            cleanup.removed += done.removed
+            cleanup.namedBackups += done.namedBackups
         }
-    }
-
-    /// Puts a store that ``leavingWAL(_:)`` switched back in WAL mode, for a run that did not migrate it.
-    static func returningToWAL(_ queue: DatabaseQueue) {
-        try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        return cleanup
     }
 
     /// The connection a run holds the store's lock through, on `database` (the store, or a dry
-    /// run's copy): it waits up to 5 seconds for another writer, and names the store in errors.
+    /// run's copy): it waits up to 5 seconds for another writer, names the store in errors, and
+    /// leaves foreign keys off, as Core Data does, so that dropping a table checks no rows.
     static func lockingQueue(_ database: String, store path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.label = path
+        configuration.foreignKeysEnabled = false
         return try StoreError.mapping(path: path) { try DatabaseQueue(path: database, configuration: configuration) }
-    }
-
-    /// Runs `body` under the store's write lock (an immediate transaction it rolls back: the store
-    /// is only read through it, the swap replaces the file), with the store out of WAL mode as the
-    /// swap needs; a run whose result `migrated` says did not migrate leaves the store in its
-    /// journal mode again.
-    static func underLock<Result>(
-        _ queue: DatabaseQueue, migrated: (Result) -> Bool, _ body: (_ db: Database, _ wasWAL: Bool) throws -> Result
-    ) throws -> Result? {
-        var result: Result?
-        let wasWAL = try leavingWAL(queue)
-        defer { if wasWAL && !(result.map(migrated) ?? false) { returningToWAL(queue) } }
-        try queue.writeWithoutTransaction { db in
-            try db.inTransaction(.immediate) {
-                result = try body(db, wasWAL)
-                return .rollback
-            }
-        }
-        return result
     }
 
     /// Removes a staging file and its sidecars.
@@ -91,37 +113,20 @@ struct StoreSwap {
 
     // MARK: - Backup
 
-    /// Keeps the store as its backup, under `backupPath` or a free sibling name. A backup path
-    /// that already names the store's own file is the link a run killed before its swap made:
-    /// it is kept as this run's backup (it holds the store as it is, so nothing is replaced).
-    private func keep(version: String) throws -> String {
+    /// Copies the store for its backup, under `backupPath` or a free sibling name, before
+    /// anything is written: the file byte for byte in a rollback journal (the lock keeps every
+    /// writer out), through SQLite's backup API in WAL (the file lacks what the `-wal` holds).
+    /// A backup path that names the store's own file is the link an older run killed before its
+    /// rename made: that name is let go first (the store keeps its own), since the store's file
+    /// is about to change.
+    private func keep(_ db: Database, version: String) throws -> StoreBackup.Pending {
         let safe = String(version.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
-        let backup = backupPath ?? SiblingName.free(for: path, tag: "pre-\(safe)")
-        let linked = link(path, backup) == 0
-        let failure = errno
-        let reused = !linked && failure == EEXIST && Self.isSameFile(path, backup)
-        if !linked && !reused {
-            // Another file at the backup's path: a backup never replaces a file.
-            if failure == EEXIST { throw StoreError.alreadyExists(path: backup) }
-            guard failure == EXDEV else {
-                throw MigrationError(.failed, path: path, message: "cannot keep the store as its backup \(backup): \(String(cString: strerror(failure)))")
-            }
-            // Another file system: a copy, which also copies the external-data folder.
-            try StoreError.mapping(path: backup) { try StoreBackup.backup(path, to: backup) }
-            return backup
+        if let backupPath, Self.isSameFile(path, backupPath) {
+            unlink(backupPath)
+            try? FileManager.default.removeItem(atPath: StoreLeftovers.supportFolder(of: backupPath))
         }
-        let support = StoreLeftovers.supportFolder(of: path)
-        if FileManager.default.fileExists(atPath: support) {
-            // A killed run's copy of the folder may be partial: it is made again.
-            if reused { try? FileManager.default.removeItem(atPath: StoreLeftovers.supportFolder(of: backup)) }
-            do {
-                try FileManager.default.copyItem(atPath: support, toPath: StoreLeftovers.supportFolder(of: backup))
-            } catch {
-                unlink(backup)
-                throw MigrationError(.failed, path: path, message: "cannot copy the store's external data beside its backup \(backup): \(error.localizedDescription)")
-            }
-        }
-        return backup
+        let wal = try String.fetchOne(db, sql: "PRAGMA main.journal_mode")?.lowercased() == "wal"
+        return try StoreBackup.prepare(path, for: backupPath, tag: "pre-\(safe)", byteForByte: !wal)
     }
 
     /// Whether `a` and `b` name the same file (one inode, through two links).

@@ -8,9 +8,9 @@ import ModelStore
 ///
 /// The chain is atomic: the stages run on a copy of the store beside it
 /// (`<name>.<ext>.modelc-<UUID>`, which the next run removes after a kill) while the store's
-/// write lock is held, and only the destination is renamed onto the store, the store kept as
-/// one backup. Killed or failed at any point, the store's path names the original store or
-/// the destination, never a version in between.
+/// write lock is held, and only the destination is written into the store's own file, in one
+/// transaction under that lock, the store kept as one backup. Killed or failed at any point,
+/// the store is the original or the destination, never a version in between.
 public enum StagedMigrator {
     public struct Options {
         /// Runs the plan on a private copy and reports what a real run would do; the store is untouched.

@@ -4,8 +4,9 @@ import ModelSchema
 import ModelStore
 
 /// One run of ``StagedMigrator`` on one database file (the store, or a dry run's private copy).
-/// The store's write lock is held from the first read to the swap, so nothing is written to it
-/// while the stages run on the working copy; the store itself is only read.
+/// The store's write lock is held from the first read to the swap's commit, so nothing is
+/// written to it while the stages run on the working copy, which is then written into the
+/// store's own file in the same transaction (``StoreSwap``).
 struct StagedSession {
     let path: String
     let database: String
@@ -28,12 +29,14 @@ struct StagedSession {
         let queue = try StoreSwap.lockingQueue(database, store: path)
         defer { try? queue.close() }
         var result: StagedMigrator.Result?
+        let swap = StoreSwap(path: path, backupPath: options.backupPath, makesBackup: options.makesBackup)
         do {
-            result = try StoreSwap.underLock(queue, migrated: { $0.outcome == .migrated }) { db, wasWAL in try perform(db, wasWAL: wasWAL) }
+            result = try swap.underLock(queue, migrated: { $0.outcome == .migrated }) { db in try perform(db, swap: swap) }
         } catch let error as DatabaseError {
             throw MigrationError(sqlite: error, path: path, step: nil)
         }
         guard var result else { throw MigrationError(.failed, path: path, message: "the migration ended without a result") }
+        result.backupPath = swap.backup
         if result.outcome == .migrated, let keep = options.keepBackups {
             result.removedBackups = StoreLeftovers.pruneBackups(beside: path, tag: "pre", keeping: keep)
         }
@@ -43,11 +46,11 @@ struct StagedSession {
     // MARK: - Under the lock
 
     /// Everything done under the store's lock: checks, the copy, the stages, the swap.
-    private func perform(_ db: Database, wasWAL: Bool) throws -> StagedMigrator.Result {
+    private func perform(_ db: Database, swap: StoreSwap) throws -> StagedMigrator.Result {
         try StoreIntegrity.check(db, path: path, depth: .quick, tables: StoreIntegrity.bookkeepingTables)
         try StoreIntegrity.checkPointerMap(db, path: path)
         let metadata = try StoreMetadata.required(from: db, path: path)
-        let cleanup = commits ? StoreLeftovers.cleanUp(beside: path, storeHashes: metadata.versionHashes) : StoreLeftovers.Cleanup()
+        let cleanup = commits ? swap.cleanUp(storeHashes: metadata.versionHashes) : StoreLeftovers.Cleanup()
         let match = VersionMatch(storeHashes: metadata.versionHashes, identifiers: metadata.versionIdentifiers, bundle: bundle)
         guard let storeVersion = match.matched else {
             throw StoreError(.missingSourceModel, path: path, message: "no version of the model made the store")
@@ -85,15 +88,7 @@ struct StagedSession {
             result.outcome = .planned
             return result
         }
-        if wasWAL {
-            try StoreError.mapping(path: path) {
-                let queue = try DatabaseQueue(path: working)
-                try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
-                try queue.close()
-            }
-        }
-        result.backupPath = try StoreSwap(path: path, backupPath: options.backupPath, makesBackup: options.makesBackup)
-            .swap(working, version: storeVersion.name)
+        try swap.swap(working, into: db, version: storeVersion.name)
         result.outcome = .migrated
         return result
     }
@@ -175,8 +170,8 @@ struct StagedSession {
     /// Copies the store to `working` with SQLite's backup API, in rollback-journal mode,
     /// through a reader of its own (SQLite refuses a backup from a connection in a write
     /// transaction): this run's lock keeps writers out, so the copy is the store as it read it.
-    /// The external-data folder is not copied: the destination is renamed onto the store's path
-    /// and finds the folder there.
+    /// The external-data folder is not copied: the result is written into the store's own file,
+    /// which keeps the folder beside it.
     private func copy(to working: String) throws {
         var configuration = Configuration()
         configuration.readonly = true

@@ -70,7 +70,10 @@ public enum StoreBackup {
 
     /// Copies the store at `source` for a backup at `destination` (which must not exist), or,
     /// when it is nil, beside the source with `tag`, to be named later with ``Pending/publish()``.
-    public static func prepare(_ source: String, for destination: String?, tag: String) throws -> Pending {
+    /// With `byteForByte` the file is copied as it is (``StoreFileReader``), which holds the
+    /// whole store only while the caller holds its write lock in a rollback journal and has
+    /// written nothing yet: the backup is then the very file the store was.
+    public static func prepare(_ source: String, for destination: String?, tag: String, byteForByte: Bool = false) throws -> Pending {
         let manager = FileManager.default
         guard manager.fileExists(atPath: source) else { throw StoreError.notFound(path: source) }
         if let destination, manager.fileExists(atPath: destination) { throw StoreError.alreadyExists(path: destination) }
@@ -78,7 +81,11 @@ public enum StoreBackup {
         // The copy's file is claimed before it is written, so that no run takes it for a dead run's.
         let pending = Pending(source: source, staging: staging, claim: try StagingClaim(creating: staging), destination: destination, tag: tag)
         do {
-            try copyDatabase(source, to: pending.staging)
+            if byteForByte {
+                try StoreFileReader.copy(source, to: pending.staging)
+            } else {
+                try copyDatabase(source, to: pending.staging)
+            }
         } catch {
             pending.discard()
             throw error

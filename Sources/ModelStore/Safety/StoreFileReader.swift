@@ -2,6 +2,12 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads the bytes of a store's main file through SQLite's own file handle, never through a
 /// descriptor of ours.
 ///
@@ -45,16 +51,16 @@ enum StoreFileReader {
         }
     }
 
-    /// Copies the file at `path` byte for byte to `destination`, which it creates (mode 0600).
+    /// Copies the file at `path` byte for byte to `destination`, which it creates (mode 0600)
+    /// or, when it is there and empty (a claimed staging file, ``StagingClaim``), writes in
+    /// place: the file is never replaced, so a claim on it holds.
     /// - Throws: ``StoreError`` of its class.
     static func copy(_ path: String, to destination: String) throws {
         try withFile(at: path) { file in
             let size = try file.size()
-            guard FileManager.default.createFile(atPath: destination, contents: nil, attributes: [.posixPermissions: 0o600]),
-                let output = FileHandle(forWritingAtPath: destination)
-            else {
-                throw StoreError.permissionDenied(path: destination, writing: true)
-            }
+            let descriptor = open(destination, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw StoreError.permissionDenied(path: destination, writing: true) }
+            let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? output.close() }
             var buffer = [UInt8](repeating: 0, count: min(chunkSize, max(size, 1)))
             var offset = 0

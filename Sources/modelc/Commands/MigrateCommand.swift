@@ -66,8 +66,8 @@ struct MigrateCommand: ParsableCommand {
             both) offers custom mapping models: the direct step uses the first one whose entity \
             hashes match the store's version and the destination, as Core Data picks one, and is \
             run by the migration manager (create instances, relationships, validation) into a \
-            new store beside the store (NAME.EXT.modelc-UUID), verified, then renamed onto the \
-            store; the store is kept (hard-linked, no copy) as NAME.pre-VERSION-TIME.EXT or \
+            new store beside the store (NAME.EXT.modelc-UUID), verified, then written into the \
+            store's own file in one transaction; the store is kept (a copy) as NAME.pre-VERSION-TIME.EXT or \
             --backup PATH, with its external-data folder, unless --no-backup; --keep-backups \
             applies too. Without a matching one the step is inferred; when that is impossible but \
             stages through the bundle's versions work with the given mapping models, the plan \
@@ -77,7 +77,7 @@ struct MigrateCommand: ParsableCommand {
             through the first mapping model whose entity hashes match its two versions, else \
             inferred, as one atomic chain: the stages run on a copy beside the store \
             (NAME.EXT.modelc-UUID) under the store's write lock, and only the destination is \
-            renamed onto the store, the original kept as the one backup; killed or failed at \
+            written into the store's file, the original kept as the one backup; killed or failed at \
             any point, the store is the original or the destination, never a version between. \
             --dry-run shows each stage's mapping model or inference and its data-loss forecast. \
             JSON form: {"store", "storeVersion", "destination", "outcome", "risk", "backup", \
