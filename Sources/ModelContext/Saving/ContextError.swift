@@ -42,11 +42,13 @@ enum ContextError {
     }
 
     /// A SQLite failure of a fetch, a count or another read as Core Data reports it: 256
-    /// (`NSFileReadUnknownError`) with SQLite's extended result code in `NSSQLiteErrorDomain`,
-    /// the code apps see when a fetch meets a locked or broken store.
+    /// (`NSFileReadUnknownError`) with SQLite's extended result code in `NSSQLiteErrorDomain` and
+    /// its message as the failure reason, the code apps see when a fetch meets a locked or broken store.
     static func storeRead(_ error: DatabaseError) -> NSError {
         let code = error.extendedResultCode
-        return make(256, "the store could not be read (SQLite error \(code.rawValue)): \(error.message ?? "")", [NSSQLiteErrorDomain: Int(code.rawValue)])
+        return make(
+            256, "the store could not be read (SQLite error \(code.rawValue)): \(error.message ?? "")",
+            [NSSQLiteErrorDomain: Int(code.rawValue), NSLocalizedFailureReasonErrorKey: error.message ?? ""])
     }
 
     /// Runs `body`, which reads (`reading`) or writes a store, with SQLite's errors reported as

@@ -100,12 +100,14 @@ struct FetchCommand: ParsableCommand {
                     let objects = try context.fetch(request)
                     return FetchReport(entity: entity, count: objects.count, objects: objects.map(FetchReport.Object.init))
                 } catch let error as NSError where error.domain == NSCocoaErrorDomain {
+                    // SQLite's failure to read the store (locked, damaged, unreadable) keeps the class
+                    // and advice of a store error; SQLITE_ERROR is the fetch's own (a MATCHES the
+                    // regular-expression engine gave up on), reported with the context's code.
+                    if let sqlite = error.userInfo[NSSQLiteErrorDomain] as? Int, ResultCode(rawValue: Int32(truncatingIfNeeded: sqlite)).primaryResultCode != .SQLITE_ERROR {
+                        let reason = error.userInfo[NSLocalizedFailureReasonErrorKey] as? String
+                        throw CommandFailure(StoreError(sqlite: DatabaseError(resultCode: ResultCode(rawValue: Int32(truncatingIfNeeded: sqlite)), message: reason), path: store))
+                    }
                     throw CommandFailure(errorClass: "fetchFailed", code: String(error.code), message: error.localizedDescription, path: store)
-                } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-                    // A fetch function's failure (a MATCHES the regular-expression engine gave up on).
-                    throw CommandFailure(errorClass: "fetchFailed", code: "134060", message: error.message ?? "\(error)", path: store)
-                } catch let error as DatabaseError {
-                    throw CommandFailure(StoreError(sqlite: error, path: store))
                 }
             }
         }
