@@ -70,13 +70,57 @@ struct TextWithNULTests {
             #expect(try names("name == %@", "a\u{0}b") == ["a\u{0}b"])
             #expect(try names("name != %@", "a\u{0}b") == ["\u{0}", "a", "abc\u{0}"])
             #expect(try names("name IN %@", ["\u{0}", "abc"]) == ["\u{0}"])
-            // The store's string functions read up to a NUL: a search for one is an error, not a
-            // search for less (BEGINSWITH "a" would also find "a" and "abc\0").
-            #expect(throws: (any Error).self) { try names("name BEGINSWITH %@", "a\u{0}") }
+            // A search for a NUL finds it, and only it (BEGINSWITH "a" would also find "a" and "abc\0").
+            #expect(try names("name BEGINSWITH %@", "a\u{0}") == ["a\u{0}b"])
             // Unsaved objects are matched in memory, whole as well.
             let entity = container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Author"]!
             ManagedObject(entity: entity, insertInto: context).setValue("a\u{0}c", forKey: "name")
             #expect(try names("name == %@", "a\u{0}c") == ["a\u{0}c"])
+        }
+    }
+
+    /// The string operators read a string holding U+0000 whole, as NSString's searches and
+    /// comparisons do (U+0000 is a character like any other): the store's SQL functions find
+    /// what the evaluator finds in the same objects unsaved, and neither stops at the NUL.
+    @Test func theStoreSearchesAStringHoldingNULAsTheEvaluatorDoes() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Support.container(in: folder.url)
+        let context = container.newBackgroundContext()
+        try context.performAndWait { () throws in
+            let entity = container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Author"]!
+            for name in ["a\u{0}b", "a", "\u{0}", "xb"] {
+                ManagedObject(entity: entity, insertInto: context).setValue(name, forKey: "name")
+            }
+            let searches: [(String, String, [String])] = [
+                ("name CONTAINS %@", "b", ["a\u{0}b", "xb"]),
+                ("name BEGINSWITH %@", "a\u{0}", ["a\u{0}b"]),
+                ("name ENDSWITH %@", "b", ["a\u{0}b", "xb"]),
+                ("name LIKE %@", "a*b", ["a\u{0}b"]),
+                ("name MATCHES %@", "a.b", ["a\u{0}b"]),
+                ("name ==[c] %@", "A\u{0}B", ["a\u{0}b"]),
+                ("name CONTAINS[cd] %@", "\u{0}", ["\u{0}", "a\u{0}b"]),
+            ]
+            // Each search on its own: one that fails is recorded and the others still run.
+            func found() -> [[String]?] {
+                searches.map { format, argument, _ in
+                    do {
+                        let request = FetchRequest<ManagedObject>(entityName: "Author")
+                        request.predicate = try FetchPredicate(format: format, argument)
+                        return try context.fetch(request).compactMap { $0.value(forKey: "name") as? String }.sorted()
+                    } catch {
+                        Issue.record(error, "\(format) \(argument.debugDescription)")
+                        return nil
+                    }
+                }
+            }
+            let inMemory = found()
+            try context.save()
+            let stored = found()
+            for (index, (format, argument, expected)) in searches.enumerated() {
+                #expect(inMemory[index] == expected, "evaluator: \(format) \(argument.debugDescription)")
+                #expect(stored[index] == expected, "store: \(format) \(argument.debugDescription)")
+            }
         }
     }
 }

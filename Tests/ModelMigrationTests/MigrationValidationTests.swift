@@ -187,6 +187,27 @@ import _ModelTestSupport
         }
     }
 
+    /// A string holding U+0000 is measured and matched whole: NSString's length counts the NUL
+    /// as one UTF-16 unit, and MATCHES tests every character (SQLite's length() stops at it).
+    @Test func aStringHoldingNULIsMeasuredAndMatchedWhole() throws {
+        try withTemporaryDirectory { folder in
+            let bundle = try Self.generatedBundle(in: folder)
+            let store = try Self.store(bundle, in: folder) { rows in
+                // Too long (4 and 5 units, maximum 3): the first two notes; no match of `A|AB`: the third kind.
+                let notes: [String?] = ["ab\u{0}c", "a\u{0}bcd", "\u{0}\u{0}\u{0}", "a\u{0}"]
+                let kinds: [String?] = ["A", nil, "A\u{0}B", "AB"]
+                for (index, (note, kind)) in zip(notes, kinds).enumerated() {
+                    // Written as bytes then cast to text: GRDB would bind the text cut at its NUL.
+                    try rows.insert("Item", index + 1, ["note": note.map { Data($0.utf8) }, "kind": kind.map { Data($0.utf8) }])
+                    try rows.tag(index + 1, 1)
+                }
+                try rows.db.execute(sql: "UPDATE ZITEM SET ZNOTE = CAST(ZNOTE AS TEXT), ZKIND = CAST(ZKIND AS TEXT)")
+            }
+            let failures = try Self.failures(bundle, store, message: "3 migrated 'Item' values are not valid")
+            #expect(failures["ItemToItem"] == 3)
+        }
+    }
+
     /// A pattern matches the whole string, as MATCHES does: `AB1x` fails `[A-Z]+[0-9]*`, `AB`
     /// matches `A|AB` through its second alternative.
     @Test func patternsMatchTheWholeString() throws {

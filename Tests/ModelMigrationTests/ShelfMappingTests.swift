@@ -59,6 +59,34 @@ struct ShelfMigrationTests {
         }
     }
 
+    /// A title holding U+0000 goes through the mapping whole, as Core Data hands the NSString to
+    /// the mapping's expressions: the filter `title ENDSWITH "b"` selects "a\0b" (and not
+    /// "b\0x", which ends in "b" only if cut at its NUL), and `uppercaseString` makes it "A\0B",
+    /// on both paths.
+    @Test func aTitleHoldingNULIsFilteredAndMappedWhole() throws {
+        try withTemporaryDirectory { folder in
+            let bundle = try MigrationTestSupport.bundle(ShelfMapping.bundlePath)
+            var mapping = try ShelfMapping.model(bundle)
+            let book = try #require(mapping.entityMappings.firstIndex { $0.name == "BookToBook" })
+            mapping.entityMappings[book].sourceExpression = SourceExpression(entityName: "Book", predicate: #"title ENDSWITH "b""#)
+            for usesSQL in [false, true] {
+                let store = folder.appendingPathComponent("Shelf-\(usesSQL).sqlite").path
+                try ShelfMapping.makeStore(at: store, books: 3)
+                try DatabaseQueue(path: store).write { db in
+                    // Text holding a NUL, written as its bytes: GRDB would bind the text cut.
+                    for (key, title) in [(1, "a\u{0}b"), (2, "b\u{0}x")] {
+                        try db.execute(sql: "UPDATE ZBOOK SET ZTITLE = CAST(? AS TEXT) WHERE Z_PK = ?", arguments: [Data(title.utf8), key])
+                    }
+                }
+                var options = MigrationManager.Options()
+                options.usesSQL = usesSQL
+                #expect(try MigrationManager(bundle: bundle, mappingModel: mapping).migrate(storeAt: store, options: options).outcome == .migrated)
+                let titles = try DatabaseQueue(path: store).read { db in try String.fetchAll(db, sql: "SELECT hex(ZTITLE) FROM ZBOOK ORDER BY Z_PK") }
+                #expect(titles == ["410042"], "usesSQL \(usesSQL)")
+            }
+        }
+    }
+
     /// `Writer.books` names the links `Book.author` sets: the set-based path sets them once, from
     /// the to-one side, and writes what the row-by-row path writes setting both sides.
     /// Source keys as stores have them after deletions and imports: from 1 without gaps (the

@@ -140,7 +140,7 @@ struct ManagerSession {
                 let context = MigrationContext(
                     mappingModel: model, source: sourceRows, destination: destinationRows, associations: try Associations(db: target),
                     registry: manager.registry, userInfo: options.userInfo, path: path)
-                let functions = options.usesSQL ? SQLFunctions(context: context) : nil
+                let functions = options.usesSQL ? try SQLFunctions(context: context) : nil
                 reports = try MigrationRunner(context: context, policies: policies, progress: options.progress, functions: functions)
                     .run(countingOnly: !commits)
                 try destinationRows.writePrimaryKeyMaximums()

@@ -29,13 +29,14 @@ extension MappingValidation {
                 Double($0).map { "\($0)" }
             }
         } else if attribute.type == .string {
-            // A string's UTF-16 length lies between its code points (SQLite's length()) and twice
-            // them: SQL settles most rows, and only the others call the Swift function.
+            // A string's UTF-16 length lies between the characters SQLite's length() counts (up
+            // to a first U+0000) and its UTF-8 bytes: SQL settles most rows, and only the others
+            // call the Swift function.
             let units = "\(ValidationFunctions.utf16Length)(\(column))"
             bounds(
                 attribute.minValueString, attribute.maxValueString, "length ", codes: (1670, 1660), parse: { Int($0).map { "\($0)" } },
                 below: { "length(\(column)) < \($0) AND \(units) < \($0)" },
-                above: { "(length(\(column)) > \($0) OR (length(\(column)) * 2 > \($0) AND \(units) > \($0)))" })
+                above: { "(length(\(column)) > \($0) OR (length(CAST(\(column) AS BLOB)) > \($0) AND \(units) > \($0)))" })
         }
         if attribute.type == .string, let pattern = attribute.regularExpressionString {
             let number = functions.register(pattern: pattern)

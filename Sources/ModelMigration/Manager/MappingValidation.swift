@@ -18,7 +18,7 @@ struct MappingValidation {
     func failures(of entity: String) throws -> ValidationFailures {
         var failures = ValidationFailures()
         guard let model = rows.entities.entity(named: entity), let layout = rows.layout.entity(named: entity) else { return failures }
-        functions.install(on: rows.db)
+        try functions.install(on: rows.db)
         var rules = [ValidationRule]()
         for attribute in rows.entities.attributes(of: model) {
             guard let column = layout.columns[attribute.name] else { continue }

@@ -38,15 +38,17 @@ final class SQLFunctions: @unchecked Sendable {
     private var filters: [(predicate: PredicateNode, entity: String, evaluator: ExpressionEvaluator)] = []
     private var failure: (any Error)?
 
-    /// Registers both functions on the destination's connection.
-    init(context: MigrationContext) {
+    /// Registers both functions on the destination's connection, their text read and returned
+    /// whole (``WholeTextFunction``) so that a string holding U+0000 is migrated as it is.
+    /// - Throws: `DatabaseError` when SQLite refuses a function.
+    init(context: MigrationContext) throws {
         self.context = context
-        context.destination.db.add(function: DatabaseFunction("modelc_value") { [unowned self] arguments in
+        try WholeTextFunction("modelc_value") { [unowned self] arguments in
             try self.value(arguments)
-        })
-        context.destination.db.add(function: DatabaseFunction("modelc_filter", argumentCount: 2) { [unowned self] arguments in
+        }.install(in: context.destination.db)
+        try WholeTextFunction("modelc_filter", argumentCount: 2) { [unowned self] arguments in
             try self.filter(arguments)
-        })
+        }.install(in: context.destination.db)
     }
 
     /// Registers a property mapping with its parsed expression, passed the values of the source

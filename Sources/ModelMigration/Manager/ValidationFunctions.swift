@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModelStore
 
 /// The SQL functions validation needs that SQLite lacks: a string's length in UTF-16 units, as
 /// NSString's `length` counts it (SQLite's `length()` counts code points, one for an emoji where
@@ -13,17 +14,19 @@ final class ValidationFunctions: @unchecked Sendable {
     private var isInstalled = false
     private let lock = NSLock()
 
-    /// Adds both functions to the connection `db`, once.
-    func install(on db: Database) {
+    /// Adds both functions to the connection `db`, once, their text read whole
+    /// (``WholeTextFunction``) so that a string holding U+0000 is measured and matched in full.
+    /// - Throws: `DatabaseError` when SQLite refuses a function.
+    func install(on db: Database) throws {
         guard !isInstalled else { return }
-        isInstalled = true
-        db.add(function: DatabaseFunction(Self.utf16Length, argumentCount: 1, pure: true) { arguments in
+        try WholeTextFunction(Self.utf16Length, argumentCount: 1, pure: true) { arguments in
             String.fromDatabaseValue(arguments[0]).map { $0.utf16.count }
-        })
-        db.add(function: DatabaseFunction(Self.matches, argumentCount: 2, pure: true) { [self] arguments in
+        }.install(in: db)
+        try WholeTextFunction(Self.matches, argumentCount: 2, pure: true) { [self] arguments in
             guard let text = String.fromDatabaseValue(arguments[0]), let number = Int.fromDatabaseValue(arguments[1]) else { return nil }
             return self.matches(text, number)
-        })
+        }.install(in: db)
+        isInstalled = true
     }
 
     /// The number `modelc_matches` takes for `pattern`, compiled here once.

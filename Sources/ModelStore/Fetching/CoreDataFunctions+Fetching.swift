@@ -9,28 +9,30 @@ import ModelExpression
 /// Their arguments are modelc's (Core Data's own are undocumented): `flags` holds
 /// `NSString.CompareOptions` bits, 1 for `[c]` and 128 for `[d]`; `kind` is the
 /// `NSPredicateOperatorType` (8 `BEGINSWITH`, 9 `ENDSWITH`, 99 `CONTAINS`). Each gives NULL when
-/// a string is NULL, as SQL's comparisons do.
+/// a string is NULL, as SQL's comparisons do. They read their text whole (``WholeTextFunction``),
+/// so a string holding U+0000 is searched and compared as the evaluator sees it.
 extension CoreDataFunctions {
     /// Registers the fetch functions on a connection: `NSCoreDataStringSearch(text, pattern, flags, kind)`,
     /// `NSCoreDataLike(text, pattern, flags)`, `NSCoreDataMatches(text, pattern, flags)` (1 or 0),
     /// `NSCoreDataStringCompare(a, b, flags)` (-1, 0 or 1); and the sort collations.
-    static func registerFetching(in db: Database) {
-        db.add(function: DatabaseFunction("NSCoreDataStringSearch", argumentCount: 4, pure: true) { values in
+    /// - Throws: `DatabaseError` when SQLite refuses a function.
+    static func registerFetching(in db: Database) throws {
+        try WholeTextFunction("NSCoreDataStringSearch", argumentCount: 4, pure: true) { values in
             guard let (text, pattern, options) = strings(values), let kind = ComparisonOperator(rawValue: Int(values[3]) ?? -1),
                 [.beginsWith, .endsWith, .contains].contains(kind)
             else { return nil }
             return try StringOperators.holds(text, kind, pattern, options: options)
-        })
+        }.install(in: db)
         for (name, op) in [("NSCoreDataLike", ComparisonOperator.like), ("NSCoreDataMatches", .matches)] {
-            db.add(function: DatabaseFunction(name, argumentCount: 3, pure: true) { values in
+            try WholeTextFunction(name, argumentCount: 3, pure: true) { values in
                 guard let (text, pattern, options) = strings(values) else { return nil }
                 return try StringOperators.holds(text, op, pattern, options: options)
-            })
+            }.install(in: db)
         }
-        db.add(function: DatabaseFunction("NSCoreDataStringCompare", argumentCount: 3, pure: true) { values in
+        try WholeTextFunction("NSCoreDataStringCompare", argumentCount: 3, pure: true) { values in
             guard let (a, b, options) = strings(values) else { return nil }
             return StringOperators.order(a, b, options: options).rawValue
-        })
+        }.install(in: db)
         for comparison in SortKey.Comparison.allCases {
             guard let name = comparison.collation else { continue }
             db.add(collation: DatabaseCollation(name) { comparison.order($0, $1) })

@@ -24,7 +24,7 @@ extension PredicateTranslator {
             return try compare(sql, type, op, value, options)
         case (.value(let value, _), .scalar(let sql, let type)):
             if let mirrored = op.mirrored { return try compare(sql, type, mirrored, value, options) }
-            guard type == .string, case .string = value, let text = Self.stringFunction(op, text: try functionParameter(try encode(value, as: type)), pattern: sql, options) else {
+            guard type == .string, case .string = value, let text = Self.stringFunction(op, text: parameter(try encode(value, as: type)), pattern: sql, options) else {
                 throw PredicateTranslationError("\(value.kind) \(op.symbol) a column cannot be translated to SQL")
             }
             return text
@@ -67,21 +67,21 @@ extension PredicateTranslator {
             return "\(sql) BETWEEN \(parameter(try encode(bounds[0], as: type))) AND \(parameter(try encode(bounds[1], as: type)))"
         case .in:
             if case .string(let text) = value, type == .string {
-                return Self.stringFunction(.in, text: sql, pattern: try functionParameter(text.databaseValue), options)!
+                return Self.stringFunction(.in, text: sql, pattern: parameter(text.databaseValue), options)!
             }
             guard case .collection(let items) = value, !folding else { throw PredicateTranslationError("IN needs a list of values for a column") }
             if items.isEmpty { return "0" }
             return "\(sql) IN (" + (try items.map { $0.isNull ? "NULL" : parameter(try encode($0, as: type)) }).joined(separator: ", ") + ")"
         case .contains, .beginsWith, .endsWith, .like, .matches:
             guard type == .string, case .string = value else { throw PredicateTranslationError("\(op.symbol) needs a string attribute and a string, not \(value.kind)") }
-            return Self.stringFunction(op, text: sql, pattern: try functionParameter(try encode(value, as: type)), options)!
+            return Self.stringFunction(op, text: sql, pattern: parameter(try encode(value, as: type)), options)!
         default:
             guard let symbol = op.sqlSymbol else { throw PredicateTranslationError("\(op.symbol) cannot be translated to SQL") }
             if [.uuid, .binary, .uri].contains(type), op != .equal, op != .notEqual {
                 throw PredicateTranslationError("\(type.xmlName ?? "binary") values have no order in SQL")
             }
             if type == .string, folding {
-                return "NSCoreDataStringCompare(\(sql), \(try functionParameter(try encode(value, as: type))), \(CoreDataFunctions.flags(options))) \(symbol) 0"
+                return "NSCoreDataStringCompare(\(sql), \(parameter(try encode(value, as: type))), \(CoreDataFunctions.flags(options))) \(symbol) 0"
             }
             return "\(sql) \(symbol) \(parameter(try encode(value, as: type)))"
         }

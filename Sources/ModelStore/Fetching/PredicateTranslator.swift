@@ -99,15 +99,6 @@ struct PredicateTranslator {
         return "?\(arguments.count)"
     }
 
-    /// `?NNN` bound to `value` for a string function (``CoreDataFunctions``), which reads its
-    /// arguments up to their first NUL: text holding U+0000 throws rather than match less of it.
-    mutating func functionParameter(_ value: DatabaseValue) throws -> String {
-        if case .string(let text) = value.storage, text.utf8.contains(0) {
-            throw PredicateTranslationError("a string holding U+0000 cannot be searched or compared with options in SQL")
-        }
-        return parameter(value)
-    }
-
     mutating func newAlias() -> String {
         aliasCount += 1
         return "t\(aliasCount)"

@@ -7,7 +7,7 @@ import GRDBSQLite
 /// (`String(cString:)`), which would store or return a shorter string than the one saved.
 enum WholeText {
     /// SQLite's marker for a value it copies before the bind returns.
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     /// Binds `value` at `index` of `statement` (1-based): text with its byte count, the rest as GRDB binds it.
     static func bind(_ value: DatabaseValue, to statement: SQLiteStatement, at index: CInt) -> CInt {

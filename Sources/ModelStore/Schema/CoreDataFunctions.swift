@@ -14,17 +14,18 @@ public enum CoreDataFunctions {
     ]
 
     /// Registers the functions on a connection that reads or writes a Core Data store.
-    public static func register(in db: Database) {
+    /// - Throws: `DatabaseError` when SQLite refuses a function.
+    public static func register(in db: Database) throws {
         for name in names {
             db.add(function: DatabaseFunction(name, argumentCount: nil, pure: false) { _ in nil })
         }
-        registerFetching(in: db)
+        try registerFetching(in: db)
     }
 
     /// `configuration` with the functions registered on every connection it opens.
     public static func registering(in configuration: Configuration) -> Configuration {
         var configuration = configuration
-        configuration.prepareDatabase { register(in: $0) }
+        configuration.prepareDatabase { try register(in: $0) }
         return configuration
     }
 }
