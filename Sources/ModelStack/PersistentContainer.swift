@@ -127,19 +127,24 @@ public final class PersistentContainer: @unchecked Sendable {
         }
     }
 
-    /// Loads every described store off the caller's thread, calling `completionHandler` once
-    /// per description, on the loading thread, with `nil` or its ``PersistentStoreLoadError``.
+    /// Loads every described store, calling `completionHandler` once per description with `nil`
+    /// or its ``PersistentStoreLoadError``, as Core Data's container does: a description with
+    /// ``StoreDescription/shouldAddStoreAsynchronously`` off (the default) is loaded on the
+    /// calling thread and its handler called before this returns, so the container is ready on
+    /// the next line; the others are loaded afterwards, in order, on a thread of their own.
     public func loadPersistentStores(completionHandler: @escaping @Sendable (StoreDescription, (any Error)?) -> Void) {
-        Self.onLoadingThread {
-            for description in self.persistentStoreDescriptions {
-                do {
-                    _ = try self.load(description)
-                    completionHandler(description, nil)
-                } catch {
-                    completionHandler(description, error)
-                }
+        let descriptions = persistentStoreDescriptions
+        let load: @Sendable (StoreDescription) -> Void = { description in
+            do {
+                _ = try self.load(description)
+                completionHandler(description, nil)
+            } catch {
+                completionHandler(description, error)
             }
         }
+        for description in descriptions where !description.shouldAddStoreAsynchronously { load(description) }
+        let later = descriptions.filter(\.shouldAddStoreAsynchronously)
+        if !later.isEmpty { Self.onLoadingThread { later.forEach(load) } }
     }
 
     /// Runs a load on a thread of its own: a load may wait out a locked store for its whole

@@ -50,6 +50,11 @@ public struct StoreDescription: Sendable, Equatable, CustomStringConvertible {
     /// is "NSPersistentStoreRemoteChangeNotificationOptionKey"): the object layer's coordinator
     /// watches the store's files and posts `NSPersistentStoreRemoteChange`. Off by default.
     public var postsRemoteChangeNotifications = false
+    /// Load the store on a background thread, the completion handler of
+    /// ``PersistentContainer/loadPersistentStores(completionHandler:)`` called from there later
+    /// (`shouldAddStoreAsynchronously`); off (Core Data's default), the store is loaded on the
+    /// calling thread and the handler called before the call returns, so the next line can use it.
+    public var shouldAddStoreAsynchronously = false
     /// Back the store up beside it before migrating (`NAME.pre-VERSION-TIME.EXT`). Core Data
     /// makes no backup; the migration itself is atomic either way.
     public var backsUpBeforeMigration = true

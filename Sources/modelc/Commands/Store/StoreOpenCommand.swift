@@ -73,13 +73,11 @@ struct StoreOpenCommand: ParsableCommand {
             }
             return true
         }
-        let loaded = DispatchSemaphore(value: 0)
+        // As in Core Data, the store is loaded on this thread and the handler called before the call returns.
         let outcome = LoadSignals()
         container.loadPersistentStores { _, error in
             if let error { outcome.error = error }
-            loaded.signal()
         }
-        loaded.wait()
         var report = StoreOpenReport(store: store)
         if let error = outcome.error {
             report.error = error as? PersistentStoreLoadError
@@ -97,7 +95,7 @@ struct StoreOpenCommand: ParsableCommand {
     }
 }
 
-/// What the loading thread tells the command: a decision seen, the load's error.
+/// What the load's handlers tell the command: a decision seen, the load's error.
 private final class LoadSignals: @unchecked Sendable {
     private let lock = NSLock()
     private var _isSet = false
