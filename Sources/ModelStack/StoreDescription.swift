@@ -15,10 +15,15 @@ public struct StoreDescription: Sendable, Equatable, CustomStringConvertible {
     /// How a SQLite store journals; Core Data's default is WAL.
     public typealias JournalMode = StoreCreator.JournalMode
 
-    /// The store file; `/dev/null` selects an in-memory store, as apps do on Apple platforms.
+    /// The store file; `/dev/null` selects an in-memory store, as apps do on Apple platforms,
+    /// whenever it is set and whatever ``type`` says (``isInMemory``).
     public var url: URL
-    /// `.inMemory` for a `/dev/null` URL unless set otherwise.
+    /// `.inMemory` for a `/dev/null` URL given to ``init(url:)``, else `.sqlite`.
     public var type: StoreType
+    /// Whether the store lives in memory only: of type `.inMemory`, or a SQLite store at
+    /// `/dev/null`, which Core Data opens in memory (the Xcode template's preview and test stores
+    /// set that URL on a description made for a file).
+    public var isInMemory: Bool { type == .inMemory || url.path == "/dev/null" }
     /// The model configuration whose entities the store holds (`NSPersistentStoreDescription.configuration`):
     /// a store created for it has only their tables, and only their hashes must match to open it;
     /// nil (or "Default") is the default configuration, every entity.
@@ -68,5 +73,5 @@ public struct StoreDescription: Sendable, Equatable, CustomStringConvertible {
     /// An in-memory store (the `/dev/null` URL).
     public static var inMemory: StoreDescription { StoreDescription(url: URL(fileURLWithPath: "/dev/null")) }
 
-    public var description: String { type == .inMemory ? "in-memory store" : url.path }
+    public var description: String { isInMemory ? "in-memory store" : url.path }
 }

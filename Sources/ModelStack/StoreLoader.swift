@@ -88,7 +88,7 @@ struct StoreLoader {
         guard current.entityNames(inConfiguration: description.configuration) != nil else {
             throw vetoed(.incompatibleSchema, path, "the model has no configuration named '\(description.configuration ?? "")'")
         }
-        if description.type == .inMemory {
+        if description.isInMemory {
             guard approve(.create(path: path, version: current.name)) else { throw vetoed(.notFound, path, "the creation was vetoed") }
             report.wasCreated = true
             return try StoreCreator.createInMemory(

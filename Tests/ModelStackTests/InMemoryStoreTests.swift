@@ -64,6 +64,23 @@ struct InMemoryStoreTests {
         #expect(type == .typeCharacterSpecial, "/dev/null is untouched")
     }
 
+    /// The Xcode template's preview and test stores set `/dev/null` on the description made for
+    /// the store's file (`description.url = URL(fileURLWithPath: "/dev/null")`); Core Data then
+    /// keeps the SQLite store in memory, whatever the description's type was.
+    @Test func aDevNullURLSetOnAFileDescriptionIsInMemory() async throws {
+        let folder = try Modelc.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let container = try Support.container(Support.bookModel, store: folder.appendingPathComponent("Book.sqlite").path)
+        container.persistentStoreDescriptions[0].url = URL(fileURLWithPath: "/dev/null")
+        #expect(container.persistentStoreDescriptions[0].isInMemory)
+        try await container.loadPersistentStores()
+        let database = try #require(container.database)
+        #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZUSER") } == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no file was made")
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial, "/dev/null is untouched")
+    }
+
     /// Core Data adds a store "synchronously on the calling thread" unless its description's
     /// `shouldAddStoreAsynchronously` is set (Apple's documentation of that property): the Xcode
     /// template uses the container on the line after `loadPersistentStores { }`.
