@@ -73,6 +73,28 @@ public struct PersistentStoreLoadError: Error, Sendable, CustomStringConvertible
     }
 }
 
+/// Bridged to `NSError` as Core Data's load errors are, so that code testing
+/// `error.domain == NSCocoaErrorDomain && error.code == 134100` ports as it is: the code, the
+/// store's path (`NSFilePathErrorKey`), the reason, the store's metadata under "metadata" as
+/// Core Data gives it for 134100, and SQLite's code in `NSSQLiteErrorDomain` when there is one.
+extension PersistentStoreLoadError: CustomNSError {
+    public static var errorDomain: String { domain }
+
+    public var errorCode: Int { code }
+
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: description, NSFilePathErrorKey: path, "reason": message]
+        if let metadata {
+            var plist = metadata.plist
+            if let uuid = metadata.uuid, plist["NSStoreUUID"] == nil { plist["NSStoreUUID"] = uuid }
+            if plist["NSStoreType"] == nil { plist["NSStoreType"] = "SQLite" }
+            info["metadata"] = plist
+        }
+        if let sqliteCode { info["NSSQLiteErrorDomain"] = Int(sqliteCode) }
+        return info
+    }
+}
+
 extension PersistentStoreLoadError.Kind {
     /// The code Core Data (or Foundation, for file errors) reports for this class.
     public var code: Int {

@@ -47,6 +47,12 @@ struct PersistentContainerTests {
         #expect(error.code == 134100 && error.domain == "NSCocoaErrorDomain")
         #expect(error.storeVersion == "Model1" && error.modelVersion == "Model3")
         #expect(error.metadata?.versionHashes.keys.sorted() == ["Book", "User"], "the store's own metadata is attached")
+        // As an NSError, as apps test it: Core Data's domain and code, the metadata and the reason.
+        let bridged = error as NSError
+        #expect(bridged.domain == NSCocoaErrorDomain && bridged.code == 134100, "\(bridged)")
+        #expect(bridged.userInfo[NSFilePathErrorKey] as? String == store)
+        #expect(((bridged.userInfo["metadata"] as? [String: Any])?["NSStoreModelVersionHashes"] as? [String: Any])?.keys.sorted() == ["Book", "User"])
+        #expect(bridged.userInfo["reason"] is String)
         #expect(try Support.files(in: folder) == before, "byte for byte, and no file added")
         #expect(container.loadedStores.isEmpty)
     }
