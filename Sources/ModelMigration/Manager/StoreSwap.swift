@@ -70,13 +70,7 @@ final class StoreSwap {
         }
         if let staging { Self.removeStaging(staging) }
         if let pendingBackup {
-            do {
-                backup = try pendingBackup.publish()
-            } catch {
-                throw MigrationError(
-                    .failed, path: path,
-                    message: "the store was migrated, but its backup could not be named: \(error.localizedDescription); the copy is \(pendingBackup.staging)")
-            }
+            backup = try pendingBackup.publishAfterMigrating(path)
         }
         return result
     }

@@ -75,13 +75,7 @@ struct MigrationSession {
         // takes a while), so that a run killed before leaves only its unnamed copy, which the
         // next run removes, and never a backup in the way of the next run's backup path.
         if let pendingBackup, result.outcome == .migrated {
-            do {
-                backup = try pendingBackup.publish()
-            } catch {
-                throw MigrationError(
-                    .failed, path: path,
-                    message: "the store was migrated, but its backup could not be named: \(error.localizedDescription); the copy is \(pendingBackup.staging)")
-            }
+            backup = try pendingBackup.publishAfterMigrating(path)
         }
         result.backupPath = backup
         result.removedLeftovers = removedLeftovers
