@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -15,12 +16,16 @@ let package = Package(
         .library(name: "ModelMigration", targets: ["ModelMigration"]),
         .library(name: "ModelStack", targets: ["ModelStack"]),
         .library(name: "ModelContext", targets: ["ModelContext"]),
+        // Core Data's names over the object layer, for `import CoreData` where Apple's framework
+        // is absent: depend on it with `condition: .when(platforms: [.linux, .windows, .android])`.
+        .library(name: "CoreData", targets: ["CoreData"]),
         .plugin(name: "ModelCompilerPlugin", targets: ["ModelCompilerPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ],
     targets: [
         // The system's libxml2 (Debian: libxml2-dev).
@@ -62,6 +67,15 @@ let package = Package(
                 "ModelSchema", "ModelArchive", "ModelExpression", "ModelStore", "ModelStack", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // `@Managed`, the stand-in for `@NSManaged`: the macro's expansion runs in the compiler.
+        .macro(
+            name: "ModelMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "CoreData", dependencies: ["ModelContext", "ModelStack", "ModelMacros"]),
         .executableTarget(
             name: "modelc",
             dependencies: [
