@@ -133,6 +133,78 @@ struct AppleSemanticsTests {
         }
     }
 
+    /// CoreDataPlus `NotificationMerge_Tests.test_InvestigationMergeChanges`, and Apple's
+    /// `mergeChanges(fromContextDidSave:)` documentation ("invokes delete(_:) on those which have
+    /// been deleted"): after merging a save that deleted one of two held objects, updated the
+    /// other and inserted a third, both stay registered, the deleted one is among the context's
+    /// deleted objects, the updated one has the new values, and nothing is inserted here.
+    @Test func mergingADeletionDeletesTheObjectHere() async throws {
+        let container = try await Support.container(in: nil)
+        let (viewContext, background) = (container.newBackgroundContext(), container.newBackgroundContext())
+        let (gone, kept) = try viewContext.performAndWait {
+            let people = (Self.author("Alessandro", in: viewContext), Self.author("Andrea", in: viewContext))
+            try viewContext.save()
+            return people
+        }
+        let recorder = Recorder([ManagedObjectContext.didSaveObjectsNotification], of: background)
+        try background.performAndWait {
+            background.delete(try background.existingObject(with: gone.objectID))
+            try background.existingObject(with: kept.objectID).setValue("Andrea**", forKey: "name")
+            _ = Self.author("Edythe", in: background)
+            try background.save()
+        }
+        let notification = Notification(name: ManagedObjectContext.didSaveObjectsNotification, object: background, userInfo: recorder.notifications.first?.1)
+        try viewContext.performAndWait {
+            viewContext.mergeChanges(fromContextDidSave: notification)
+            #expect(viewContext.registeredObjects.count == 2)
+            #expect(viewContext.insertedObjects.isEmpty)
+            #expect(viewContext.deletedObjects == [gone] && gone.isDeleted)
+            #expect(kept.value(forKey: "name") as? String == "Andrea**")
+            // The row is gone already: saving the deletion writes nothing and conflicts with nothing.
+            try viewContext.save()
+            #expect(!viewContext.hasChanges)
+        }
+    }
+
+    /// CoreDataPlus `NotificationMerge_Tests.test_Merge`: merging a save that updated two objects
+    /// registered here and inserted one posts objects-did-change with the two as refreshed, none
+    /// updated and the new one inserted, and did-merge-changes-object-IDs with one inserted, two
+    /// updated, none deleted and two refreshed IDs; a save afterwards has nothing to write.
+    @Test func aMergeAnnouncesInsertsAndRefreshes() async throws {
+        let container = try await Support.container(in: nil)
+        let (viewContext, background) = (container.newBackgroundContext(), container.newBackgroundContext())
+        let people = try viewContext.performAndWait {
+            let people = [Self.author("Edythe", in: viewContext), Self.author("Ellis", in: viewContext)]
+            try viewContext.save()
+            return people
+        }
+        let saves = Recorder([ManagedObjectContext.didSaveObjectsNotification], of: background)
+        try background.performAndWait {
+            for person in people {
+                let mine = try background.existingObject(with: person.objectID)
+                mine.setValue("\(mine.value(forKey: "name") ?? "") Updated", forKey: "name")
+            }
+            _ = Self.author("Alessandro", in: background)
+            try background.save()
+        }
+        let merged = Recorder([ManagedObjectContext.didChangeObjectsNotification, ManagedObjectContext.didMergeChangesObjectIDsNotification], of: viewContext)
+        let notification = Notification(name: ManagedObjectContext.didSaveObjectsNotification, object: background, userInfo: saves.notifications.first?.1)
+        try viewContext.performAndWait {
+            viewContext.mergeChanges(fromContextDidSave: notification)
+            try viewContext.save()
+            #expect(!viewContext.hasChanges)
+        }
+        let change = merged.notifications.first { $0.0 == ManagedObjectContext.didChangeObjectsNotification }?.1 ?? [:]
+        #expect((change[NSRefreshedObjectsKey] as? Set<ManagedObject>) == Set(people))
+        #expect((change[NSUpdatedObjectsKey] as? Set<ManagedObject>)?.count ?? 0 == 0)
+        #expect((change[NSInsertedObjectsKey] as? Set<ManagedObject>)?.count == 1)
+        let ids = merged.notifications.first { $0.0 == ManagedObjectContext.didMergeChangesObjectIDsNotification }?.1 ?? [:]
+        #expect((ids[NSInsertedObjectIDsKey] as? Set<ManagedObjectID>)?.count == 1)
+        #expect((ids[NSUpdatedObjectIDsKey] as? Set<ManagedObjectID>) == Set(people.map(\.objectID)))
+        #expect((ids[NSDeletedObjectIDsKey] as? Set<ManagedObjectID>)?.isEmpty == true)
+        #expect((ids[NSRefreshedObjectIDsKey] as? Set<ManagedObjectID>) == Set(people.map(\.objectID)))
+    }
+
     /// CoreDataPlus `NotificationMerge_Tests.test_NSFetchedResultControllerWithContextReset`: a reset
     /// posts objects-did-change listing the context's objects' IDs under `NSInvalidatedAllObjectsKey`.
     @Test func aResetInvalidatesEveryObject() async throws {

@@ -368,6 +368,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     func discardChanges(of object: ManagedObject) {
         object.deleted = false
+        object.deletedElsewhere = false
         object.pending = PendingValues()
         object.changedToManys = []
         object.toManys = [:]

@@ -20,6 +20,9 @@ open class ManagedObject: NSObject {
     /// The saved values the object had when it last turned into a fault, to fulfill it again
     /// while they are fresh enough (``ManagedObjectContext/stalenessInterval``).
     var cachedRow: CachedRow?
+    /// Whether the object's row was deleted by a save merged into its context, which deleted the
+    /// object here too: saving that deletion again writes nothing.
+    var deletedElsewhere = false
     /// The saved attribute values in the order of the entity's row slots; nil while a fault.
     var committed: [Any?]?
     /// The saved to-ones' targets, in the order of the entity's to-one slots.

@@ -88,6 +88,11 @@ extension ManagedObjectContext {
                     }
                     for object in deleted {
                         guard let own = key(object) else { continue }
+                        // Its row went in the save merged here: nothing to write, no conflict.
+                        if object.deletedElsewhere {
+                            resolutions[ObjectIdentifier(object)] = .gone
+                            continue
+                        }
                         if try writer.delete(object.entity.shape, key: own.key, version: object.version) {
                             try writer.unlinkAll(own)
                             continue
