@@ -21,6 +21,7 @@ public let NSUpdatedObjectsKey = "updated"
 public let NSDeletedObjectsKey = "deleted"
 public let NSRefreshedObjectsKey = "refreshed"
 public let NSInvalidatedObjectsKey = "invalidated"
+public let NSInvalidatedAllObjectsKey = "invalidatedAll"
 public let NSInsertedObjectIDsKey = "inserted_objectIDs"
 public let NSUpdatedObjectIDsKey = "updated_objectIDs"
 public let NSDeletedObjectIDsKey = "deleted_objectIDs"
@@ -74,10 +75,12 @@ public struct SavedChanges: Sendable, Hashable {
 }
 
 /// Merging: another context's save is folded into this one's objects, as
-/// `mergeChanges(fromContextDidSave:)` does: updated objects registered here are refreshed (their
-/// unsaved changes kept on top), deleted ones leave the context, inserted ones are read when
-/// first used. With ``automaticallyMergesChangesFromParent``, saves of the other contexts on the
-/// same coordinator are merged on this context's queue as they happen.
+/// `mergeChanges(fromContextDidSave:)` does ("refreshes any objects which have been updated in the
+/// other context, faults in any newly-inserted objects, and invokes delete(_:) on those which have
+/// been deleted"): updated objects registered here are refreshed from the store (their unsaved
+/// changes kept on top), inserted ones are registered as faults, deleted ones are deleted here
+/// (a later save writes nothing for them). With ``automaticallyMergesChangesFromParent``, saves of
+/// the other contexts on the same coordinator are merged on this context's queue as they happen.
 extension ManagedObjectContext {
     /// Merges the changes a did-save notification of another context lists.
     public func mergeChanges(fromContextDidSave notification: Notification) {
@@ -105,26 +108,38 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Merges `changes`, then posts objects-did-change (the objects faulted in as inserted, the
+    /// ones refreshed, the ones deleted) and did-merge-changes-object-IDs (the IDs merged, and
+    /// those refreshed), as Core Data's merge does.
     func merge(_ changes: SavedChanges) {
         guard !changes.isEmpty else { return }
+        // Local changes not announced yet are announced first, apart from the merge's.
+        postObjectsDidChange()
         var refreshed = Set<ManagedObject>()
         for id in changes.updated {
             guard let object = registeredObject(under: id) else { continue }
-            refresh(object, mergeChanges: true)
+            refresh(object, mergeChanges: true, usingCache: false)
             refreshed.insert(object)
+        }
+        var inserted = Set<ManagedObject>()
+        if let model = persistentStoreCoordinator?.managedObjectModel {
+            for id in changes.inserted {
+                guard let entity = model.entitiesByName[id.entityName], !id.isTemporaryID || parent != nil else { continue }
+                inserted.insert(registeredObject(under: id) ?? makeObject(entity, id: id))
+            }
         }
         var deleted = Set<ManagedObject>()
         for id in changes.deleted {
-            guard let object = registeredObject(under: id) else { continue }
-            insertedList.remove(object)
+            guard let object = registeredObject(under: id), !object.inserted else { continue }
+            object.deleted = true
+            object.deletedElsewhere = true
             updatedList.remove(object)
-            deletedList.remove(object)
-            registered.remove(object)
-            object.detach()
+            deletedList.add(object)
             deleted.insert(object)
         }
+        noticed = (insertedList.objects.count, updatedList.objects.count, deletedList.objects.count)
         // To-manys read before may now miss new members or hold deleted ones: read them again when next used.
-        if !changes.inserted.isEmpty || !deleted.isEmpty {
+        if !changes.inserted.isEmpty || !changes.deleted.isEmpty {
             for object in registered.objects where !object.toManys.isEmpty {
                 for name in Array(object.toManys.keys) where !object.changedToManys.contains(name) {
                     object.toManys[name] = nil
@@ -133,10 +148,11 @@ extension ManagedObjectContext {
             }
         }
         NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
-            NSRefreshedObjectsKey: refreshed, NSDeletedObjectsKey: deleted,
+            NSInsertedObjectsKey: inserted, NSUpdatedObjectsKey: Set<ManagedObject>(), NSDeletedObjectsKey: deleted, NSRefreshedObjectsKey: refreshed,
         ])
         NotificationCenter.default.post(name: Self.didMergeChangesObjectIDsNotification, object: self, userInfo: [
             NSInsertedObjectIDsKey: changes.inserted, NSUpdatedObjectIDsKey: changes.updated, NSDeletedObjectIDsKey: changes.deleted,
+            NSRefreshedObjectIDsKey: Set(refreshed.map(\.objectID)),
         ])
     }
 

@@ -103,9 +103,10 @@ extension ManagedObjectContext {
         let storeIDs = stores.all.map(\.anyID)
         var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
         registered.reserve(rows.count)
+        let stamp = readStamp(coordinator)
         return try rows.map { stored in
             if let known = registered[ObjectRegistry.Key(number: stored.number, value: stored.key)] {
-                if known.committed == nil, !known.inserted { fill(known, from: stored) }
+                if known.committed == nil, !known.inserted { fill(known, from: stored, at: stamp) }
                 return known
             }
             let kind: (entity: EntityDescription, type: ManagedObject.Type)
@@ -127,28 +128,42 @@ extension ManagedObjectContext {
                 id = ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
             }
             let object = makeObject(kind.entity, id: id, of: kind.type)
-            fill(object, from: stored)
+            fill(object, from: stored, at: stamp)
             return object
         }
     }
 
-    func fill(_ object: ManagedObject, from stored: StoredObject) {
+    /// Gives `object` the saved values of `stored`, read at `stamp` (its cached row, if it had one, is older).
+    func fill(_ object: ManagedObject, from stored: StoredObject, at stamp: ReadStamp) {
         object.committed = stored.attributes
         object.committedToOnes = stored.toOnes
         object.version = stored.version
+        object.readStamp = stamp
+        object.cachedRow = nil
     }
 
-    /// Reads a fault's row (in a child context, the object as its parent has it); a row that is
-    /// gone leaves the object empty (Core Data raises there).
+    /// Reads a fault's row (in a child context, the object as its parent has it), or takes its
+    /// cached row while that is fresh enough; a row that is gone leaves the object empty (Core Data raises there).
     func fulfill(_ object: ManagedObject) {
         guard object.committed == nil, !object.inserted, let key = try? objectKey(of: object.objectID) else { return }
+        if let cached = object.cachedRow {
+            object.cachedRow = nil
+            if parent == nil, isFresh(cached.stamp) {
+                object.committed = cached.attributes
+                object.committedToOnes = cached.toOnes
+                object.version = cached.version
+                object.readStamp = cached.stamp
+                return
+            }
+        }
+        let stamp = persistentStoreCoordinator.map(readStamp) ?? ReadStamp()
         let stored: StoredObject? = if let parent {
             parent.onQueue { parent.currentRow(of: object.objectID) }
         } else {
             (try? reading(key) { try $0.object(key) }) ?? nil
         }
         if let stored {
-            fill(object, from: stored)
+            fill(object, from: stored, at: stamp)
         } else {
             object.committed = Array(repeating: nil, count: object.entity.shape.attributes.count)
             object.committedToOnes = Array(repeating: nil, count: object.entity.shape.toOnes.count)

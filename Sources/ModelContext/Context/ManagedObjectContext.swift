@@ -39,6 +39,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var saveObserver: ObserverToken?
     /// The query generation the context reads, when pinned.
     var pinned: Pin?
+    /// How old, in seconds, the saved values a fault kept from before it was refreshed may be to
+    /// fulfill it instead of reading the store (`stalenessInterval`): negative (the default) for
+    /// any age, 0 for none. Saves through the coordinator make older values stale whatever their
+    /// age, as they update Core Data's row cache; batch requests and other processes do not.
+    public var stalenessInterval: TimeInterval = -1
     /// Whether the context keeps every registered object alive; by default it keeps only those
     /// with unsaved changes, and the others live as long as the app holds them, as in Core Data.
     public var retainsRegisteredObjects: Bool {
@@ -203,7 +208,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Marks `object` deleted; its relationships' delete rules apply when changes are processed
-    /// (on save). Deleting a new object just forgets it.
+    /// (on save). Deleting a new object forgets it, and it reads as deleted (`isDeleted`), as Core
+    /// Data's does.
     public func delete(_ object: ManagedObject) {
         checkQueue()
         guard object.managedObjectContext === self, !object.deleted else { return }
@@ -212,6 +218,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             insertedList.remove(object)
             registered.remove(object)
             object.inserted = false
+            object.deleted = true
             object.detach()
             return
         }
@@ -280,40 +287,88 @@ public final class ManagedObjectContext: @unchecked Sendable {
         noticed = (0, 0, 0)
     }
 
-    /// Forgets every object; objects held elsewhere are no longer usable with this context.
+    /// Forgets every object: each turns into a fault (its transient values cleared) and leaves the
+    /// context, and objects-did-change lists their IDs under `NSInvalidatedAllObjectsKey`, as Core
+    /// Data's reset does.
     public func reset() {
         checkQueue()
-        for object in registered.objects + insertedList.objects { object.detach() }
+        let objects = registered.heldObjects() + insertedList.objects
+        for object in objects {
+            discardChanges(of: object)
+            object.inserted = false
+            object.turnIntoFault(keepingRow: false)
+            object.detach()
+        }
         registered.removeAll()
         insertedList = ChangeList()
         updatedList = ChangeList()
         deletedList = ChangeList()
         noticed = (0, 0, 0)
+        NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
+            NSInvalidatedAllObjectsKey: objects.map(\.objectID)
+        ])
     }
 
-    /// Rereads `object` from the store when next touched; with `mergeChanges`, its unsaved
-    /// changes are kept on top of the new values, else discarded.
+    /// Updates `object` to the saved values, as Core Data's `refresh(_:mergeChanges:)`: without
+    /// `mergeChanges`, its changes are discarded and it turns into a fault; with it, an object with
+    /// changes stays one, its saved values reloaded and its changes kept on top, and an object
+    /// without turns into a fault. A fault reloads from the saved values it had while they are
+    /// fresh enough (``stalenessInterval``), else from the store. A new object is left as it is.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue()
+        refresh(object, mergeChanges: mergeChanges, usingCache: true)
+    }
+
+    /// Refreshes every registered object, keeping unsaved changes (`refreshAllObjects`).
+    public func refreshAllObjects() {
+        checkQueue()
+        refreshAll(usingCache: true)
+    }
+
+    /// Refreshes every registered object, keeping unsaved changes; without `usingCache`, every
+    /// value is read again from the store (another query generation, a merged save).
+    func refreshAll(usingCache: Bool) {
+        for object in registered.heldObjects() { refresh(object, mergeChanges: true, usingCache: usingCache) }
+    }
+
+    /// Refreshes `object`; without `usingCache`, its saved values are read from the store whatever their age.
+    func refresh(_ object: ManagedObject, mergeChanges: Bool, usingCache: Bool) {
         guard object.managedObjectContext === self, !object.inserted else { return }
+        if mergeChanges, object.hasChanges {
+            if !usingCache || !isFresh(object.readStamp) {
+                object.committed = nil
+                object.cachedRow = nil
+            }
+            fulfill(object)
+            object.committedToManys = [:]
+            for name in Array(object.toManys.keys) where !object.changedToManys.contains(name) { object.toManys[name] = nil }
+            return
+        }
         if !mergeChanges {
             discardChanges(of: object)
             updatedList.remove(object)
             deletedList.remove(object)
         }
-        object.committed = nil
-        object.committedToManys = [:]
-        for name in Array(object.toManys.keys) where !object.changedToManys.contains(name) { object.toManys[name] = nil }
+        object.turnIntoFault(keepingRow: usingCache)
     }
 
-    /// Refreshes every registered object, keeping unsaved changes.
-    public func refreshAllObjects() {
-        checkQueue()
-        for object in registered.objects { refresh(object, mergeChanges: true) }
+    /// When values read now are read, for the staleness of a fault's cached row.
+    func readStamp(_ coordinator: PersistentStoreCoordinator) -> ReadStamp {
+        ReadStamp(saves: coordinator.saveCount.load(ordering: .relaxed), time: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// Whether values read at `stamp` may stand for the store's: no save through the coordinator
+    /// since, and younger than ``stalenessInterval``.
+    func isFresh(_ stamp: ReadStamp) -> Bool {
+        guard let coordinator = persistentStoreCoordinator, stamp.saves == coordinator.saveCount.load(ordering: .relaxed) else { return false }
+        if stalenessInterval < 0 { return true }
+        let age = DispatchTime.now().uptimeNanoseconds &- stamp.time
+        return Double(age) < stalenessInterval * 1e9
     }
 
     func discardChanges(of object: ManagedObject) {
         object.deleted = false
+        object.deletedElsewhere = false
         object.pending = PendingValues()
         object.changedToManys = []
         object.toManys = [:]

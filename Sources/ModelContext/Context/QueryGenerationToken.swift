@@ -47,7 +47,7 @@ extension ManagedObjectContext {
         }
         pinned = Pin(generation: token.generation)
         // The objects read so far belong to another generation: read them again when next used.
-        refreshAllObjects()
+        refreshAll(usingCache: false)
     }
 
     /// Reads the store at place `index` through the pinned generation when there is one

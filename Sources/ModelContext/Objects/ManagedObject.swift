@@ -15,6 +15,14 @@ open class ManagedObject: NSObject {
 
     /// The row's `Z_OPT` when read; 0 for a new object.
     var version: Int64 = 0
+    /// When, and after which of the coordinator's saves, the saved values were read.
+    var readStamp = ReadStamp()
+    /// The saved values the object had when it last turned into a fault, to fulfill it again
+    /// while they are fresh enough (``ManagedObjectContext/stalenessInterval``).
+    var cachedRow: CachedRow?
+    /// Whether the object's row was deleted by a save merged into its context, which deleted the
+    /// object here too: saving that deletion again writes nothing.
+    var deletedElsewhere = false
     /// The saved attribute values in the order of the entity's row slots; nil while a fault.
     var committed: [Any?]?
     /// The saved to-ones' targets, in the order of the entity's to-one slots.
@@ -277,6 +285,16 @@ open class ManagedObject: NSObject {
     /// the hash is the object's address, which sets of objects (a save's notifications hold three
     /// of every object saved) get without hashing twice.
     open override var hash: Int { Int(bitPattern: ObjectIdentifier(self)) }
+
+    // MARK: - Faulting
+
+    /// Called before the object turns into a fault (a refresh, a reset), while its values can
+    /// still be read, as Core Data's `willTurnIntoFault()`; does nothing by default.
+    open func willTurnIntoFault() {}
+
+    /// Called after the object turned into a fault, its transient values already cleared, as
+    /// Core Data's `didTurnIntoFault()`: the place to clear caches of its own; does nothing by default.
+    open func didTurnIntoFault() {}
 
     open override var description: String {
         "<\(type(of: self)): \(objectID)>\(isFault ? " (fault)" : "")"

@@ -39,6 +39,8 @@ extension ManagedObjectContext {
         var takenOver = [ObjectIdentifier: StoredObject]()
         let parts = try changesByStore(stores, inserted: inserted, updated: updated, deleted: deleted)
         do {
+            // Whether it commits or not, values read before now may be stale (see `saveCount`).
+            defer { coordinator.countSave() }
             try StoreTransactions.write(parts.map(\.store)) { databases in
                 for (part, db) in zip(parts, databases) {
                     let (inserted, updated, deleted) = (part.inserted, part.updated, part.deleted)
@@ -86,6 +88,11 @@ extension ManagedObjectContext {
                     }
                     for object in deleted {
                         guard let own = key(object) else { continue }
+                        // Its row went in the save merged here: nothing to write, no conflict.
+                        if object.deletedElsewhere {
+                            resolutions[ObjectIdentifier(object)] = .gone
+                            continue
+                        }
                         if try writer.delete(object.entity.shape, key: own.key, version: object.version) {
                             try writer.unlinkAll(own)
                             continue
@@ -379,6 +386,8 @@ extension ManagedObjectContext {
             deleted = deleted.filter { apply(resolutions[ObjectIdentifier($0)], to: $0) }
         }
         registered.reserve(inserted.count)
+        // What the save wrote is what the coordinator has now (Core Data's row cache takes it).
+        let stamp = persistentStoreCoordinator.map(readStamp) ?? ReadStamp()
         // New objects that took over a row of an object the app holds here: that one stays the
         // context's object for the row.
         var displaced = [(object: ManagedObject, kept: ManagedObject)]()
@@ -393,16 +402,18 @@ extension ManagedObjectContext {
                 // The stored row is the object's now: written over (one version more), or taken as it is.
                 guard mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite else {
                     discardChanges(of: object)
-                    fill(object, from: stored)
+                    fill(object, from: stored, at: stamp)
                     continue
                 }
                 object.version = stored.version + 1
             }
             settle(object, keys: keys)
+            object.readStamp = stamp
         }
         for object in updated {
             object.version += 1
             settle(object, keys: keys)
+            object.readStamp = stamp
         }
         endChanges(deleting: deleted)
         for (object, kept) in displaced { keep(kept, over: object) }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ModelSchema
 import ModelStore
+import Synchronization
 
 /// What contexts read and write through (`NSPersistentStoreCoordinator`): a model and the stores
 /// holding its objects, each store those of its configuration, found when first used so that a
@@ -16,6 +17,15 @@ public final class PersistentStoreCoordinator: Sendable {
     let remoteChangeWatchers = Mutex<[URL: RemoteChangeWatcher]>([:])
     /// The managed object class of each entity.
     let classes = ManagedObjectClasses()
+    /// How many saves wrote through the coordinator: values read before the last one may be
+    /// stale, as Core Data's row cache is kept up to date by its coordinator's saves (not by batch
+    /// requests or other processes).
+    let saveCount = Atomic<Int>(0)
+
+    /// Records a save through the coordinator (one that wrote, or tried to).
+    func countSave() {
+        saveCount.add(1, ordering: .relaxed)
+    }
 
     /// A loaded store: its database and the public object naming it.
     struct OpenedStore: Sendable {

@@ -1,0 +1,46 @@
+import Dispatch
+import ModelStore
+
+/// When an object's saved values were read: the coordinator's save count then (a save through
+/// the coordinator may have changed any row) and the time, for the context's staleness interval.
+struct ReadStamp {
+    /// The coordinator's ``PersistentStoreCoordinator/saveCount`` at the read; -1 for never read.
+    var saves = -1
+    /// The read's time, in nanoseconds of uptime.
+    var time: UInt64 = 0
+}
+
+/// The saved values of an object turned into a fault, as Core Data's row cache keeps a row's
+/// snapshot: a fault fired while they are fresh enough takes them instead of reading the store.
+/// A class, so that an object without one carries a single empty reference.
+final class CachedRow {
+    let attributes: [Any?]
+    let toOnes: [ObjectKey?]
+    let version: Int64
+    let stamp: ReadStamp
+
+    init(attributes: [Any?], toOnes: [ObjectKey?], version: Int64, stamp: ReadStamp) {
+        self.attributes = attributes
+        self.toOnes = toOnes
+        self.version = version
+        self.stamp = stamp
+    }
+}
+
+/// Turning into a fault, as a refresh or a reset does in Core Data: the hooks run around it,
+/// transient values and relationships read so far are let go, and the saved values are kept as the
+/// cached row (the row cache of `refresh(_:mergeChanges:)`: "reloads the object's values from the
+/// persistent store or last cached state").
+extension ManagedObject {
+    /// Makes the object a fault; `keepingRow`, its saved values stay as its cached row.
+    func turnIntoFault(keepingRow: Bool) {
+        willTurnIntoFault()
+        cachedRow = keepingRow ? committed.map { CachedRow(attributes: $0, toOnes: committedToOnes, version: version, stamp: readStamp) } : nil
+        committed = nil
+        committedToOnes = []
+        transients = [:]
+        toManys = [:]
+        committedToManys = [:]
+        didTurnIntoFault()
+    }
+}
