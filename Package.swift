@@ -128,6 +128,7 @@ let package = Package(
             name: "CoreDataTests",
             dependencies: [
                 "CoreData", "ModelMacros", "ModelCompiler", "_ModelTestSupport",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
