@@ -27,7 +27,11 @@ enum GarageModel {
             </entity>
             <entity name="Driver" representedClassName="Driver" syncable="YES">
                 <attribute name="name" attributeType="String"/>
+                <relationship name="fleet" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Fleet" inverseName="drivers" inverseEntity="Fleet"/>
                 <relationship name="vehicles" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Vehicle" inverseName="owner" inverseEntity="Vehicle"/>
+            </entity>
+            <entity name="Fleet" representedClassName="Fleet" syncable="YES">
+                <relationship name="drivers" toMany="YES" deletionRule="Nullify" destinationEntity="Driver" inverseName="fleet" inverseEntity="Driver"/>
             </entity>
             <entity name="Garage" representedClassName="Garage" syncable="YES">
                 <attribute name="name" optional="YES" attributeType="String"/>
@@ -92,6 +96,11 @@ extension Driver {
     @ManagedAccessor public func addToVehicles(_ values: NSSet)
 
     @ManagedAccessor public func removeFromVehicles(_ values: NSSet)
+}
+
+/// A to-many declared as a Swift `Set`, which `@NSManaged` bridges from the relationship's `NSSet`.
+public class Fleet: NSManagedObject {
+    @Managed public var drivers: Set<Driver>
 }
 
 public class Garage: NSManagedObject {}
@@ -168,6 +177,10 @@ struct ManagedMacroUseTests {
             #expect(van.owner == nil)
             #expect(car.speed == 88)
             #expect(garage.vehicles?.array.count == 2)
+            let fleet = Fleet(context: context)
+            #expect(fleet.drivers.isEmpty)
+            fleet.drivers = [driver]
+            #expect(fleet.drivers == [driver])
             try context.save()
         }
         let second = try await GarageModel.container(in: folder)
@@ -176,6 +189,7 @@ struct ManagedMacroUseTests {
             let drivers = try reader.fetch(Driver.fetchRequest())
             let driver = try #require(drivers.first)
             #expect(driver.name == "Ada")
+            #expect(try reader.fetch(FetchRequest<Fleet>(entityName: "Fleet")).first?.drivers == [driver])
             let car = try #require(driver.vehicles?.anyObject() as? Vehicle)
             #expect(driver.vehicles?.count == 1)
             #expect(car.plate == "AB-123")
