@@ -67,6 +67,8 @@ let package = Package(
         .macro(
             name: "ModelMacros",
             dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
@@ -116,6 +118,14 @@ let package = Package(
             dependencies: [
                 "ContextWorker", "ModelContext", "ModelCompiler", "ModelStack", "ModelStore", "ModelXML", "_ModelTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "CoreDataTests",
+            dependencies: [
+                "CoreData", "ModelMacros", "ModelCompiler", "_ModelTestSupport",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
         .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

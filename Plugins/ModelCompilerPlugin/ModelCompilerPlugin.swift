@@ -4,7 +4,8 @@ import PackagePlugin
 /// Compiles every Core Data model of a target with `modelc compile` at build time, so that the
 /// compiled `.momd` (or `.mom`) lands in the target's resource bundle as Xcode's would; in a
 /// target that depends on `ModelContext`, also writes the entities' classes with `modelc
-/// generate`, as Xcode's code generation does, for SwiftPM to compile into the target.
+/// generate`, as Xcode's code generation does, for SwiftPM to compile into the target: with Core
+/// Data's names and `@Managed` (`--api coredata`) when the target depends on the `CoreData` library.
 ///
 /// The plugin only finds models and declares each one's exact input and output files; all
 /// reading, checking and writing is `modelc compile`'s, so the build and the CLI cannot differ.
@@ -26,12 +27,14 @@ struct ModelCompilerPlugin: BuildToolPlugin {
         let modelc = try context.tool(named: "modelc").url
         let output = context.pluginWorkDirectoryURL
         // Generated classes need the object layer: a target without it gets the compiled model only.
-        let generates = module.recursiveTargetDependencies.contains { $0.name == "ModelContext" }
+        let dependencies = module.recursiveTargetDependencies.map(\.name)
+        let generates = dependencies.contains("ModelContext")
+        let api = dependencies.contains("CoreData") ? "coredata" : "modelc"
         let options = try CompileOptions(in: module.directoryURL)
         return try models.flatMap { model in
             let compile = try model.compileCommand(modelc: modelc, outputDirectory: output, options: options)
             guard generates, !model.isMapping else { return [compile] }
-            return [compile, try model.generateCommand(modelc: modelc, outputDirectory: output)]
+            return [compile, try model.generateCommand(modelc: modelc, outputDirectory: output, api: api)]
         }
     }
 }

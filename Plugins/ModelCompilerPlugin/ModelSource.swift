@@ -66,14 +66,14 @@ struct ModelSource {
 
     /// The build command that writes the Swift classes of this model's entities (those whose
     /// codegen is Class Definition or Category/Extension) into one file under `outputDirectory`,
-    /// which SwiftPM then compiles into the target.
-    func generateCommand(modelc: URL, outputDirectory: URL) throws -> Command {
+    /// which SwiftPM then compiles into the target, with the names of `api` (`modelc`, `coredata`).
+    func generateCommand(modelc: URL, outputDirectory: URL, api: String) throws -> Command {
         let name = url.deletingPathExtension().lastPathComponent
         let folder = outputDirectory.appending(path: "\(name)Classes")
         return .buildCommand(
             displayName: "Generating classes of Core Data model \(url.lastPathComponent)",
             executable: modelc,
-            arguments: ["generate", url.path, "--output", folder.path, "--single-file"],
+            arguments: ["generate", url.path, "--output", folder.path, "--single-file", "--api", api],
             inputFiles: try inputFiles(),
             outputFiles: [folder.appending(path: "\(name)+CoreDataModel.swift")]
         )

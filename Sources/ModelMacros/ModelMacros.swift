@@ -4,5 +4,5 @@ import SwiftSyntaxMacros
 /// The macros of the `CoreData` module, loaded by the compiler.
 @main
 struct ModelMacros: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = []
+    let providingMacros: [any Macro.Type] = [ManagedPropertyMacro.self, ManagedAccessorMacro.self]
 }

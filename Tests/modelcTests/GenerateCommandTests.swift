@@ -35,6 +35,24 @@ struct GenerateCommandTests {
         }
     }
 
+    /// `--api coredata` writes Xcode's text for `import CoreData`, `@NSManaged` renamed (Xcode's
+    /// generated `Note+CoreDataProperties.swift` declares `@NSManaged public var folder: Folder?`
+    /// and `@NSManaged public func addToNotes(_ value: Note)`); an unknown API is a usage error.
+    @Test func theCoreDataAPIWritesManagedDeclarations() throws {
+        try withTemporaryDirectory { folder in
+            let model = try writeFile("Notes.xcdatamodel/contents", Self.contents, in: folder).deletingLastPathComponent().path
+            let output = folder.appendingPathComponent("Generated").path
+            let run = try Modelc.run(["generate", model, "-o", output, "--api", "coredata"])
+            #expect(run.status == 0, "\(run.standardError)")
+            let note = try String(contentsOfFile: "\(output)/Note+CoreDataProperties.swift", encoding: .utf8)
+            #expect(note.contains("import CoreData\n"))
+            #expect(note.contains("    @Managed public var folder: Folder?\n"))
+            let folderFile = try String(contentsOfFile: "\(output)/Folder+CoreDataProperties.swift", encoding: .utf8)
+            #expect(folderFile.contains("    @ManagedAccessor public func addToNotes(_ value: Note)\n"))
+            #expect(try Modelc.run(["generate", model, "-o", output, "--api", "swiftdata"]).status == 64)
+        }
+    }
+
     @Test func anUnchangedFileIsNotRewritten() throws {
         try withTemporaryDirectory { folder in
             let model = try writeFile("Notes.xcdatamodel/contents", Self.contents, in: folder).deletingLastPathComponent().path

@@ -5,8 +5,10 @@ import ModelSchema
 /// Category/Extension entity, the properties file only; or all of it in one file.
 ///
 /// The shape is Xcode's (`fetchRequest()`, typed properties, "Generated accessors" for each
-/// to-many, `Identifiable`), with computed properties over `value(forKey:)` and
-/// `setValue(_:forKey:)` where Xcode writes `@NSManaged`, and `ManagedObject` for `NSManagedObject`.
+/// to-many, `Identifiable`). With the `modelc` API, computed properties over `value(forKey:)` and
+/// `setValue(_:forKey:)` stand where Xcode writes `@NSManaged`, and `ManagedObject` for
+/// `NSManagedObject`; with the `coreData` API, Xcode's text less its `@objc(…)` lines, with
+/// `@Managed` properties and `@ManagedAccessor` to-many accessors.
 public struct ClassGenerator: Sendable {
     /// A generated Swift file: its name and text.
     public struct File: Sendable, Hashable {
@@ -19,10 +21,13 @@ public struct ClassGenerator: Sendable {
     public let modelName: String
     /// The entities that get code, in the model's order.
     public let classes: [GeneratedClass]
+    /// The names the code uses.
+    public let api: GeneratedAPI
 
-    public init(_ version: ModelVersion, modelName: String) {
+    public init(_ version: ModelVersion, modelName: String, api: GeneratedAPI = .modelc) {
         self.version = version
         self.modelName = modelName
+        self.api = api
         classes = GeneratedClass.all(in: version)
     }
 
@@ -56,7 +61,7 @@ public struct ClassGenerator: Sendable {
             //
 
             import Foundation
-            import ModelContext
+            import \(api.module)
 
 
             """
@@ -64,24 +69,28 @@ public struct ClassGenerator: Sendable {
     }
 
     private func classSource(_ generated: GeneratedClass) -> String {
-        "public class \(generated.className): \(generated.superclassName) {\n\n}\n"
+        "public class \(generated.className): \(api.name(generated.superclassName)) {\n\n}\n"
     }
 
     private func propertiesSource(_ generated: GeneratedClass) -> String {
         let name = generated.className
         let entity = generated.entity
-        let properties = entity.attributes.map(GeneratedProperty.init)
+        let properties = entity.attributes.map { GeneratedProperty($0, api: api) }
             + entity.relationships.map { GeneratedProperty($0, destinationClass: destinationClass(of: $0)) }
+        let request = api.name("FetchRequest")
         var text = """
             extension \(name) {
 
-                @nonobjc public class func fetchRequest() -> FetchRequest<\(name)> {
-                    return FetchRequest<\(name)>(entityName: \(GeneratedProperty.literal(entity.name)))
+                @nonobjc public class func fetchRequest() -> \(request)<\(name)> {
+                    return \(request)<\(name)>(entityName: \(GeneratedProperty.literal(entity.name)))
                 }
 
 
             """
-        text += properties.map { $0.declaration + "\n\n" }.joined() + "}\n"
+        switch api {
+        case .modelc: text += properties.map { $0.declaration + "\n\n" }.joined() + "}\n"
+        case .coreData: text += properties.map { $0.managedDeclaration + "\n" }.joined() + "\n}\n"
+        }
         for relationship in entity.relationships where relationship.isToMany {
             text += "\n" + accessors(of: relationship, in: name)
         }
@@ -92,7 +101,7 @@ public struct ClassGenerator: Sendable {
     }
 
     private func destinationClass(of relationship: Relationship) -> String {
-        GeneratedClass.className(ofDestination: relationship.destinationEntityName, in: version)
+        api.name(GeneratedClass.className(ofDestination: relationship.destinationEntityName, in: version))
     }
 
     // MARK: - Generated accessors
@@ -125,7 +134,12 @@ public struct ClassGenerator: Sendable {
             + methods.joined() + "}\n"
     }
 
+    /// One accessor: with the `modelc` API written out, with the `coreData` API as Xcode
+    /// declares it, body-less under `@ManagedAccessor`.
     private func method(_ parts: (signature: String, body: String)) -> String {
-        "    public func \(parts.signature) {\n        \(parts.body)\n    }\n\n"
+        switch api {
+        case .modelc: "    public func \(parts.signature) {\n        \(parts.body)\n    }\n\n"
+        case .coreData: "    @ManagedAccessor public func \(parts.signature)\n\n"
+        }
     }
 }

@@ -13,9 +13,9 @@ struct GeneratedProperty: Sendable, Hashable {
     /// An attribute as Xcode types it for Swift: numbers and booleans whose "Use Scalar Type"
     /// is on (`usesScalarValueType="YES"`) as non-optional scalars, 0 or false when unset;
     /// every other type optional, numbers without a scalar as `NSNumber?`, decimals as the
-    /// `Decimal` the object layer holds (Xcode's `NSDecimalNumber`), transformables as their
-    /// custom class or `NSObject`.
-    init(_ attribute: Attribute) {
+    /// `Decimal` the object layer holds (Xcode's `NSDecimalNumber` with the `coreData` API),
+    /// transformables as their custom class or `NSObject`.
+    init(_ attribute: Attribute, api: GeneratedAPI) {
         name = attribute.name
         let key = Self.literal(attribute.name)
         if attribute.usesScalarValueType == true, let scalar = Self.scalar(attribute.type) {
@@ -23,7 +23,7 @@ struct GeneratedProperty: Sendable, Hashable {
             getter = "value(forKey: \(key)) as? \(scalar.type) ?? \(scalar.zero)"
             return
         }
-        let wrapped = Self.objectType(attribute)
+        let wrapped = api == .coreData && attribute.type == .decimal ? "NSDecimalNumber" : api.name(Self.objectType(attribute))
         type = wrapped + "?"
         getter = "value(forKey: \(key)) as? \(wrapped)"
     }
@@ -45,6 +45,11 @@ struct GeneratedProperty: Sendable, Hashable {
                 set { setValue(newValue, forKey: \(Self.literal(name))) }
             }
         """
+    }
+
+    /// The property as Xcode declares it, with `@Managed` for `@NSManaged`, indented for an extension.
+    var managedDeclaration: String {
+        "    @Managed public var \(Self.identifier(name)): \(type)"
     }
 
     // MARK: - Types

@@ -24,6 +24,14 @@ struct GenerateCommand: ParsableCommand {
             has no @NSManaged. The code imports ModelContext: the target compiling it must \
             depend on that library.
 
+            With --api coredata, the files are Xcode's own text for code that imports CoreData \
+            (modelc's CoreData library where Apple's is absent): NSManagedObject, \
+            NSFetchRequest, decimals as NSDecimalNumber?, each property as "@Managed public \
+            var" where Xcode writes "@NSManaged public var", and each generated to-many \
+            accessor as a body-less "@ManagedAccessor public func" where Xcode writes \
+            "@NSManaged public func", without Xcode's @objc(…) lines. The build plugin chooses \
+            it for a target that depends on the CoreData library.
+
             The current version is generated unless --model-version names another. The model \
             is validated first: errors stop the command and nothing is written. A file whose \
             text is unchanged is not rewritten, so builds that compile it do not redo work; \
@@ -45,6 +53,9 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(help: "Generate this version (the folder name without .xcdatamodel) instead of the current one.")
     var modelVersion: String?
+
+    @Option(help: "The names the code uses: modelc (ModelContext's) or coredata (Core Data's, with @Managed).")
+    var api: GeneratedAPI = .modelc
 
     @Flag(help: "Write one file, DIR/Name+CoreDataModel.swift, instead of two per entity.")
     var singleFile = false
@@ -75,7 +86,7 @@ struct GenerateCommand: ParsableCommand {
         let bundle = try ModelLoading.read(model)
         let version = try ModelLoading.version(modelVersion, of: bundle)
         let modelName = URL(fileURLWithPath: bundle.path).lastPathComponent
-        let generator = ClassGenerator(version, modelName: modelName)
+        let generator = ClassGenerator(version, modelName: modelName, api: api)
         let files = singleFile ? [generator.singleFile(named: bundle.name)] : generator.files()
         let directory = URL(fileURLWithPath: output)
         do {
@@ -91,3 +102,6 @@ struct GenerateCommand: ParsableCommand {
         }
     }
 }
+
+/// `--api modelc|coredata`.
+extension GeneratedAPI: ExpressibleByArgument {}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The reads `@Managed` properties expand to: a property's value as the type its declaration
+/// gives, with the number conversions `@NSManaged` makes (an Integer 64 read as `Int`, a number
+/// as `NSNumber`, a decimal as `NSDecimalNumber`).
+extension ManagedObject {
+    /// The value of `key` as `Value`, nil when unset or of another kind.
+    public func managedValue<Value>(forKey key: String, as type: Value.Type) -> Value? {
+        let value = value(forKey: key)
+        if let typed = value as? Value { return typed }
+        guard let number = Self.number(value) else { return nil }
+        return Self.converted(number, to: type)
+    }
+
+    /// The value of `key` for a property declared non-optional with no zero (`var name: String`,
+    /// `var author: Author`): Swift has no value to give for nil, and reading it stops the
+    /// program as reading nil through such an `@NSManaged` property does.
+    public func requiredManagedValue<Value>(forKey key: String, as type: Value.Type) -> Value {
+        guard let value = managedValue(forKey: key, as: type) else {
+            preconditionFailure("\(entity.name).\(key) is nil, but its @Managed property is declared non-optional \(Value.self)")
+        }
+        return value
+    }
+
+    /// A stored number as `NSNumber`, nil for any other value.
+    private static func number(_ value: Any?) -> NSNumber? {
+        switch value {
+        case let value as Int64: NSNumber(value: value)
+        case let value as Int32: NSNumber(value: value)
+        case let value as Int16: NSNumber(value: value)
+        case let value as Double: NSNumber(value: value)
+        case let value as Float: NSNumber(value: value)
+        case let value as Bool: NSNumber(value: value)
+        case let value as Decimal: NSDecimalNumber(decimal: value)
+        case let value as NSNumber: value
+        default: nil
+        }
+    }
+
+    /// `number` as the Swift or Foundation number type a property declares, nil for another type.
+    private static func converted<Value>(_ number: NSNumber, to type: Value.Type) -> Value? {
+        let converted: Any? = switch type {
+        case is Int.Type: number.intValue
+        case is Int64.Type: number.int64Value
+        case is Int32.Type: number.int32Value
+        case is Int16.Type: number.int16Value
+        case is Double.Type: number.doubleValue
+        case is Float.Type: number.floatValue
+        case is Bool.Type: number.boolValue
+        case is Decimal.Type: number.decimalValue
+        case is NSDecimalNumber.Type: number as? NSDecimalNumber ?? NSDecimalNumber(decimal: number.decimalValue)
+        case is NSNumber.Type: number
+        default: nil
+        }
+        return converted as? Value
+    }
+}
