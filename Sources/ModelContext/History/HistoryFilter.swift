@@ -54,6 +54,7 @@ struct HistoryFilter {
         }
     }
 
+    /// Whether the record whose keys `values` holds satisfies `predicate`.
     private static func matches(_ predicate: PredicateNode, _ values: Values) throws -> Bool {
         try ExpressionEvaluator(context: values, nilSemantics: .store).evaluate(predicate, on: Values.record)
     }
