@@ -26,6 +26,10 @@ public let NSInsertedObjectIDsKey = "inserted_objectIDs"
 public let NSUpdatedObjectIDsKey = "updated_objectIDs"
 public let NSDeletedObjectIDsKey = "deleted_objectIDs"
 public let NSRefreshedObjectIDsKey = "refreshed_objectIDs"
+/// The key of the ``HistoryToken`` of the transaction a save recorded, in did-save's user info when
+/// the store tracks history: Core Data's undocumented "newChangeToken", which apps read by that
+/// string (CoreDataPlus's `historyToken` of a did-save, tested on Apple platforms; FB6840421).
+let newChangeTokenKey = "newChangeToken"
 
 /// What a save changed, by object ID: what crosses queues of the notifications' contents, and
 /// what ``ManagedObjectContext/didSaveChanges()`` yields.
@@ -178,11 +182,12 @@ extension ManagedObjectContext {
         saveObserver = ObserverToken(observer)
     }
 
-    /// Posts the notifications of a save that wrote `inserted`, `updated` and `deleted`.
-    func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
-        NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: [
-            NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
-        ])
+    /// Posts the notifications of a save that wrote `inserted`, `updated` and `deleted`; did-save
+    /// carries the token of the history transaction it recorded, if any (``newChangeTokenKey``).
+    func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], historyToken: HistoryToken? = nil) {
+        var info: [AnyHashable: Any] = [NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted)]
+        if let historyToken { info[newChangeTokenKey] = historyToken }
+        NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: info)
         NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
             NSInsertedObjectIDsKey: Self.ids(of: inserted), NSUpdatedObjectIDsKey: Self.ids(of: updated), NSDeletedObjectIDsKey: Self.ids(of: deleted),
         ])

@@ -14,15 +14,26 @@ struct ObjectEvaluation: EvaluationContext {
         self.context = context
     }
 
-    /// Whether `object` matches `predicate`.
+    /// Whether `object` matches `predicate`; 134060 for a predicate that cannot be evaluated on it.
     func matches(_ object: ManagedObject, _ predicate: PredicateNode?) throws -> Bool {
         guard let predicate else { return true }
-        return try ExpressionEvaluator(context: self, nilSemantics: .store).evaluate(predicate, on: .object(object.reference))
+        return try Self.reporting { try ExpressionEvaluator(context: self, nilSemantics: .store).evaluate(predicate, on: .object(object.reference)) }
     }
 
-    /// The value of a key path on `object`, as sorting compares it.
+    /// The value of a key path on `object`, as sorting compares it; 134060 for a path it has not.
     func value(atPath path: String, of object: ManagedObject) throws -> EvaluatedValue {
-        try ExpressionEvaluator(context: self).value(atPath: path, of: .object(object.reference))
+        try Self.reporting { try ExpressionEvaluator(context: self).value(atPath: path, of: .object(object.reference)) }
+    }
+
+    /// Runs `body` with the evaluator's errors reported as Core Data's generic error 134060
+    /// (`NSCoreDataError`), so that a fetch matching unsaved objects fails with an `NSError` of
+    /// `NSCocoaErrorDomain` as one the store answers does.
+    private static func reporting<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as EvaluationError {
+            throw ContextError.make(134060, "the fetch's predicate cannot be evaluated on an unsaved object: \(error.message)")
+        }
     }
 
     func object(_ reference: ObjectReference) -> ManagedObject? {

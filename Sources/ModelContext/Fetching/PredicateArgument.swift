@@ -3,7 +3,8 @@ import ModelExpression
 
 /// A format string's argument as the predicate language's value: numbers, strings, dates and
 /// the other attribute values as they are, objects and object IDs as references to their rows,
-/// entity descriptions as entities (`entity == %@`), arrays and sets as collections.
+/// entity descriptions as entities (`entity == %@`), history tokens as their transaction's number
+/// (`token > %@` in a history fetch), arrays and sets as collections.
 enum PredicateArgument {
     static func value(_ argument: Any) throws -> EvaluatedValue {
         switch argument {
@@ -24,6 +25,7 @@ enum PredicateArgument {
         case let value as ManagedObject: return .object(value.reference)
         case let value as ManagedObjectID: return .object(ObjectReference(value))
         case let value as EntityDescription: return .entity(value.name)
+        case let value as HistoryToken: return .integer(value.transactionNumber)
         case let value as NSNumber: return .double(value.doubleValue)
         case let values as [Any]: return .collection(try values.map(value))
         case let values as NSSet: return .collection(try values.allObjects.map(value))

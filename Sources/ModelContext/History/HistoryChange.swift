@@ -33,4 +33,13 @@ public struct HistoryChange: @unchecked Sendable, CustomStringConvertible {
     public let transactionNumber: Int64
 
     public var description: String { "\(changeType) \(changedObjectID)" }
+
+    /// The name of Core Data's entity of changes (`NSPersistentHistoryChange.entityDescription`),
+    /// as `Z_PRIMARYKEY` of a store written by Core Data names it (entity 16001).
+    public static let entityName = "CHANGE"
+
+    /// A fetch request of changes (`NSPersistentHistoryChange.fetchRequest`), to set a predicate
+    /// on (`changeType == %d`, `changedEntity == %@`) and give a history fetch as its
+    /// ``HistoryChangeRequest/fetchRequest``. Optional as Core Data's is; never nil here.
+    public static var fetchRequest: FetchRequest<Any>? { FetchRequest(entityName: entityName) }
 }

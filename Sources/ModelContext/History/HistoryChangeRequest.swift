@@ -22,11 +22,26 @@ public final class HistoryChangeRequest: Sendable, CustomStringConvertible {
     let operation: Operation
     let anchor: Anchor
     private let affected = Mutex<[PersistentStore]?>(nil)
+    private let tailoring = Mutex<FetchRequest<Any>?>(nil)
 
     /// The stores the request runs in (of its context's coordinator); every store when nil.
     public var affectedStores: [PersistentStore]? {
         get { affected.withLock { $0 } }
         set { affected.withLock { $0 = newValue } }
+    }
+
+    /// A fetch's tailoring (`fetchRequest`): a request of ``HistoryTransaction/fetchRequest``
+    /// whose predicate picks transactions, or of ``HistoryChange/fetchRequest`` picking changes
+    /// (and the transactions that have any), within the request's range.
+    public var fetchRequest: FetchRequest<Any>? {
+        get { tailoring.withLock { $0 } }
+        set { tailoring.withLock { $0 = newValue } }
+    }
+
+    /// The token a request after or before a token names (`token`); nil for the others.
+    public var token: HistoryToken? {
+        if case .token(let token) = anchor { return token }
+        return nil
     }
 
     private init(_ operation: Operation, _ anchor: Anchor) {
@@ -49,6 +64,13 @@ public final class HistoryChangeRequest: Sendable, CustomStringConvertible {
     /// The transactions after `transaction`, or every transaction when it is nil.
     public static func fetchHistory(after transaction: HistoryTransaction?) -> HistoryChangeRequest {
         fetchHistory(after: transaction?.token)
+    }
+
+    /// The transactions `fetchRequest` picks among every transaction (`fetchHistory(withFetch:)`).
+    public static func fetchHistory(withFetch fetchRequest: FetchRequest<Any>) -> HistoryChangeRequest {
+        let request = HistoryChangeRequest(.fetch, .none)
+        request.fetchRequest = fetchRequest
+        return request
     }
 
     // MARK: - Deleting

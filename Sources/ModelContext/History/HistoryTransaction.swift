@@ -23,6 +23,23 @@ public struct HistoryTransaction: Sendable, CustomStringConvertible {
     public var token: HistoryToken { HistoryToken(storeIdentifier: storeID, transactionNumber: transactionNumber) }
 
     public var description: String { "transaction \(transactionNumber) (\(changes.count) changes)" }
+
+    /// The name of Core Data's entity of transactions (`NSPersistentHistoryTransaction.entityDescription`),
+    /// as `Z_PRIMARYKEY` of a store written by Core Data names it (entity 16002).
+    public static let entityName = "TRANSACTION"
+
+    /// A fetch request of transactions (`NSPersistentHistoryTransaction.fetchRequest`), to set a
+    /// predicate on and give a history fetch as its ``HistoryChangeRequest/fetchRequest``:
+    /// `fetchRequest.predicate = try FetchPredicate(format: "author != %@", "app")`. Optional as
+    /// Core Data's is; never nil here.
+    public static var fetchRequest: FetchRequest<Any>? { FetchRequest(entityName: entityName) }
+
+    /// The transaction with only `changes`, what a fetch tailored by changes keeps of it.
+    func with(changes: [HistoryChange]) -> HistoryTransaction {
+        HistoryTransaction(
+            transactionNumber: transactionNumber, timestamp: timestamp, author: author, contextName: contextName, bundleID: bundleID,
+            processID: processID, storeID: storeID, changes: changes)
+    }
 }
 
 extension HistoryTransaction {

@@ -13,7 +13,8 @@ extension ManagedObjectContext {
     /// With several stores, a token's request runs in the token's store (a token is one store's);
     /// one without a token, or with a date, runs in every store that tracks history, and their
     /// transactions come oldest first by timestamp, each with its own store's token. Either
-    /// runs only in the request's `affectedStores` when it names some.
+    /// runs only in the request's `affectedStores` when it names some. A fetch's `fetchRequest`
+    /// then keeps what its predicate matches (``HistoryFilter``).
     public func execute(_ request: HistoryChangeRequest) throws -> HistoryResult {
         checkQueue()
         let coordinator = try coordinator()
@@ -48,6 +49,7 @@ extension ManagedObjectContext {
                 // A stable sort keeps each store's own order, and the stores' order on a tie.
                 transactions = transactions.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
             }
+            if let tailoring = request.fetchRequest { transactions = try HistoryFilter(tailoring).apply(to: transactions) }
             return .transactions(transactions)
         case .delete:
             var count = 0

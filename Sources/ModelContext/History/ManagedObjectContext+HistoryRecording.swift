@@ -11,12 +11,14 @@ extension ManagedObjectContext {
     /// `transactionAuthor` and `name`, the process's bundle identifier and name, the time, and one
     /// change per object with an update's changed properties as the `ZCOLUMNS` bitmap and a
     /// delete's `tombstones` (from ``preservedValues(of:)``); an update whose conflict store trump
-    /// settled leaves out the properties the store's values won (`resolutions`).
+    /// settled leaves out the properties the store's values won (`resolutions`). Returns the
+    /// transaction's number; nil when the save wrote nothing to record.
+    @discardableResult
     func recordHistory(
         _ db: Database, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject],
         tombstones: [ObjectIdentifier: [DatabaseValue]], resolutions: [ObjectIdentifier: ConflictResolution], key: (ManagedObject) -> ObjectKey?
-    ) throws {
-        guard let model = persistentStoreCoordinator?.managedObjectModel else { return }
+    ) throws -> Int64? {
+        guard let model = persistentStoreCoordinator?.managedObjectModel else { return nil }
         var lists = HistoryPropertyLists(model: model)
         var changes = [HistoryWriter.Change]()
         changes.reserveCapacity(inserted.count + updated.count + deleted.count)
@@ -30,14 +32,16 @@ extension ManagedObjectContext {
             }
         }
         // A save that wrote nothing (every conflict settled for the store) records nothing.
-        try recordTransaction(db, changes)
+        return try recordTransaction(db, changes)
     }
 
     /// Writes one transaction of `changes` with this context's author and name, the process's
-    /// bundle identifier and name and the time; nothing when there are none.
-    func recordTransaction(_ db: Database, _ changes: [HistoryWriter.Change]) throws {
-        guard !changes.isEmpty else { return }
-        try HistoryWriter(db: db).record(
+    /// bundle identifier and name and the time, and returns its number; nothing (nil) when there
+    /// are none.
+    @discardableResult
+    func recordTransaction(_ db: Database, _ changes: [HistoryWriter.Change]) throws -> Int64? {
+        guard !changes.isEmpty else { return nil }
+        return try HistoryWriter(db: db).record(
             timestamp: Date().timeIntervalSinceReferenceDate, author: transactionAuthor, contextName: name,
             bundleID: Bundle.main.bundleIdentifier, processID: ProcessInfo.processInfo.processName, changes: changes)
     }

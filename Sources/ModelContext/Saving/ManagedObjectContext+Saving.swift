@@ -37,6 +37,8 @@ extension ManagedObjectContext {
         var allKeys = [ObjectIdentifier: ObjectKey]()
         var resolutions = [ObjectIdentifier: ConflictResolution]()
         var takenOver = [ObjectIdentifier: StoredObject]()
+        // The token of the transaction the save recorded, for the did-save notification.
+        var historyToken: HistoryToken?
         let parts = try changesByStore(stores, inserted: inserted, updated: updated, deleted: deleted)
         do {
             // Whether it commits or not, values read before now may be stale (see `saveCount`).
@@ -115,11 +117,12 @@ extension ManagedObjectContext {
                     // History records what was written: an object a policy kept from the store (or whose
                     // row was gone) is no change, and a new object that took over a colliding row updated that row.
                     let kept = { (object: ManagedObject) in resolutions[ObjectIdentifier(object)]?.writesObject == false }
-                    if try PersistentHistoryLayout.isPresent(in: db) {
-                        try recordHistory(
-                            db, inserted: inserted.filter { takenOver[ObjectIdentifier($0)] == nil },
-                            updated: updated.filter { !kept($0) } + (writtenOver ? inserted.filter { takenOver[ObjectIdentifier($0)] != nil } : []),
-                            deleted: deleted.filter { !kept($0) }, tombstones: tombstones, resolutions: resolutions, key: key)
+                    if try PersistentHistoryLayout.isPresent(in: db), let number = try recordHistory(
+                        db, inserted: inserted.filter { takenOver[ObjectIdentifier($0)] == nil },
+                        updated: updated.filter { !kept($0) } + (writtenOver ? inserted.filter { takenOver[ObjectIdentifier($0)] != nil } : []),
+                        deleted: deleted.filter { !kept($0) }, tombstones: tombstones, resolutions: resolutions, key: key)
+                    {
+                        historyToken = HistoryToken(storeIdentifier: part.store.identifier, transactionNumber: number)
                     }
                     // The first (usually the only) store's are taken as they are, not rehashed.
                     if allKeys.isEmpty { allKeys = keys } else { allKeys.merge(keys) { own, _ in own } }
@@ -137,7 +140,7 @@ extension ManagedObjectContext {
             inserted: inserted, updated: updated, deleted: deleted, keys: allKeys, resolutions: resolutions, takenOver: takenOver, stores: stores)
         // A pinned context's generation moves past its own save, as Core Data's does.
         if pinned != nil { pinned = Pin(generation: nil) }
-        postDidSave(inserted: inserted, updated: settled.updated, deleted: settled.deleted)
+        postDidSave(inserted: inserted, updated: settled.updated, deleted: settled.deleted, historyToken: historyToken)
     }
 
     /// The start of every save, into the store or a parent: will-save is posted, delete rules
