@@ -105,7 +105,10 @@ extension ManagedObjectContext {
         registered.reserve(rows.count)
         return try rows.map { stored in
             if let known = registered[ObjectRegistry.Key(number: stored.number, value: stored.key)] {
-                if known.committed == nil, !known.inserted { fill(known, from: stored) }
+                if known.committed == nil, !known.inserted {
+                    fill(known, from: stored)
+                    awakeFromFetch(known)
+                }
                 return known
             }
             let kind: (entity: EntityDescription, type: ManagedObject.Type)
@@ -128,6 +131,7 @@ extension ManagedObjectContext {
             }
             let object = makeObject(kind.entity, id: id, of: kind.type)
             fill(object, from: stored)
+            awakeFromFetch(object)
             return object
         }
     }
@@ -149,6 +153,7 @@ extension ManagedObjectContext {
         }
         if let stored {
             fill(object, from: stored)
+            awakeFromFetch(object)
         } else {
             object.committed = Array(repeating: nil, count: object.entity.shape.attributes.count)
             object.committedToOnes = Array(repeating: nil, count: object.entity.shape.toOnes.count)
