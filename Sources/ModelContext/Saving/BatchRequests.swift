@@ -86,7 +86,7 @@ public final class BatchInsertRequest: PersistentStoreRequest {
     public var managedObjectHandler: ((ManagedObject) -> Bool)?
     public var resultType = BatchRequestResultType.statusOnly
     public var affectedStores: [PersistentStore]?
-    /// The `#fileID` of the code that made a managed-object handler's request.
+    /// The `#fileID` of the code that made a handler's request.
     var callerFileID: String?
 
     public init(entityName: String, objects: [[String: Any]]) {
@@ -94,10 +94,14 @@ public final class BatchInsertRequest: PersistentStoreRequest {
         objectsToInsert = objects
     }
 
-    public init(entityName: String, dictionaryHandler: @escaping (inout [String: Any]) -> Bool) {
+    /// A request whose handler fills dictionaries; `fileID` as for a managed-object handler's, so
+    /// that a closure whose parameter type is not written is as ambiguous between the two as with
+    /// Core Data's initializers, not silently taken as a dictionary handler.
+    public init(entityName: String, dictionaryHandler: @escaping (inout [String: Any]) -> Bool, fileID: String = #fileID) {
         self.entityName = entityName
         objectsToInsert = []
         self.dictionaryHandler = dictionaryHandler
+        callerFileID = fileID
     }
 
     /// A request whose handler fills objects of the entity's class; `fileID` tells the module of
