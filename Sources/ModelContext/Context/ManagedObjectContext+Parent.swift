@@ -104,7 +104,7 @@ extension ManagedObjectContext {
         }
         for object in [inserted, updated].joined() { settle(object, keys: [:]) }
         endChanges(deleting: deleted)
-        postDidSave(inserted: inserted, updated: updated, deleted: deleted)
+        didSave(inserted: inserted, updated: updated, deleted: deleted)
     }
 
     /// Takes a child's saved changes as this context's own: its new objects are new here under

@@ -106,7 +106,10 @@ extension ManagedObjectContext {
         let stamp = readStamp(coordinator)
         return try rows.map { stored in
             if let known = registered[ObjectRegistry.Key(number: stored.number, value: stored.key)] {
-                if known.committed == nil, !known.inserted { fill(known, from: stored, at: stamp) }
+                if known.committed == nil, !known.inserted {
+                    fill(known, from: stored, at: stamp)
+                    awakeFromFetch(known)
+                }
                 return known
             }
             let kind: (entity: EntityDescription, type: ManagedObject.Type)
@@ -129,6 +132,7 @@ extension ManagedObjectContext {
             }
             let object = makeObject(kind.entity, id: id, of: kind.type)
             fill(object, from: stored, at: stamp)
+            awakeFromFetch(object)
             return object
         }
     }
@@ -164,6 +168,7 @@ extension ManagedObjectContext {
         }
         if let stored {
             fill(object, from: stored, at: stamp)
+            awakeFromFetch(object)
         } else {
             object.committed = Array(repeating: nil, count: object.entity.shape.attributes.count)
             object.committedToOnes = Array(repeating: nil, count: object.entity.shape.toOnes.count)

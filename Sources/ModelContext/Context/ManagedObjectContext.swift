@@ -69,6 +69,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How many of each list's objects the last objects-did-change notification covered (the
     /// lists only grow between saves; a removal at worst leaves an object unannounced).
     var noticed = (inserted: 0, updated: 0, deleted: 0)
+    /// The number of the last save begun, which tells `willSave`'s rounds of one save from another's.
+    var saveNumber = 0
 
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
@@ -205,6 +207,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             object.transients[name] = value
         }
         insertedList.add(object)
+        awakeFromInsert(object)
     }
 
     /// Marks `object` deleted; its relationships' delete rules apply when changes are processed
@@ -214,6 +217,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         checkQueue()
         guard object.managedObjectContext === self, !object.deleted else { return }
         if object.inserted {
+            prepareForDeletion(object)
             unlinkEverything(object)
             insertedList.remove(object)
             registered.remove(object)
@@ -228,6 +232,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     func markUpdated(_ object: ManagedObject) {
+        object.lifecycle.changes &+= 1
         guard !object.inserted, !object.deleted else { return }
         updatedList.add(object)
     }

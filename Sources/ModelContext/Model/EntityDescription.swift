@@ -46,7 +46,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The uniqueness constraints of the entity and its superentities made of stored attributes:
     /// their property names and the attributes' slots.
     let constraints: [(names: [String], slots: [Int])]
-    /// The attributes a save must check (required, bounded or patterned ones), each with where it is.
+    /// The attributes a save checks through `validateValue(_:forKey:)` (all but derived ones), each with where it is.
     let validatedAttributes: [(attribute: Attribute, property: Property)]
 
     init(_ entity: Entity, shape: EntityRowShape, entities: EntityHierarchy) {
@@ -92,10 +92,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             return StoredValue.object(value, as: attribute.type).map { (attribute.name, $0) }
         }
         validatedAttributes = attributes.compactMap { attribute in
-            let required = !attribute.isOptional && !attribute.isTransient
-            let bounded = attribute.minValueString != nil || attribute.maxValueString != nil || attribute.minDateTimeInterval != nil
-                || attribute.maxDateTimeInterval != nil || attribute.regularExpressionString != nil
-            guard !attribute.isDerived, required || bounded, let property = properties[attribute.name] else { return nil }
+            guard !attribute.isDerived, let property = properties[attribute.name] else { return nil }
             return (attribute, property)
         }
     }

@@ -37,7 +37,11 @@ open class ManagedObject: NSObject {
     /// The to-manys changed since the last save.
     var changedToManys: Set<String> = []
     var inserted = false
-    var deleted = false
+    var deleted = false {
+        didSet { if !deleted { lifecycle.preparedForDeletion = false } }
+    }
+    /// Which hooks the context has called, for those it calls once (``ManagedObject/Lifecycle``).
+    var lifecycle = Lifecycle()
     /// The store a new object is to be saved to (``ManagedObjectContext/assign(_:to:)``); nil for
     /// the first store holding its entity.
     var assignedStore: PersistentStore?
@@ -112,6 +116,51 @@ open class ManagedObject: NSObject {
         return result
     }
 
+    // MARK: - Life cycle and validation (called by the context: ManagedObject+Lifecycle.swift)
+
+    /// Called once in the object's lifetime, when it is first inserted into a context (by
+    /// `init(context:)` or ``ManagedObjectContext/insert(_:)``): the object is inserted, with a
+    /// temporary ID and its defaults; values set here are part of the insert. Call super first.
+    open func awakeFromInsert() {}
+
+    /// Called each time the object's values are read from its store (a fault fulfilled, a fetch
+    /// filling it): values set here establish caches and transients without changing the object
+    /// (it is not updated, and they are not saved unless changed again later). Relationships are
+    /// not to be set here: Core Data leaves their inverse unset. Call super first.
+    open func awakeFromFetch() {}
+
+    /// Called on each inserted, updated and deleted object before a save validates and writes
+    /// them; values set here are saved. An object changed here is asked again, so set a value only
+    /// when it differs: a save whose objects keep changing fails (see ``ManagedObjectContext/save()``).
+    open func willSave() {}
+
+    /// Called on each object a save wrote (inserted, updated, deleted), after it was written;
+    /// changes made here are new unsaved changes of the context.
+    open func didSave() {}
+
+    /// Called once when the object is about to be deleted: by a save (or
+    /// ``ManagedObjectContext/processPendingChanges()``) before its relationships' delete rules
+    /// apply, at once when a new object is deleted; it is deleted and its relationships still hold.
+    open func prepareForDeletion() {}
+
+    /// Checks a new object before a save writes it; the default checks each property through
+    /// ``validateValue(_:forKey:)`` and throws its error (1560 listing several). An error thrown
+    /// here fails the save with it. Override to add checks, calling super.
+    open func validateForInsert() throws { try validateProperties() }
+
+    /// Checks a changed object before a save writes it, as ``validateForInsert()`` does.
+    open func validateForUpdate() throws { try validateProperties() }
+
+    /// Checks that a deleted object may be deleted: the default fails (1600) when a relationship
+    /// whose delete rule is Deny still has a destination. Override to add checks, calling super.
+    open func validateForDelete() throws { try validateDeletion() }
+
+    /// Checks (and may replace) `value` for property `key`: the default applies the model's rules
+    /// (required, bounds, lengths, pattern, counts). Core Data's `validateValue(_:forKey:)` finds an
+    /// app's `validate<Key>(_:)` methods through the Objective-C runtime, which Swift has not on
+    /// Linux: override this method instead, switching on `key` and calling super for the others.
+    open func validateValue(_ value: inout Any?, forKey key: String) throws { try validateModelRules(value, forKey: key) }
+
     // MARK: - Key-value coding
 
     /// The value of the property `key`: an attribute's value, a to-one's object, a to-many's
@@ -157,10 +206,12 @@ open class ManagedObject: NSObject {
         case .attribute(_, let slot)?:
             let kind = entity.slotKinds[slot]
             guard !kind.isDerived else { return }
+            if lifecycle.awakingFromFetch { return setSavedValue(value, slot: slot) }
             pending.setAttribute(Self.normalized(value, as: kind.type), slot: slot, of: entity.slotKinds.count)
             context?.markUpdated(self)
         case .transient(let attribute)?:
             let normalized = Self.normalized(value, as: attribute.type)
+            if lifecycle.awakingFromFetch { return transients[key] = normalized }
             pending.setTransient(normalized, name: key)
             transients[key] = normalized
             context?.markUpdated(self)

@@ -86,22 +86,32 @@ public final class BatchInsertRequest: PersistentStoreRequest {
     public var managedObjectHandler: ((ManagedObject) -> Bool)?
     public var resultType = BatchRequestResultType.statusOnly
     public var affectedStores: [PersistentStore]?
+    /// The `#fileID` of the code that made a handler's request.
+    var callerFileID: String?
 
     public init(entityName: String, objects: [[String: Any]]) {
         self.entityName = entityName
         objectsToInsert = objects
     }
 
-    public init(entityName: String, dictionaryHandler: @escaping (inout [String: Any]) -> Bool) {
+    /// A request whose handler fills dictionaries; `fileID` as for a managed-object handler's, so
+    /// that a closure whose parameter type is not written is as ambiguous between the two as with
+    /// Core Data's initializers, not silently taken as a dictionary handler.
+    public init(entityName: String, dictionaryHandler: @escaping (inout [String: Any]) -> Bool, fileID: String = #fileID) {
         self.entityName = entityName
         objectsToInsert = []
         self.dictionaryHandler = dictionaryHandler
+        callerFileID = fileID
     }
 
-    public init(entityName: String, managedObjectHandler: @escaping (ManagedObject) -> Bool) {
+    /// A request whose handler fills objects of the entity's class; `fileID` tells the module of
+    /// the caller, where that class is looked for when nothing has used it yet (Swift on Linux has
+    /// no runtime to find a class by its unqualified name, as Core Data does).
+    public init(entityName: String, managedObjectHandler: @escaping (ManagedObject) -> Bool, fileID: String = #fileID) {
         self.entityName = entityName
         objectsToInsert = []
         self.managedObjectHandler = managedObjectHandler
+        callerFileID = fileID
     }
 
     /// The objects to insert, from a handler when there is one; `make` makes the object a

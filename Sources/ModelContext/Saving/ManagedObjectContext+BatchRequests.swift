@@ -159,7 +159,13 @@ extension ManagedObjectContext {
         let objectWins = [.mergeByPropertyObjectTrumpMergePolicyType, .overwriteMergePolicyType].contains(mergePolicy.mergeType)
         var history = try BatchHistory(model: coordinator().managedObjectModel, db: db)
         let allNames = shape.attributes.map(\.name)
-        let type = try coordinator().classes.objectClass(for: entity)
+        let classes = try coordinator().classes
+        if let fileID = request.callerFileID { classes.noteModule(ofFileID: fileID) }
+        let type = classes.objectClass(for: entity)
+        // A handler is never handed an object it may not cast to the entity's class.
+        if request.managedObjectHandler != nil, type == ManagedObject.self, ManagedObjectClasses.namesOwnClass(entity) {
+            throw ContextError.make(134030, "the class \(entity.managedObjectClassName ?? "") of \(entity.name) was not found: its batch insert handler cannot be given its objects")
+        }
         var objects = request.objects { type.init(entity: entity, insertInto: nil) }
         var inserted = [ManagedObjectID]()
         while true {

@@ -140,16 +140,18 @@ extension ManagedObjectContext {
             inserted: inserted, updated: updated, deleted: deleted, keys: allKeys, resolutions: resolutions, takenOver: takenOver, stores: stores)
         // A pinned context's generation moves past its own save, as Core Data's does.
         if pinned != nil { pinned = Pin(generation: nil) }
-        postDidSave(inserted: inserted, updated: settled.updated, deleted: settled.deleted, historyToken: historyToken)
+        didSave(inserted: inserted, updated: settled.updated, deleted: settled.deleted, historyToken: historyToken)
     }
 
     /// The start of every save, into the store or a parent: will-save is posted, delete rules
-    /// applied, and the new, changed and deleted objects validated; returns them.
+    /// applied, each object's `willSave` called, and the new, changed and deleted objects
+    /// validated (their `validateForInsert`, `validateForUpdate`, `validateForDelete`); returns them.
     func beginSave() throws -> (inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
         try processPendingChanges()
+        try callWillSave()
         let (inserted, updated, deleted) = (insertedList.objects, updatedList.objects, deletedList.objects)
-        if let error = ContextError.combined(ObjectValidator.errors(inserted: inserted, updated: updated, deleted: deleted, in: self)) {
+        if let error = ContextError.combined(ObjectValidator.errors(inserted: inserted, updated: updated, deleted: deleted)) {
             throw error
         }
         return (inserted, updated, deleted)
@@ -220,14 +222,16 @@ extension ManagedObjectContext {
 
     /// Applies the delete rules of every deleted object's relationships: nullify takes it out of
     /// the inverse, cascade deletes the destinations too, deny is checked by validation, no action
-    /// leaves the destinations as they are.
+    /// leaves the destinations as they are. Each deleted object's `prepareForDeletion` is called
+    /// (once) before its rules apply; objects it deletes are processed too.
     public func processPendingChanges() throws {
         checkQueue()
         defer { postObjectsDidChange() }
         var queue = deletedList.objects
         var done = Set<ObjectIdentifier>()
-        while let object = queue.popLast() {
+        while let object = queue.popLast() ?? deletedList.objects.last(where: { !done.contains(ObjectIdentifier($0)) }) {
             guard done.insert(ObjectIdentifier(object)).inserted else { continue }
+            prepareForDeletion(object)
             for relationship in object.entity.relationships where !relationship.isTransient && relationship.deleteRule != .deny {
                 let destinations = relationship.isToMany
                     ? contents(of: relationship, in: object).objects : [target(of: relationship, in: object)].compactMap { $0 }
@@ -457,7 +461,7 @@ extension ManagedObjectContext {
             for object in part.updated { updatedList.add(object) }
             for object in part.deleted { deletedList.add(object) }
         }
-        postDidSave(inserted: committed.flatMap(\.inserted), updated: settled.updated, deleted: settled.deleted)
+        didSave(inserted: committed.flatMap(\.inserted), updated: settled.updated, deleted: settled.deleted)
     }
 
     /// Ends a save: its deleted objects leave the context, and the change lists start empty.

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The class of each entity's objects: a generated class once it has been used (made, fetched),
-/// or found by its name in a module of a class already seen; `ManagedObject` otherwise.
+/// else found by the name the model gives it: as written when qualified (`Module.Item`), else in
+/// a module of a class already seen or of code that made a request (``noteModule(ofFileID:)``);
+/// `ManagedObject` otherwise, as Core Data uses `NSManagedObject` for a class it cannot load.
 final class ManagedObjectClasses: @unchecked Sendable {
     private let lock = NSLock()
     private var byEntity: [String: ManagedObject.Type] = [:]
@@ -12,25 +14,44 @@ final class ManagedObjectClasses: @unchecked Sendable {
         lock.withLock {
             byEntity[entity.name] = type
             let qualified = String(reflecting: type)
-            if let dot = qualified.lastIndex(of: "."), modules.insert(String(qualified[..<dot])).inserted {
-                // A new module may hold the classes of entities that had none so far.
-                byEntity = byEntity.filter { $0.value != ManagedObject.self }
-            }
+            if let dot = qualified.lastIndex(of: ".") { learn(module: String(qualified[..<dot])) }
         }
+    }
+
+    /// Looks for classes also in the module of the source file `fileID` (`#fileID`, `Module/File.swift`).
+    func noteModule(ofFileID fileID: String) {
+        guard let slash = fileID.firstIndex(of: "/"), slash > fileID.startIndex else { return }
+        lock.withLock { learn(module: String(fileID[..<slash])) }
+    }
+
+    /// Adds `module` to those searched; a new one may hold the classes of entities that had none so far.
+    private func learn(module: String) {
+        if modules.insert(module).inserted { byEntity = byEntity.filter { $0.value != ManagedObject.self } }
     }
 
     func objectClass(for entity: EntityDescription) -> ManagedObject.Type {
         lock.withLock {
             if let known = byEntity[entity.name] { return known }
-            let name = ManagedObjectModel.unqualified(entity.managedObjectClassName ?? entity.name)
-            for module in modules.sorted() {
-                if let found = _typeByName("\(module).\(name)") as? ManagedObject.Type {
-                    byEntity[entity.name] = found
-                    return found
-                }
-            }
-            byEntity[entity.name] = ManagedObject.self
-            return ManagedObject.self
+            let found = Self.find(entity.managedObjectClassName ?? entity.name, in: modules)
+            byEntity[entity.name] = found ?? ManagedObject.self
+            return found ?? ManagedObject.self
         }
+    }
+
+    /// Whether the model names a class of its own for `entity`'s objects (not `NSManagedObject`).
+    static func namesOwnClass(_ entity: EntityDescription) -> Bool {
+        guard let name = entity.managedObjectClassName.map(ManagedObjectModel.unqualified), !name.isEmpty else { return false }
+        return name != "NSManagedObject" && name != "ManagedObject"
+    }
+
+    /// The subclass of `ManagedObject` the model calls `written`: that name as it is, then its last
+    /// part in each of `modules`.
+    private static func find(_ written: String, in modules: Set<String>) -> ManagedObject.Type? {
+        if written.contains("."), let found = _typeByName(written) as? ManagedObject.Type { return found }
+        let name = ManagedObjectModel.unqualified(written)
+        for module in modules.sorted() {
+            if let found = _typeByName("\(module).\(name)") as? ManagedObject.Type { return found }
+        }
+        return nil
     }
 }

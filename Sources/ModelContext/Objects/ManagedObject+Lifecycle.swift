@@ -1,0 +1,102 @@
+import Foundation
+
+extension ManagedObject {
+    /// The hooks a context has called on an object, for those Core Data calls once, and whether
+    /// one runs now with change tracking suspended.
+    struct Lifecycle {
+        var awokeFromInsert = false
+        /// Set once the object's deletion was prepared; cleared when it is no longer deleted.
+        var preparedForDeletion = false
+        /// Set while `awakeFromFetch` runs: values set then are the object's saved values.
+        var awakingFromFetch = false
+        /// How many times the object was changed (``ManagedObjectContext/markUpdated(_:)``), and
+        /// that count when `willSave` was last called in the save numbered `willSaveSaveNumber`.
+        var changes = 0
+        var willSaveChanges = 0
+        var willSaveSaveNumber = 0
+    }
+
+    /// Sets the saved value of an attribute while `awakeFromFetch` runs, as Core Data's change
+    /// processing is off then: the object does not become updated and the value is not saved.
+    func setSavedValue(_ value: Any?, slot: Int) {
+        guard var values = committed, values.indices.contains(slot) else { return }
+        let kind = entity.slotKinds[slot]
+        let normalized = Self.normalized(value, as: kind.type)
+        values[slot] = kind.type == .transformable ? normalized.map { ValueTransformer.data(for: $0, of: entity.slotAttributes[slot]) } : normalized
+        committed = values
+    }
+
+    /// The default of `validateForInsert` and `validateForUpdate`: every property through
+    /// ``validateValue(_:forKey:)``, its errors combined as a save combines them.
+    func validateProperties() throws {
+        if let error = ContextError.combined(ObjectValidator.propertyErrors(of: self)) { throw error }
+    }
+
+    /// The default of `validateForDelete`: the deny delete rules.
+    func validateDeletion() throws {
+        if let error = ContextError.combined(ObjectValidator.deleteErrors(of: self)) { throw error }
+    }
+
+    /// The default of `validateValue(_:forKey:)`: the model's rules for `key`.
+    func validateModelRules(_ value: Any?, forKey key: String) throws {
+        if let error = ObjectValidator.ruleError(value, forKey: key, of: self) { throw error }
+    }
+}
+
+/// Where a context calls its objects' life-cycle hooks, as Core Data calls them.
+extension ManagedObjectContext {
+    /// How many rounds of `willSave` a save runs while objects keep changing in it before it
+    /// fails (where Core Data raises an exception, which would end the app).
+    static let willSaveRounds = 100
+
+    /// Calls `awakeFromInsert` on an object just inserted, the first time only.
+    func awakeFromInsert(_ object: ManagedObject) {
+        guard !object.lifecycle.awokeFromInsert else { return }
+        object.lifecycle.awokeFromInsert = true
+        object.awakeFromInsert()
+    }
+
+    /// Calls `awakeFromFetch` on an object whose values were just read, with its changes kept
+    /// out of the context's changes.
+    func awakeFromFetch(_ object: ManagedObject) {
+        object.lifecycle.awakingFromFetch = true
+        defer { object.lifecycle.awakingFromFetch = false }
+        object.awakeFromFetch()
+    }
+
+    /// Calls `prepareForDeletion` on a deleted object, the first time only.
+    func prepareForDeletion(_ object: ManagedObject) {
+        guard !object.lifecycle.preparedForDeletion else { return }
+        object.lifecycle.preparedForDeletion = true
+        object.prepareForDeletion()
+    }
+
+    /// Calls `willSave` on every inserted, updated and deleted object, then again on those that
+    /// changed or joined the changes since (applying delete rules between rounds), until a round
+    /// changes nothing; throws 134060 when objects still change after ``willSaveRounds`` rounds.
+    func callWillSave() throws {
+        saveNumber &+= 1
+        let number = saveNumber
+        for _ in 0..<Self.willSaveRounds {
+            let due = [insertedList.objects, updatedList.objects, deletedList.objects].joined().filter { object in
+                object.lifecycle.willSaveSaveNumber != number || object.lifecycle.willSaveChanges != object.lifecycle.changes
+            }
+            guard !due.isEmpty else { return }
+            for object in due {
+                object.lifecycle.willSaveSaveNumber = number
+                object.lifecycle.willSaveChanges = object.lifecycle.changes
+                object.willSave()
+            }
+            try processPendingChanges()
+        }
+        throw ContextError.make(
+            134060, "Failed to process pending changes before save: the context is still dirty after \(Self.willSaveRounds) rounds of willSave")
+    }
+
+    /// Ends a save that wrote `inserted`, `updated` and `deleted`: `didSave` on each, then the
+    /// did-save notifications.
+    func didSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], historyToken: HistoryToken? = nil) {
+        for object in [inserted, updated, deleted].joined() { object.didSave() }
+        postDidSave(inserted: inserted, updated: updated, deleted: deleted, historyToken: historyToken)
+    }
+}
