@@ -75,7 +75,7 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
-        .target(name: "CoreData", dependencies: ["ModelContext", "ModelStack", "ModelMacros"]),
+        .target(name: "CoreData", dependencies: ["ModelSchema", "ModelCompiler", "ModelContext", "ModelStack", "ModelMacros"]),
         .executableTarget(
             name: "modelc",
             dependencies: [
@@ -122,6 +122,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Core Data code ported by renaming only, run against the `CoreData` module.
+        .testTarget(name: "CoreDataTests", dependencies: ["CoreData", "_ModelTestSupport"], exclude: ["Notes.xcdatamodeld"]),
         .testTarget(name: "modelcTests", dependencies: ["modelc", "ModelStore", "ModelXML", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )
