@@ -17,7 +17,7 @@ struct CounterStress {
         let reader = container.newBackgroundContext()
         let counters: [ManagedObjectID] = try reader.performAndWait {
             let request = FetchRequest<ManagedObject>(entityName: "Book")
-            request.predicate = try FetchPredicate(format: "title BEGINSWITH 'counter'")
+            request.predicate = FetchPredicate(format: "title BEGINSWITH 'counter'")
             return try reader.fetch(request).map(\.objectID)
         }
         guard !counters.isEmpty else { return ["ok": false, "error": "no counters in the store"] }

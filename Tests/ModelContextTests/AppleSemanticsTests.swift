@@ -92,7 +92,7 @@ struct AppleSemanticsTests {
             let author = Self.author("FIAT", in: context)
             try context.save()
             let update = BatchUpdateRequest(entityName: "Author")
-            update.predicate = try FetchPredicate(format: "name == %@", "FIAT")
+            update.predicate = FetchPredicate(format: "name == %@", "FIAT")
             update.propertiesToUpdate = ["name": "FCA"]
             update.resultType = .count
             #expect(try context.execute(update).result as? Int == 1)

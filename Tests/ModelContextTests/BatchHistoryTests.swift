@@ -37,15 +37,15 @@ struct BatchHistoryTests {
             ])
             _ = try context.execute(insert)
             let update = BatchUpdateRequest(entityName: "Book")
-            update.predicate = try FetchPredicate(format: "pages > 400")
+            update.predicate = FetchPredicate(format: "pages > 400")
             update.propertiesToUpdate = ["summary": "long", "pages": 999]
             _ = try context.execute(update)
             let nothing = BatchUpdateRequest(entityName: "Book")
-            nothing.predicate = try FetchPredicate(format: "pages < 0")
+            nothing.predicate = FetchPredicate(format: "pages < 0")
             nothing.propertiesToUpdate = ["summary": "none"]
             _ = try context.execute(nothing)
             let request = FetchRequest<ManagedObject>(entityName: "Book")
-            request.predicate = try FetchPredicate(format: "title == %@", "Tehanu")
+            request.predicate = FetchPredicate(format: "title == %@", "Tehanu")
             _ = try context.execute(BatchDeleteRequest(fetchRequest: request))
             return try context.execute(HistoryChangeRequest.fetchHistory(after: nil as HistoryToken?)).transactions
         }

@@ -32,12 +32,12 @@ struct BatchRequestTests {
         let stale = container.newBackgroundContext()
         let dune = try stale.performAndWait {
             let request = FetchRequest<ManagedObject>(entityName: "Book")
-            request.predicate = try FetchPredicate(format: "title == %@", "Dune")
+            request.predicate = FetchPredicate(format: "title == %@", "Dune")
             return try stale.fetch(request)[0]
         }
-        try context.performAndWait {
+        try context.performAndWait { () throws in
             let update = BatchUpdateRequest(entityName: "Book")
-            update.predicate = try FetchPredicate(format: "pages > 400")
+            update.predicate = FetchPredicate(format: "pages > 400")
             update.propertiesToUpdate = ["summary": "long", "pages": 999, "publishedAt": NSNull()]
             update.resultType = .count
             #expect(try context.execute(update).result as? Int == 2)
@@ -55,7 +55,7 @@ struct BatchRequestTests {
             let request = FetchRequest<ManagedObject>(entityName: "Book")
             for book in try context.fetch(request) { topic.addObject(book, toRelationship: "publications") }
             try context.save()
-            request.predicate = try FetchPredicate(format: "summary == %@", "long")
+            request.predicate = FetchPredicate(format: "summary == %@", "long")
             let delete = BatchDeleteRequest(fetchRequest: request)
             delete.resultType = .count
             #expect(try context.execute(delete).result as? Int == 2)

@@ -26,7 +26,7 @@ struct ChildContextTests {
 
     static func authors(_ context: ManagedObjectContext, _ predicate: String? = nil) throws -> [String] {
         let request = FetchRequest<ManagedObject>(entityName: "Author")
-        if let predicate { request.predicate = try FetchPredicate(format: predicate) }
+        if let predicate { request.predicate = FetchPredicate(format: predicate) }
         request.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
         return try context.performAndWait { try context.fetch(request).map { $0.value(forKey: "name") as? String ?? "-" } }
     }

@@ -146,7 +146,7 @@ struct ContextTests {
             context.delete(saved[0])
             saved[1].setValue("d", forKey: "name")
             #expect(try context.fetch(request).map { $0.value(forKey: "name") as? String } == ["c", "d"])
-            request.predicate = try FetchPredicate(format: "name == 'd'")
+            request.predicate = FetchPredicate(format: "name == 'd'")
             #expect(try context.fetch(request).map { $0.value(forKey: "name") as? String } == ["d"])
             #expect(try context.count(for: request) == 1)
             request.includesPendingChanges = false

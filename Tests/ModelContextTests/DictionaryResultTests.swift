@@ -84,7 +84,7 @@ struct DictionaryResultTests {
             let everything = FetchRequest<NSDictionary>(entityName: "Book")
             everything.propertiesToFetch = [try expression("total", "sum:(pages)", .integer64), try expression("books", "count:(title)", .integer64)]
             #expect(try context.fetch(everything).map { $0["total"] as? Int64 } == [1130])
-            everything.predicate = try FetchPredicate(format: "pages > 1000")
+            everything.predicate = FetchPredicate(format: "pages > 1000")
             let empty = try context.fetch(everything)
             #expect(empty.count == 1 && empty[0]["books"] as? Int64 == 0 && empty[0]["total"] == nil)
 

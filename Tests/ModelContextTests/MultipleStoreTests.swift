@@ -242,7 +242,7 @@ struct MultipleStoreTests {
     /// The item of rank 1, in the main store, and the memo of rank 2, in the scratch store.
     static func firstTwoItems() throws -> ModelContext.FetchRequest<ManagedObject> {
         let request = FetchRequest<ManagedObject>(entityName: "Item")
-        request.predicate = try FetchPredicate(format: "rank <= 2")
+        request.predicate = FetchPredicate(format: "rank <= 2")
         request.sortDescriptors = [FetchSortDescriptor(key: "rank")]
         return request
     }

@@ -50,7 +50,7 @@ struct PendingChangesPredicateTests {
             func results() throws -> [[ObjectIdentifier]] {
                 try fetches.map { entity, format, arguments in
                     let request = FetchRequest<ManagedObject>(entityName: entity)
-                    request.predicate = try FetchPredicate(format: format, argumentArray: arguments)
+                    request.predicate = FetchPredicate(format: format, argumentArray: arguments)
                     return try context.fetch(request).map(ObjectIdentifier.init).sorted { "\($0)" < "\($1)" }
                 }
             }

@@ -30,7 +30,7 @@ struct PredicateEquivalenceTests {
                 guard !check.objects.isEmpty else { continue }
                 for generated in PredicateGenerator(model: check.model, entity: entity, objects: check.objects).predicates() {
                     do {
-                        let predicate = try FetchPredicate(format: generated.format, argumentArray: generated.arguments)
+                        let predicate = FetchPredicate(format: generated.format, argumentArray: generated.arguments)
                         let (store, memory) = try check.keys(store: predicate, memory: predicate.node)
                         #expect(store == memory, "\(entity.name): \(generated): store \(store.sorted()), evaluator \(memory.sorted())")
                         checked += 1
@@ -55,12 +55,12 @@ struct PredicateEquivalenceTests {
                 ("owner.firstName == 'Victoria'", "owner.firstName != 'Victoria'"), ("maker BEGINSWITH[c] 'f'", "maker BEGINSWITH 'f'"),
             ]
             for (correct, broken) in pairs {
-                let (store, memory) = try check.keys(store: try FetchPredicate(format: correct), memory: try FetchPredicate(format: broken).node)
+                let (store, memory) = try check.keys(store: FetchPredicate(format: correct), memory: FetchPredicate(format: broken).node)
                 #expect(store != memory, "\(correct) against \(broken) went unnoticed")
-                #expect(try check.keys(store: try FetchPredicate(format: correct), memory: try FetchPredicate(format: correct).node).0 == store)
+                #expect(try check.keys(store: FetchPredicate(format: correct), memory: FetchPredicate(format: correct).node).0 == store)
             }
             let people = try EquivalenceCheck(context: context, entity: "Person")
-            let (store, memory) = try people.keys(store: try FetchPredicate(format: "ANY cars.maker == 'FIAT'"), memory: try FetchPredicate(format: "ALL cars.maker == 'FIAT'").node)
+            let (store, memory) = try people.keys(store: FetchPredicate(format: "ANY cars.maker == 'FIAT'"), memory: FetchPredicate(format: "ALL cars.maker == 'FIAT'").node)
             #expect(store != memory)
         }
     }
@@ -102,7 +102,7 @@ struct PredicateEquivalenceTests {
             ]
             for (format, arguments, message) in refused {
                 let request = FetchRequest<ManagedObject>(entityName: "Person")
-                request.predicate = try FetchPredicate(format: format, argumentArray: arguments)
+                request.predicate = FetchPredicate(format: format, argumentArray: arguments)
                 #expect(performing: { try context.fetch(request) }, throws: { error in
                     let error = error as NSError
                     return error.code == 134060 && error.localizedDescription.contains(message)
@@ -129,10 +129,10 @@ struct PredicateEquivalenceTests {
             }
             try context.save()
             for template in templates {
-                let predicate = try FetchPredicate(format: template.predicateString!)
+                let predicate = FetchPredicate(format: template.predicateString!)
                 let (store, memory) = try EquivalenceCheck(context: context, entity: template.entityName).keys(store: predicate, memory: predicate.node)
                 #expect(store == memory, "\(template.name): \(store.sorted()) \(memory.sorted())")
-                let relaxed = try FetchPredicate(format: template.predicateString!.replacingOccurrences(of: "> 5", with: "> 1"))
+                let relaxed = FetchPredicate(format: template.predicateString!.replacingOccurrences(of: "> 5", with: "> 1"))
                 let (some, evaluated) = try EquivalenceCheck(context: context, entity: template.entityName).keys(store: relaxed, memory: relaxed.node)
                 #expect(some == evaluated && some.count == 1, "\(relaxed): \(some.sorted()) \(evaluated.sorted())")
             }

@@ -130,7 +130,7 @@ struct SharedEntityStoresTests {
             #expect(((note.value(forKey: "tags") as? NSSet)?.allObjects as? [ManagedObject])?.map { $0.value(forKey: "label") as? String } == ["shared tag"])
             // A predicate naming an object matches in that object's store only.
             let tags = FetchRequest<ManagedObject>(entityName: "Tag")
-            tags.predicate = try FetchPredicate(format: "note == %@", note)
+            tags.predicate = FetchPredicate(format: "note == %@", note)
             #expect(try reader.fetch(tags).map { $0.value(forKey: "label") as? String } == ["shared tag"])
             // An ID from a URI is the fetched object's.
             let uri = try #require(reader.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: theirs.uriRepresentation()))

@@ -64,7 +64,7 @@ struct TextWithNULTests {
         try context.performAndWait { () throws in
             func names(_ format: String, _ argument: Any) throws -> [String] {
                 let request = FetchRequest<ManagedObject>(entityName: "Author")
-                request.predicate = try FetchPredicate(format: format, argument)
+                request.predicate = FetchPredicate(format: format, argument)
                 return try context.fetch(request).compactMap { $0.value(forKey: "name") as? String }.sorted()
             }
             #expect(try names("name == %@", "a\u{0}b") == ["a\u{0}b"])
@@ -106,7 +106,7 @@ struct TextWithNULTests {
                 searches.map { format, argument, _ in
                     do {
                         let request = FetchRequest<ManagedObject>(entityName: "Author")
-                        request.predicate = try FetchPredicate(format: format, argument)
+                        request.predicate = FetchPredicate(format: format, argument)
                         return try context.fetch(request).compactMap { $0.value(forKey: "name") as? String }.sorted()
                     } catch {
                         Issue.record(error, "\(format) \(argument.debugDescription)")

@@ -65,7 +65,7 @@ extension ManagedObjectContext {
         var result = try materialize(stored)
         guard merging else { return result }
         let evaluation = ObjectEvaluation(self)
-        let predicate = request.predicate?.node
+        let predicate = try request.predicate?.checkedNode()
         var seen = Set(result.map(ObjectIdentifier.init))
         result = try result.filter { object in
             if object.deleted { return false }
@@ -174,7 +174,7 @@ extension ManagedObjectContext {
         }
         var fetch = StoreFetch(entity: request.entityName)
         fetch.includesSubentities = request.includesSubentities
-        fetch.predicate = request.predicate?.node
+        fetch.predicate = try request.predicate?.checkedNode()
         fetch.sortKeys = request.sortDescriptors.map(Self.sortKey)
         return fetch
     }

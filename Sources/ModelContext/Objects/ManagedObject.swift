@@ -45,6 +45,8 @@ open class ManagedObject: NSObject {
     /// The store a new object is to be saved to (``ManagedObjectContext/assign(_:to:)``); nil for
     /// the first store holding its entity.
     var assignedStore: PersistentStore?
+    /// For a probe object reading a key path: the keys ``value(forKey:)`` was asked for.
+    var keyProbe: KeyProbe?
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.
@@ -167,6 +169,7 @@ open class ManagedObject: NSObject {
     /// `NSSet` (`NSOrderedSet` when ordered); nil for an unknown key.
     open func value(forKey key: String) -> Any? {
         checkQueue()
+        keyProbe?.keys.append(key)
         return entity.properties[key].flatMap { value(of: $0, key: key) }
     }
 

@@ -75,7 +75,7 @@ extension ManagedObjectContext {
         }
         var fetch = StoreFetch(entity: entityName)
         fetch.includesSubentities = subentities
-        fetch.predicate = predicate?.node
+        fetch.predicate = try predicate?.checkedNode()
         fetch.keys = reader.keys
         let statement = try Self.translating {
             try fetch.select(["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"], layout: reader.rows.layout, entities: reader.rows.entities)

@@ -68,3 +68,16 @@ final class ContainerContexts: Sendable {
         }
     }
 }
+
+extension PersistentStoreCoordinator {
+    /// A coordinator of `model` over the stores `container` has loaded, and those it loads
+    /// later (read when the coordinator is first used): what an `NSPersistentContainer` makes
+    /// before its stores are loaded. The coordinator keeps the container, as Core Data's keeps
+    /// its stores: a context outlives the container that made it.
+    public convenience init(model: ManagedObjectModel, storesOf container: PersistentContainer) {
+        self.init(
+            model: model,
+            provider: { container.loadedStores.map { ($0.database, $0.report.description.configuration) } },
+            remoteChangeURLs: { container.loadedStores.map(\.report.description.remoteChangeURL) })
+    }
+}

@@ -123,6 +123,7 @@ public final class PersistentStoreCoordinator: Sendable {
         managedObjectModel = model
         self.provider = provider
         self.remoteChangeURLs = remoteChangeURLs
+        ModelRegistry.shared.register(model)
     }
 
     /// The stores, opened on first use; throws Core Data's "no persistent stores" error before

@@ -85,7 +85,7 @@ struct FetchCommand: ParsableCommand {
             }
             if let predicate {
                 do {
-                    request.predicate = try FetchPredicate(format: predicate)
+                    request.predicate = try FetchPredicate(format: predicate).checked()
                 } catch {
                     throw CommandFailure(
                         errorClass: "usage", code: "S127", message: "the predicate does not parse: \(error)", path: store,
