@@ -112,4 +112,14 @@ public enum HistoryResult: Sendable {
         if case .transactions(let found) = self { return found }
         return []
     }
+
+    /// The result as `NSPersistentHistoryResult.result` gives it, for code that casts it: a
+    /// fetch's `[HistoryTransaction]` (Core Data's default result type, transactions with their
+    /// changes), a deletion's count as `Int`.
+    public var result: Any? {
+        switch self {
+        case .transactions(let found): found
+        case .deleted(let count): count
+        }
+    }
 }
