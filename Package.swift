@@ -23,6 +23,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ],
@@ -33,7 +34,10 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .target(name: "ModelSchema"),
+        .target(
+            name: "ModelSchema",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(name: "ModelXML", dependencies: ["ModelSchema", "CLibXML2"]),
         // The system's zlib, for the raw DEFLATE of a store's model cache.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),

@@ -1,3 +1,5 @@
+import Crypto
+
 /// The byte string fed to a version hash, built in Core Data's order (little-endian integers).
 struct HashInput {
     private(set) var bytes: [UInt8] = []
@@ -17,7 +19,7 @@ struct HashInput {
 
     /// Appends the SHA-256 of `other` without making a ``VersionHash`` of it first.
     mutating func append(sha256Of other: HashInput) {
-        bytes.append(contentsOf: other.digest)
+        other.digest.withUnsafeBytes { bytes.append(contentsOf: $0) }
     }
 
     mutating func append(byte: UInt8) {
@@ -36,19 +38,17 @@ struct HashInput {
     }
 
     var sha256: VersionHash {
-        VersionHash(bytes: digest)
+        VersionHash(bytes: digest.withUnsafeBytes { Array($0) })
     }
 
     var sha512: [UInt8] {
-        var hasher = SHA512()
-        hasher.update(bytes)
-        return hasher.finalize()
+        SHA512.hash(data: bytes).withUnsafeBytes { Array($0) }
     }
 
     /// The SHA-256 digest, hashed straight from the bytes' storage.
-    private var digest: [UInt8] {
+    private var digest: SHA256.Digest {
         var hasher = SHA256()
-        hasher.update(bytes)
+        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         return hasher.finalize()
     }
 }
