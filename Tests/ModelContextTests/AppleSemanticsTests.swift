@@ -57,6 +57,26 @@ struct AppleSemanticsTests {
         }
     }
 
+    /// Apple's `changedValues()` documentation: it "only reports changes to properties that are
+    /// persistent properties of the receiver, not changes to transient properties"; and
+    /// `committedValues(forKeys:)` likewise reports persistent properties only, nil as `NSNull`.
+    @Test func changedAndCommittedValuesLeaveTransientsOut() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await ObjectLifetimeTests.container(in: folder.url)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let counter = ManagedObject(entity: ObjectLifetimeTests.entity(container), insertInto: context)
+            try context.save()
+            counter.setValue("changed", forKey: "label")
+            #expect(counter.hasChanges)
+            #expect(counter.changedValues().isEmpty)
+            counter.setValue(7, forKey: "count")
+            #expect(Set(counter.changedValues().keys) == ["count"])
+            #expect(Set(counter.committedValues(forKeys: nil).keys) == ["count"])
+        }
+    }
+
     /// Apple's documentation of `willTurnIntoFault()` ("before converting it to a fault ... (re)set
     /// state which requires access to property values") and `didTurnIntoFault()` ("transient values
     /// declared as entity properties are typically already cleared out by the time this method is

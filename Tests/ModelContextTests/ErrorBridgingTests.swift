@@ -80,7 +80,7 @@ struct ErrorBridgingTests {
             book.setValue("Dune", forKey: "title")
             let request = FetchRequest<ManagedObject>(entityName: "Book")
             return Self.error {
-                request.predicate = try FetchPredicate(format: "title MATCHES %@", "(")
+                request.predicate = FetchPredicate(format: "title MATCHES %@", "(")
                 return try context.fetch(request)
             }
         }

@@ -19,7 +19,7 @@ struct HistoryFetchRequestTests {
     ) throws -> [HistoryTransaction] {
         let request = HistoryChangeRequest.fetchHistory(after: token)
         if let fetchRequest = record {
-            fetchRequest.predicate = try FetchPredicate(format: format, argumentArray: arguments)
+            fetchRequest.predicate = FetchPredicate(format: format, argumentArray: arguments)
             request.fetchRequest = fetchRequest
         }
         return try context.performAndWait { try context.execute(request).transactions }
@@ -93,7 +93,7 @@ struct HistoryFetchRequestTests {
 
         // The transaction entity through fetchHistory(withFetch:).
         let transactionRequest = try #require(HistoryTransaction.fetchRequest)
-        transactionRequest.predicate = try FetchPredicate(format: "%K > %@", "token", token2)
+        transactionRequest.predicate = FetchPredicate(format: "%K > %@", "token", token2)
         let after = try reader.performAndWait { try reader.execute(HistoryChangeRequest.fetchHistory(withFetch: transactionRequest)).transactions }
         #expect(after.map(\.token) == [token3])
 

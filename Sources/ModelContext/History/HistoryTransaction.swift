@@ -30,7 +30,7 @@ public struct HistoryTransaction: Sendable, CustomStringConvertible {
 
     /// A fetch request of transactions (`NSPersistentHistoryTransaction.fetchRequest`), to set a
     /// predicate on and give a history fetch as its ``HistoryChangeRequest/fetchRequest``:
-    /// `fetchRequest.predicate = try FetchPredicate(format: "author != %@", "app")`. Optional as
+    /// `fetchRequest.predicate = FetchPredicate(format: "author != %@", "app")`. Optional as
     /// Core Data's is; never nil here.
     public static var fetchRequest: FetchRequest<Any>? { FetchRequest(entityName: entityName) }
 

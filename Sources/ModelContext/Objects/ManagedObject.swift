@@ -81,7 +81,8 @@ open class ManagedObject: NSObject {
     public var isUpdated: Bool { !inserted && !deleted && (!pending.isEmpty || !changedToManys.isEmpty) }
     public var hasChanges: Bool { inserted || deleted || !pending.isEmpty || !changedToManys.isEmpty }
 
-    /// The properties changed since the last save and their new values (to-manys as sets).
+    /// The persistent properties changed since the last save and their new values (to-manys as
+    /// sets); transient attributes are left out, as Core Data leaves them out.
     public func changedValues() -> [String: Any] {
         checkQueue()
         var result = [String: Any]()
@@ -92,7 +93,6 @@ open class ManagedObject: NSObject {
         for slot in shape.toOnes.indices {
             if let target = pending.toOne(slot) { result[shape.toOnes[slot].name] = target ?? NSNull() }
         }
-        for (key, value) in pending.transients { result[key] = value ?? NSNull() }
         for key in changedToManys { result[key] = value(forKey: key) ?? NSNull() }
         return result
     }
