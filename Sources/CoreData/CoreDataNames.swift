@@ -35,6 +35,7 @@ public typealias NSBatchUpdateRequestResultType = BatchRequestResultType
 public typealias NSBatchInsertRequestResultType = BatchRequestResultType
 public typealias NSPersistentHistoryChangeRequest = HistoryChangeRequest
 public typealias NSPersistentHistoryResult = HistoryResult
+public typealias NSPersistentHistoryResultType = HistoryResultType
 public typealias NSPersistentHistoryTransaction = HistoryTransaction
 public typealias NSPersistentHistoryChange = HistoryChange
 public typealias NSPersistentHistoryChangeType = HistoryChangeType

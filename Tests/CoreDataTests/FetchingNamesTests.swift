@@ -88,6 +88,21 @@ struct FetchingNamesTests {
         #expect(performing: { try context.fetch(request) }, throws: { "\($0)".contains("key path") })
     }
 
+    /// CoreDataPlus `NSManagedObjectContextUtils_Tests.test_DeleteManagedObjects`, run on Apple
+    /// platforms: `Person()` makes an object with no context (Core Data logs "Failed to call
+    /// designated initializer"), which can then be inserted and saved.
+    @Test func aPlainInitializerMakesAnObjectWithoutAContext() throws {
+        let context = try Self.context()
+        let note = Note()
+        #expect(note.managedObjectContext == nil && note.entity.name == "Note")
+        note.title = "later"
+        context.insert(note)
+        try context.save()
+        let request: NSFetchRequest<Note> = Note.fetchRequest()
+        request.predicate = NSPredicate(format: "title == %@", "later")
+        #expect(try context.fetch(request) == [note])
+    }
+
     /// `entity()` is the entity whose class is the receiver, and `fetchRequest()` of
     /// NSManagedObject fetches it as `NSFetchRequestResult`s; a generated class's own
     /// `fetchRequest()` is typed with the class (developer.apple.com: NSManagedObject.entity(),

@@ -1,8 +1,8 @@
 import CoreData
-import Foundation
 
 // The Xcode template's entity, as Xcode's code generation writes it (Item+CoreDataClass.swift and
-// Item+CoreDataProperties.swift), with `@NSManaged` written out as the accessor it stands for.
+// Item+CoreDataProperties.swift), ported with the two edits: `@objc(Item)` deleted, `@NSManaged`
+// written `@Managed`.
 
 public class Item: NSManagedObject {}
 
@@ -11,8 +11,5 @@ extension Item {
         return NSFetchRequest<Item>(entityName: "Item")
     }
 
-    public var timestamp: Date? {
-        get { value(forKey: "timestamp") as? Date }
-        set { setValue(newValue, forKey: "timestamp") }
-    }
+    @Managed public var timestamp: Date?
 }

@@ -1,8 +1,7 @@
 import CoreData
-import Foundation
 
-// A second entity of the test model, in the form of Xcode's generated classes, with
-// `@NSManaged` written out as the accessor it stands for.
+// A second entity of the test model, in the form of Xcode's generated classes, ported with the
+// two edits (`@objc(Note)` deleted, `@NSManaged` written `@Managed`).
 
 public class Note: NSManagedObject {}
 
@@ -11,13 +10,6 @@ extension Note {
         return NSFetchRequest<Note>(entityName: "Note")
     }
 
-    public var title: String? {
-        get { value(forKey: "title") as? String }
-        set { setValue(newValue, forKey: "title") }
-    }
-
-    public var body: String? {
-        get { value(forKey: "body") as? String }
-        set { setValue(newValue, forKey: "body") }
-    }
+    @Managed public var title: String?
+    @Managed public var body: String?
 }

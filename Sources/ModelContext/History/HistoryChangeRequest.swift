@@ -23,11 +23,19 @@ public final class HistoryChangeRequest: Sendable, CustomStringConvertible {
     let anchor: Anchor
     private let affected = Mutex<[PersistentStore]?>(nil)
     private let tailoring = Mutex<FetchRequest<Any>?>(nil)
+    private let kind = Mutex(HistoryResultType.transactionsAndChanges)
 
     /// The stores the request runs in (of its context's coordinator); every store when nil.
     public var affectedStores: [PersistentStore]? {
         get { affected.withLock { $0 } }
         set { affected.withLock { $0 = newValue } }
+    }
+
+    /// What the request gives (`resultType`); transactions with their changes by default, as in
+    /// Core Data.
+    public var resultType: HistoryResultType {
+        get { kind.withLock { $0 } }
+        set { kind.withLock { $0 = newValue } }
     }
 
     /// A fetch's tailoring (`fetchRequest`): a request of ``HistoryTransaction/fetchRequest``
@@ -97,29 +105,5 @@ public final class HistoryChangeRequest: Sendable, CustomStringConvertible {
         case .date(let date): "\(operation == .fetch ? "after" : "before") \(date)"
         }
         return "HistoryChangeRequest \(operation == .fetch ? "fetch" : "delete") \(anchor)"
-    }
-}
-
-/// What executing a ``HistoryChangeRequest`` gives (`NSPersistentHistoryResult`).
-public enum HistoryResult: Sendable {
-    /// A fetch's transactions, oldest first.
-    case transactions([HistoryTransaction])
-    /// How many transactions a deletion removed.
-    case deleted(count: Int)
-
-    /// A fetch's transactions; empty for a deletion.
-    public var transactions: [HistoryTransaction] {
-        if case .transactions(let found) = self { return found }
-        return []
-    }
-
-    /// The result as `NSPersistentHistoryResult.result` gives it, for code that casts it: a
-    /// fetch's `[HistoryTransaction]` (Core Data's default result type, transactions with their
-    /// changes), a deletion's count as `Int`.
-    public var result: Any? {
-        switch self {
-        case .transactions(let found): found
-        case .deleted(let count): count
-        }
     }
 }

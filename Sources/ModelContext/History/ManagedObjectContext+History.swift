@@ -21,7 +21,7 @@ extension ManagedObjectContext {
         let opened = try coordinator.stores()
         let stores = try opened.restricted(Self.stores(for: request.anchor, in: opened.all), to: request.affectedStores)
         // A request whose stores are all left out by its affectedStores finds nothing.
-        if stores.isEmpty { return request.operation == .fetch ? .transactions([]) : .deleted(count: 0) }
+        if stores.isEmpty { return request.operation == .fetch ? HistoryResult(fetched: [], as: request.resultType) : Self.deleted(0, as: request.resultType) }
         let bound = Self.bound(of: request.anchor)
         // Among several stores, those without history are left out; 134091 when none has any.
         let skipsUntracked = stores.count > 1
@@ -50,7 +50,7 @@ extension ManagedObjectContext {
                 transactions = transactions.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
             }
             if let tailoring = request.fetchRequest { transactions = try HistoryFilter(tailoring).apply(to: transactions) }
-            return .transactions(transactions)
+            return HistoryResult(fetched: transactions, as: request.resultType)
         case .delete:
             var count = 0
             for store in stores {
@@ -60,8 +60,13 @@ extension ManagedObjectContext {
                 if let deleted { count += deleted } else { untracked += 1 }
             }
             try Self.requireHistory(untracked: untracked, of: stores.count)
-            return .deleted(count: count)
+            return Self.deleted(count, as: request.resultType)
         }
+    }
+
+    /// A deletion's result: its status for `.statusOnly`, else how many transactions it removed.
+    private static func deleted(_ count: Int, as resultType: HistoryResultType) -> HistoryResult {
+        resultType == .statusOnly ? .status(true) : .deleted(count: count)
     }
 
     /// The stores `anchor` concerns: a token's own store (the first store for a token that names

@@ -57,6 +57,19 @@ open class ManagedObject: NSObject {
         context?.insert(self)
     }
 
+    /// Makes an object of the entity whose class this is (``registeredEntity``) with no context,
+    /// as `NSManagedObject()` does on Apple platforms: the object is usable and may be inserted
+    /// later, and Core Data's complaint is logged, since the designated initializer is the one
+    /// to call. A class no model made so far names has no entity to make an object of: that
+    /// stops the program, as Core Data's "must have a valid NSEntityDescription" does.
+    public override convenience init() {
+        guard let entity = Self.registeredEntity else {
+            preconditionFailure("An NSManagedObject of class '\(Self.self)' must have a valid NSEntityDescription: no model made so far has one")
+        }
+        FileHandle.standardError.write(Data("CoreData: error: Failed to call designated initializer on NSManagedObject class '\(Self.self)'\n".utf8))
+        self.init(entity: entity, insertInto: nil)
+    }
+
     /// Makes an object of the entity whose class this is, in `context`.
     public convenience init(context: ManagedObjectContext) {
         self.init(entity: context.entity(for: Self.self), insertInto: context)
