@@ -2,6 +2,7 @@ import Foundation
 import ModelContext
 import ModelSchema
 import ModelStack
+import Synchronization
 
 /// Core Data's stack in one object (`NSPersistentContainer`): a model, a coordinator, the
 /// descriptions of its stores, a view context on the main queue and background contexts. An
@@ -15,7 +16,12 @@ open class NSPersistentContainer: @unchecked Sendable {
     public let viewContext: ManagedObjectContext
     /// The stores ``loadPersistentStores(completionHandler:)`` loads: at first one SQLite store at
     /// ``defaultDirectoryURL()``/`<name>.sqlite`, as Core Data's container describes it.
-    open var persistentStoreDescriptions: [NSPersistentStoreDescription]
+    open var persistentStoreDescriptions: [NSPersistentStoreDescription] {
+        get { descriptions.withLock { $0 } }
+        set { descriptions.withLock { $0 = newValue } }
+    }
+    /// The descriptions, under the lock that lets the container cross threads.
+    private let descriptions = Mutex<[NSPersistentStoreDescription]>([])
     /// ModelStack's container, which loads the stores the coordinator reads.
     private let stack: PersistentContainer
 
@@ -45,7 +51,6 @@ open class NSPersistentContainer: @unchecked Sendable {
         persistentStoreCoordinator = PersistentStoreCoordinator(model: model, storesOf: stack)
         viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
         viewContext.persistentStoreCoordinator = persistentStoreCoordinator
-        persistentStoreDescriptions = []
         persistentStoreDescriptions = [NSPersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite"))]
     }
 

@@ -8,22 +8,53 @@ import ModelStack
 /// in ``options`` under Core Data's keys, so setting either one sets both.
 open class NSPersistentStoreDescription: CustomStringConvertible, @unchecked Sendable {
     /// The store file; `/dev/null` for a store in memory.
-    open var url: URL?
+    open var url: URL? {
+        get { locked { $0.url } }
+        set { locked { $0.url = newValue } }
+    }
     /// `NSSQLiteStoreType` (the default) or `NSInMemoryStoreType`; another type fails to load
     /// with Core Data's 134000.
-    open var type = NSSQLiteStoreType
+    open var type: String {
+        get { locked { $0.type } }
+        set { locked { $0.type = newValue } }
+    }
     /// The model configuration whose entities the store holds; nil for every entity.
-    open var configuration: String?
+    open var configuration: String? {
+        get { locked { $0.configuration } }
+        set { locked { $0.configuration = newValue } }
+    }
     /// Load the store on another thread, the completion handler called from there.
-    open var shouldAddStoreAsynchronously = false
+    open var shouldAddStoreAsynchronously: Bool {
+        get { locked { $0.addsAsynchronously } }
+        set { locked { $0.addsAsynchronously = newValue } }
+    }
     /// The options under Core Data's keys (``NSPersistentHistoryTrackingKey`` and the others).
-    open private(set) var options: [String: NSObject] = [:]
+    open var options: [String: NSObject] { locked { $0.options } }
     /// The SQLite pragmas set with ``setValue(_:forPragmaNamed:)``.
-    open private(set) var sqlitePragmas: [String: NSObject] = [:]
+    open var sqlitePragmas: [String: NSObject] { locked { $0.pragmas } }
+
+    /// What a description holds, under the lock that lets it cross threads (a description is
+    /// handed to a completion handler on the loading thread while the app may still change it).
+    private struct State {
+        var url: URL?
+        var type = NSSQLiteStoreType
+        var configuration: String?
+        var addsAsynchronously = false
+        var options: [String: NSObject] = [:]
+        var pragmas: [String: NSObject] = [:]
+    }
+
+    private let lock = NSLock()
+    private var state = State()
+
+    /// Reads or changes the state under the lock.
+    private func locked<T>(_ body: (inout State) -> T) -> T {
+        lock.withLock { body(&state) }
+    }
 
     /// A description of the SQLite store at `url`.
     public init(url: URL) {
-        self.url = url
+        locked { $0.url = url }
     }
 
     /// A description with no URL yet.
@@ -55,14 +86,14 @@ open class NSPersistentStoreDescription: CustomStringConvertible, @unchecked Sen
 
     /// Sets the option `key` to `option`, or removes it for nil.
     open func setOption(_ option: NSObject?, forKey key: String) {
-        options[key] = option
+        locked { $0.options[key] = option }
     }
 
     /// Sets the SQLite pragma `name` to `value`, or removes it for nil. `journal_mode` chooses
     /// the journal (`WAL`; `DELETE`, `TRUNCATE` or `PERSIST` for a rollback journal); the others
     /// are kept and not applied.
     open func setValue(_ value: NSObject?, forPragmaNamed name: String) {
-        sqlitePragmas[name] = value
+        locked { $0.pragmas[name] = value }
     }
 
     /// The Boolean option `key` (a number, or a string as property lists give them).
