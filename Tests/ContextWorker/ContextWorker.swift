@@ -17,7 +17,9 @@ import ModelStack
 ///   each remote-change notification from now on;
 /// - `increment SECONDS CONTEXTS`: the counters' stress, ``CounterStress``;
 /// - `offqueue fetch|read|release ENTITY`: uses the context from off its queue (`Session`), which
-///   checked mode (`MODELC_CONCURRENCY_DEBUG=1`) stops at once for `fetch` and `read`;
+///   checked mode (`MODELC_CONCURRENCY_DEBUG=1`) reports for `fetch` and `read` (the fetch throws,
+///   the read runs on the queue), and which ends the worker when `CONTEXT_WORKER_STOP_ON_VIOLATION`
+///   is `1`, as an app that wants Core Data's stop sets its violation handler;
 /// - `bulk ROWS`: saves ROWS new authors per transaction until killed, printing each commit;
 /// - `photos BYTES`: saves a new photo of BYTES bytes per transaction, changing the one before
 ///   and deleting the oldest, until killed, printing each commit (external-data files).
@@ -29,6 +31,9 @@ struct ContextWorker {
         guard paths.count == 2 else {
             Output.line(["ok": false, "error": "usage: ContextWorker STORE MODEL [--history] [--remote]"])
             exit(64)
+        }
+        if ProcessInfo.processInfo.environment["CONTEXT_WORKER_STOP_ON_VIOLATION"] == "1" {
+            ConcurrencyDebug.violationHandler = { violation in fatalError(violation.description) }
         }
         do {
             let container = try PersistentContainer(name: "Worker", model: URL(fileURLWithPath: paths[paths.startIndex + 1]))

@@ -93,7 +93,8 @@ final class Session: Sendable {
             return ["ok": true, "count": try context.fetch(request).count]
         case "read":
             let objects = try context.performAndWait { try context.fetch(request) }
-            return ["ok": true, "value": Self.json(objects.first?.value(forKey: objects.first?.entity.attributes.first?.name ?? ""))]
+            let key = objects.first?.entity.attributes.first(where: { $0.name == "name" })?.name ?? objects.first?.entity.attributes.first?.name
+            return ["ok": true, "value": Self.json(objects.first?.value(forKey: key ?? ""))]
         case "release":
             // The fetched objects are let go here, when the count is taken.
             return ["ok": true, "count": try context.performAndWait { try context.fetch(request) }.count]

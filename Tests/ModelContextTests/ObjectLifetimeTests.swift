@@ -9,7 +9,7 @@ import _ModelTestSupport
 /// How long objects live and what they keep: an object the app lets go leaves the context's table
 /// (on the context's queue, whichever thread let it go) and is read again; a context has one
 /// object per ID, whatever brings a second (an upsert, IDs of other coordinators' stores); a
-/// context that goes leaves its objects without one; checked mode stops wrong-queue use at once;
+/// context that goes leaves its objects without one; checked mode reports wrong-queue use and keeps it from racing;
 /// unsaved values live in row slots and transient values outlive a save, and integers keep every
 /// digit on their way to the column.
 struct ObjectLifetimeTests {
@@ -169,11 +169,11 @@ struct ObjectLifetimeTests {
         #expect(Probe.ends.withLock { $0 } == Array(repeating: true, count: 50))
     }
 
-    /// Checked mode, modelc's `-com.apple.CoreData.ConcurrencyDebug 1`: a fetch, or a read of an
-    /// object's value, from off the context's queue stops the process at once, naming the call;
-    /// letting objects go there is allowed; with the mode off, nothing stops.
-    @Test(arguments: [("fetch", "ManagedObjectContext.fetch(_:)"), ("read", "ManagedObject.value(forKey:)")])
-    func checkedModeStopsAtTheFirstUseFromOffTheQueue(use: String, call: String) async throws {
+    /// Checked mode, modelc's `-com.apple.CoreData.ConcurrencyDebug 1`, in a process that turns it
+    /// on: a fetch from off the context's queue throws 134060 naming the call, a read of an
+    /// object's value there runs on the queue and gives the value, and each is reported on
+    /// standard error; letting objects go there is allowed. With the mode off, nothing is reported.
+    @Test func checkedModeReportsUseFromOffTheQueueAndKeepsItFromRacing() async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
         _ = try await ContextTestSupport.container(in: folder.url)
@@ -182,16 +182,82 @@ struct ObjectLifetimeTests {
         #expect(try checked.send("insert Author name=Ann")["ok"] as? Bool == true)
         #expect(try checked.send("save")["ok"] as? Bool == true)
         #expect(try checked.send("offqueue release Author")["count"] as? Int == 1)
-        checked.start("offqueue \(use) Author")
-        let answered = try? checked.answer(for: "offqueue \(use)", timeout: 60)
-        #expect(answered == nil)
-        if answered != nil { checked.kill() }
+        let fetch = try checked.send("offqueue fetch Author")
+        #expect(fetch["ok"] as? Bool == false)
+        #expect(fetch["code"] as? Int == 134060)
+        let read = try checked.send("offqueue read Author")
+        #expect(read["ok"] as? Bool == true)
+        #expect(read["value"] as? String == "Ann")
+        checked.finish()
         let ending = checked.ending()
-        #expect(ending.signaled)
-        #expect(ending.errors.contains("modelc concurrency debug: \(call)"))
+        #expect(!ending.signaled)
+        #expect(ending.errors.contains("modelc concurrency debug: ManagedObjectContext.fetch(_:)"))
+        #expect(ending.errors.contains("modelc concurrency debug: ManagedObject.value(forKey:)"))
         let unchecked = try WorkerProcess(store: store, model: ContextTestSupport.library, environment: ["MODELC_CONCURRENCY_DEBUG": "0"])
-        defer { unchecked.finish() }
-        #expect(try unchecked.send("offqueue \(use) Author")["ok"] as? Bool == true)
+        #expect(try unchecked.send("offqueue fetch Author")["count"] as? Int == 1)
+        #expect(try unchecked.send("offqueue read Author")["ok"] as? Bool == true)
+        unchecked.finish()
+        #expect(!unchecked.ending().errors.contains("modelc concurrency debug"))
+    }
+
+    /// An app that wants Core Data's behaviour, where checked mode ends the process at the first
+    /// wrong-queue use, sets a violation handler that ends it: the worker stops at the fetch,
+    /// naming the call.
+    @Test func aViolationHandlerCanEndTheProcess() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        _ = try await ContextTestSupport.container(in: folder.url)
+        let store = folder.url.appendingPathComponent("Library.sqlite")
+        let stopping = try WorkerProcess(
+            store: store, model: ContextTestSupport.library,
+            environment: ["MODELC_CONCURRENCY_DEBUG": "1", "CONTEXT_WORKER_STOP_ON_VIOLATION": "1"])
+        stopping.start("offqueue fetch Author")
+        let answered = try? stopping.answer(for: "offqueue fetch", timeout: 60)
+        #expect(answered == nil)
+        if answered != nil { stopping.kill() }
+        let ending = stopping.ending()
+        #expect(ending.signaled)
+        #expect(ending.errors.contains("modelc concurrency debug: ManagedObjectContext.fetch(_:)"))
+    }
+
+    /// In this process: the handler is given each violation, naming the call and the context, and
+    /// a wrong-queue insert, read and `hasChanges` go on on the queue with their effect, while a
+    /// save throws the violation's error and saves nothing.
+    @Test(.enabled(if: ConcurrencyDebug.isEnabled)) func theHandlerIsGivenEachViolation() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await ContextTestSupport.container(in: folder.url)
+        let context = container.newBackgroundContext()
+        let name = "violations-\(UUID().uuidString)"
+        context.name = name
+        let seen = Mutex<[ConcurrencyViolation]>([])
+        let previous = ConcurrencyDebug.violationHandler
+        ConcurrencyDebug.violationHandler = { violation in
+            if violation.contextName == name { seen.withLock { $0.append(violation) } } else { previous(violation) }
+        }
+        defer { ConcurrencyDebug.violationHandler = previous }
+        let entity = try #require(container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Author"])
+        let author = ManagedObject(entity: entity, insertInto: nil)
+        context.insert(author)
+        author.setValue("Ann", forKey: "name")
+        #expect(author.value(forKey: "name") as? String == "Ann")
+        #expect(context.hasChanges)
+        #expect(throws: (any Error).self) { try context.save() }
+        do {
+            try context.save()
+        } catch let error as NSError {
+            #expect(error.domain == NSCocoaErrorDomain && error.code == 134060)
+            #expect((error.userInfo[ConcurrencyViolation.errorKey] as? String)?.contains("save()") == true)
+        }
+        let calls = seen.withLock { $0 }.map { "\($0.receiver).\($0.call)" }
+        #expect(calls == [
+            "ManagedObjectContext.insert(_:)", "ManagedObject.setValue(_:forKey:)", "ManagedObject.value(forKey:)",
+            "ManagedObjectContext.hasChanges", "ManagedObjectContext.save()", "ManagedObjectContext.save()",
+        ])
+        #expect(seen.withLock { $0 }.allSatisfy { !$0.isMainQueue && $0.description.contains(name) })
+        let stored = try ContextTestSupport.rows(container, "SELECT ZNAME FROM ZAUTHOR")
+        #expect(stored.isEmpty)
+        #expect(context.performAndWait { context.insertedObjects.count } == 1)
     }
 
     /// Runs `body` on `context`'s queue, marked so that a ``Probe`` ending there knows it.

@@ -9,7 +9,7 @@ extension ManagedObjectContext {
     /// size (all rows in one batch when it is 0); with unsaved changes to merge, or rows in
     /// several stores to sort together, they are read at once.
     public func batchFaultingFetch<T>(_ request: FetchRequest<T>) throws -> BatchFaultingArray<T> {
-        checkQueue()
+        try checkQueue()
         guard request.resultType == .managedObjectResultType else {
             throw ContextError.make(134060, "only a fetch of objects can be read in batches; this one returns \(request.resultType)")
         }

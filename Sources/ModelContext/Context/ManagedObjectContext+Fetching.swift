@@ -8,7 +8,7 @@ import ModelStore
 extension ManagedObjectContext {
     /// The request's results: objects, object IDs, dictionaries or a count, as its result type says.
     public func fetch<T>(_ request: FetchRequest<T>) throws -> [T] {
-        checkQueue()
+        try checkQueue()
         switch request.resultType {
         case .countResultType:
             return [NSNumber(value: try count(for: request))].compactMap { $0 as? T }
@@ -26,7 +26,7 @@ extension ManagedObjectContext {
 
     /// How many objects the request matches (pending changes included when it says so).
     public func count<T>(for request: FetchRequest<T>) throws -> Int {
-        checkQueue()
+        try checkQueue()
         let model = try coordinator().managedObjectModel
         let ancestors = ancestorsRows(request)
         if request.includesPendingChanges && hasPendingChanges(for: request.entityName) || !ancestors.isEmpty {

@@ -88,7 +88,7 @@ public struct SavedChanges: Sendable, Hashable {
 extension ManagedObjectContext {
     /// Merges the changes a did-save notification of another context lists.
     public func mergeChanges(fromContextDidSave notification: Notification) {
-        checkQueue()
+        if violatesQueue() { return onQueue { mergeChanges(fromContextDidSave: notification) } }
         merge(SavedChanges(notification.userInfo ?? [:], coordinator: persistentStoreCoordinator))
     }
 

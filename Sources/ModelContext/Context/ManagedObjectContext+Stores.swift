@@ -54,7 +54,7 @@ extension ManagedObjectContext {
     /// (`assign(_:to:)`): one of the stores whose configuration holds its entity. A saved
     /// object stays in its store. A store that does not hold the entity fails the save (134020).
     public func assign(_ object: ManagedObject, to store: PersistentStore) {
-        checkQueue()
+        if violatesQueue() { return onQueue { assign(object, to: store) } }
         guard object.managedObjectContext === self, object.objectID.isTemporaryID else { return }
         object.assignedStore = store
     }

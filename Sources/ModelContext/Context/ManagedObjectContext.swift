@@ -49,7 +49,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var retainsRegisteredObjects: Bool {
         get { registered.retainsObjects }
         set {
-            checkQueue()
+            if violatesQueue() { return onQueue { self.retainsRegisteredObjects = newValue } }
             registered.retainsObjects = newValue
         }
     }
@@ -171,32 +171,32 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The objects changed since the last save.
     public var insertedObjects: Set<ManagedObject> {
-        checkQueue()
+        if violatesQueue() { return onQueue { self.insertedObjects } }
         return Set(insertedList.objects)
     }
     public var updatedObjects: Set<ManagedObject> {
-        checkQueue()
+        if violatesQueue() { return onQueue { self.updatedObjects } }
         return Set(updatedList.objects)
     }
     public var deletedObjects: Set<ManagedObject> {
-        checkQueue()
+        if violatesQueue() { return onQueue { self.deletedObjects } }
         return Set(deletedList.objects)
     }
     /// The objects the context knows that the app (or the context's changes) still holds.
     public var registeredObjects: Set<ManagedObject> {
-        checkQueue()
+        if violatesQueue() { return onQueue { self.registeredObjects } }
         return Set(registered.heldObjects() + insertedList.objects)
     }
 
     /// Whether anything was inserted, changed or deleted since the last save.
     public var hasChanges: Bool {
-        checkQueue()
+        if violatesQueue() { return onQueue { self.hasChanges } }
         return !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty
     }
 
     /// Inserts a new object: it gets a temporary ID and its attributes' default values.
     public func insert(_ object: ManagedObject) {
-        checkQueue()
+        if violatesQueue() { return onQueue { insert(object) } }
         guard object.managedObjectContext == nil || object.managedObjectContext === self, !object.inserted else { return }
         object.attach(to: self, id: object.objectID)
         object.inserted = true
@@ -214,7 +214,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// (on save). Deleting a new object forgets it, and it reads as deleted (`isDeleted`), as Core
     /// Data's does.
     public func delete(_ object: ManagedObject) {
-        checkQueue()
+        if violatesQueue() { return onQueue { delete(object) } }
         guard object.managedObjectContext === self, !object.deleted else { return }
         if object.inserted {
             prepareForDeletion(object)
@@ -246,13 +246,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The object registered for `id`, without reading anything; nil when there is none, or when
     /// nothing but the context held it.
     public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
-        checkQueue()
+        if violatesQueue() { return onQueue { registeredObject(for: id) } }
         return registeredObject(under: normalized(id))
     }
 
     /// The object for `id`: the registered one, else a fault that reads its row when first touched.
     public func object(with id: ManagedObjectID) -> ManagedObject {
-        checkQueue()
+        if violatesQueue() { return onQueue { object(with: id) } }
         let id = normalized(id)
         if let known = registeredObject(under: id) { return known }
         guard let entity = persistentStoreCoordinator?.managedObjectModel.entitiesByName[id.entityName] else {
@@ -263,7 +263,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object for `id`, read from the store when needed; throws 133000 when its row is gone.
     public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
-        checkQueue()
+        try checkQueue()
         let id = normalized(id)
         if let known = registeredObject(under: id), !known.isFault { return known }
         let stores = try coordinator().stores()
@@ -279,7 +279,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Discards every unsaved change: new objects are forgotten, deleted and changed ones get their saved values back.
     public func rollback() {
-        checkQueue()
+        if violatesQueue() { return onQueue { rollback() } }
         for object in insertedList.objects {
             registered.remove(object)
             object.inserted = false
@@ -296,7 +296,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// context, and objects-did-change lists their IDs under `NSInvalidatedAllObjectsKey`, as Core
     /// Data's reset does.
     public func reset() {
-        checkQueue()
+        if violatesQueue() { return onQueue { reset() } }
         let objects = registered.heldObjects() + insertedList.objects
         for object in objects {
             discardChanges(of: object)
@@ -320,13 +320,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// without turns into a fault. A fault reloads from the saved values it had while they are
     /// fresh enough (``stalenessInterval``), else from the store. A new object is left as it is.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
-        checkQueue()
+        if violatesQueue() { return onQueue { refresh(object, mergeChanges: mergeChanges) } }
         refresh(object, mergeChanges: mergeChanges, usingCache: true)
     }
 
     /// Refreshes every registered object, keeping unsaved changes (`refreshAllObjects`).
     public func refreshAllObjects() {
-        checkQueue()
+        if violatesQueue() { return onQueue { refreshAllObjects() } }
         refreshAll(usingCache: true)
     }
 

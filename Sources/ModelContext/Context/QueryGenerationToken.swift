@@ -27,7 +27,7 @@ final class Generation: Sendable {
 extension ManagedObjectContext {
     /// The generation the context is pinned to; nil when it reads the store as it is now.
     public var queryGenerationToken: QueryGenerationToken? {
-        checkQueue()
+        if violatesQueue() { return onQueue { self.queryGenerationToken } }
         return pinned.map { QueryGenerationToken(generation: $0.generation) }
     }
 
@@ -35,7 +35,7 @@ extension ManagedObjectContext {
     /// read; another context's token: that context's), or unpins it with nil. Query generations
     /// need stores in WAL mode, as Core Data's, and a root context; otherwise 134091 (unsupported request).
     public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
-        checkQueue()
+        try checkQueue()
         guard let token else {
             pinned = nil
             return

@@ -48,7 +48,7 @@ public struct BatchFaultingArray<Element>: RandomAccessCollection {
 
     /// The object at `position`, reading its batch when it is not the current one.
     public subscript(position: Int) -> Element {
-        context.checkQueue("BatchFaultingArray.subscript")
+        if context.violatesQueue("BatchFaultingArray.subscript") { return context.onQueue { self[position] } }
         switch storage {
         case .objects(let objects):
             return Self.element(objects[position])

@@ -16,7 +16,7 @@ extension ManagedObjectContext {
     /// runs only in the request's `affectedStores` when it names some. A fetch's `fetchRequest`
     /// then keeps what its predicate matches (``HistoryFilter``).
     public func execute(_ request: HistoryChangeRequest) throws -> HistoryResult {
-        checkQueue()
+        try checkQueue()
         let coordinator = try coordinator()
         let opened = try coordinator.stores()
         let stores = try opened.restricted(Self.stores(for: request.anchor, in: opened.all), to: request.affectedStores)

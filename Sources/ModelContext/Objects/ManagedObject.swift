@@ -97,7 +97,7 @@ open class ManagedObject: NSObject {
     /// The persistent properties changed since the last save and their new values (to-manys as
     /// sets); transient attributes are left out, as Core Data leaves them out.
     public func changedValues() -> [String: Any] {
-        checkQueue()
+        if let context = violatedContext() { return context.onQueue { changedValues() } }
         var result = [String: Any]()
         let shape = entity.shape
         for slot in shape.attributes.indices {
@@ -112,7 +112,7 @@ open class ManagedObject: NSObject {
 
     /// The saved values of `keys` (every attribute and to-one when nil), as the store has them.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
-        checkQueue()
+        if let context = violatedContext() { return context.onQueue { committedValues(forKeys: keys) } }
         guard !inserted else { return [:] }
         managedObjectContext?.fulfill(self)
         var result = [String: Any]()
@@ -181,7 +181,7 @@ open class ManagedObject: NSObject {
     /// The value of the property `key`: an attribute's value, a to-one's object, a to-many's
     /// `NSSet` (`NSOrderedSet` when ordered); nil for an unknown key.
     open func value(forKey key: String) -> Any? {
-        checkQueue()
+        if let context = violatedContext() { return context.onQueue { value(forKey: key) } }
         keyProbe?.keys.append(key)
         return entity.properties[key].flatMap { value(of: $0, key: key) }
     }
@@ -215,7 +215,7 @@ open class ManagedObject: NSObject {
     /// (made with no context) keeps its attributes' values until it is, as Core Data's does;
     /// its relationships need a context and are left as they are.
     open func setValue(_ value: Any?, forKey key: String) {
-        checkQueue()
+        if let context = violatedContext() { return context.onQueue { setValue(value, forKey: key) } }
         guard !deleted else { return }
         let context = managedObjectContext
         switch entity.properties[key] {
@@ -302,13 +302,13 @@ open class ManagedObject: NSObject {
     // MARK: - Relationship mutators (the generated accessors call these)
 
     public func addObject(_ object: ManagedObject, toRelationship key: String) {
-        checkQueue()
+        if let context = violatedContext() { return context.onQueue { addObject(object, toRelationship: key) } }
         guard case .toMany(let relationship)? = entity.properties[key] else { return }
         managedObjectContext?.link(object, into: relationship, of: self, at: nil)
     }
 
     public func removeObject(_ object: ManagedObject, fromRelationship key: String) {
-        checkQueue()
+        if let context = violatedContext() { return context.onQueue { removeObject(object, fromRelationship: key) } }
         guard case .toMany(let relationship)? = entity.properties[key] else { return }
         managedObjectContext?.unlink(object, from: relationship, of: self)
     }
@@ -330,13 +330,13 @@ open class ManagedObject: NSObject {
     }
 
     public func insertObject(_ object: ManagedObject, inRelationship key: String, at index: Int) {
-        checkQueue()
+        if let context = violatedContext() { return context.onQueue { insertObject(object, inRelationship: key, at: index) } }
         guard case .toMany(let relationship)? = entity.properties[key] else { return }
         managedObjectContext?.link(object, into: relationship, of: self, at: index)
     }
 
     public func removeObject(inRelationship key: String, at index: Int) {
-        checkQueue()
+        if let context = violatedContext() { return context.onQueue { removeObject(inRelationship: key, at: index) } }
         guard case .toMany(let relationship)? = entity.properties[key], let context = managedObjectContext else { return }
         let objects = context.contents(of: relationship, in: self).objects
         guard objects.indices.contains(index) else { return }
@@ -372,7 +372,7 @@ extension ManagedObject {
     /// The value of attribute `key` as its column holds it: a transformable's data untransformed,
     /// everything else as ``value(forKey:)`` gives it. For tools that show stores as they are.
     public func storedValue(forKey key: String) -> Any? {
-        checkQueue()
+        if let context = violatedContext() { return context.onQueue { storedValue(forKey: key) } }
         guard case .attribute(let attribute, let slot)? = entity.properties[key], attribute.type == .transformable else {
             return value(forKey: key)
         }

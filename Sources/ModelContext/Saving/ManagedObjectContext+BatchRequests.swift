@@ -15,7 +15,7 @@ extension ManagedObjectContext {
     /// changes none (SQLite's as 134030, a unique index's as 133021); only a commit failing after
     /// another store's is 134040, the stores that kept nothing in `NSAffectedStoresErrorKey`.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
-        checkQueue()
+        try checkQueue()
         let rows = try rows()
         let coordinator = try coordinator()
         let stores = try coordinator.stores()

@@ -15,7 +15,7 @@ extension ManagedObjectContext {
     /// or, under the error merge policy, 133020 listing a ``MergeConflict`` per object whose row
     /// changed or went in the store since it was read.
     public func save() throws {
-        checkQueue()
+        try checkQueue()
         guard hasChanges else { return }
         if let parent { return try save(into: parent) }
         let coordinator = try coordinator()
@@ -202,7 +202,7 @@ extension ManagedObjectContext {
     /// until saved. A store that cannot be written (locked past the busy timeout, read-only)
     /// fails with 134030 and SQLite's code in `NSSQLiteErrorDomain`, as a save does.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
-        checkQueue()
+        try checkQueue()
         let pending = objects.filter { $0.inserted && $0.objectID.isTemporaryID }
         guard !pending.isEmpty else { return }
         let stores = try coordinator().stores()
@@ -225,7 +225,7 @@ extension ManagedObjectContext {
     /// leaves the destinations as they are. Each deleted object's `prepareForDeletion` is called
     /// (once) before its rules apply; objects it deletes are processed too.
     public func processPendingChanges() throws {
-        checkQueue()
+        try checkQueue()
         defer { postObjectsDidChange() }
         var queue = deletedList.objects
         var done = Set<ObjectIdentifier>()
