@@ -49,8 +49,7 @@ open class NSPersistentContainer: @unchecked Sendable {
         stack = PersistentContainer(name: name, bundle: bundle)
         managedObjectModel = model
         persistentStoreCoordinator = PersistentStoreCoordinator(model: model, storesOf: stack)
-        viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
-        viewContext.persistentStoreCoordinator = persistentStoreCoordinator
+        viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType, coordinator: persistentStoreCoordinator)
         persistentStoreDescriptions = [NSPersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite"))]
     }
 
@@ -62,9 +61,7 @@ open class NSPersistentContainer: @unchecked Sendable {
 
     /// A new private-queue context on the container's coordinator.
     open func newBackgroundContext() -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = persistentStoreCoordinator
-        return context
+        ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType, coordinator: persistentStoreCoordinator)
     }
 
     /// Runs `block` on the queue of a new context from ``newBackgroundContext()``.

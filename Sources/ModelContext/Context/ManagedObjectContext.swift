@@ -78,6 +78,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
 
+    /// A context of `concurrencyType` on `coordinator`'s stores: what a container hands out as its
+    /// view context and its background contexts.
+    public convenience init(concurrencyType: ConcurrencyType, coordinator: PersistentStoreCoordinator) {
+        self.init(concurrencyType: concurrencyType)
+        persistentStoreCoordinator = coordinator
+    }
+
     deinit {
         // Objects do not keep their context alive, as in Core Data; those still held see it gone
         // (their reference to it is weak), and those only the table held go with it.

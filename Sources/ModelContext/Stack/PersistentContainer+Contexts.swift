@@ -13,9 +13,7 @@ extension PersistentContainer {
 
     /// A new private-queue context on the container's store.
     public func newBackgroundContext() -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = persistentStoreCoordinator
-        return context
+        ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType, coordinator: persistentStoreCoordinator)
     }
 
     /// Runs `block` on a new background context's queue.
@@ -60,8 +58,7 @@ final class ContainerContexts: Sendable {
                 model: ManagedObjectModel(version),
                 provider: { [weak container] in container?.loadedStores.map { ($0.database, $0.report.description.configuration) } ?? [] },
                 remoteChangeURLs: { [weak container] in container?.loadedStores.map(\.report.description.remoteChangeURL) ?? [] })
-            let viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
-            viewContext.persistentStoreCoordinator = coordinator
+            let viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType, coordinator: coordinator)
             let entry = Entry(container: container, coordinator: coordinator, viewContext: viewContext)
             entries[ObjectIdentifier(container)] = entry
             return entry
