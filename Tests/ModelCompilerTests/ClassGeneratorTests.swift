@@ -139,7 +139,7 @@ struct ClassGeneratorTests {
     /// that balance; models with codegen get their classes.
     @Test(Corpus.required, arguments: Corpus.isAvailable ? Corpus.modelPaths() : [])
     func everyCorpusModelGenerates(_ relative: String) throws {
-        guard let bundle = ModelSources.reader.read(at: Corpus.path(relative)).bundle else { return }
+        let bundle = try #require(ModelSources.reader.read(at: Corpus.path(relative)).bundle, "\(relative) does not read")
         for version in bundle.versions {
             let generator = ClassGenerator(version, modelName: bundle.name)
             let files = generator.files()

@@ -1,5 +1,6 @@
 import Foundation
 import ModelArchive
+import ModelCompiler
 import ModelSchema
 import ModelXML
 import Testing
@@ -17,7 +18,7 @@ struct ModelSnapshotTests {
 
     @Test(arguments: models)
     func snapshotsKeepTheVersionHashes(_ relative: String) throws {
-        guard let bundle = ModelReader().read(at: Corpus.path(relative)).bundle else { return }
+        let bundle = try #require(ModelSources.reader.read(at: Corpus.path(relative)).bundle, "\(relative) does not read")
         for version in bundle.versions {
             let bytes = ModelSnapshotArchiver.archive(version)
             let snapshot = try ModelSnapshotUnarchiver.version(bytes, name: version.name, path: "")
