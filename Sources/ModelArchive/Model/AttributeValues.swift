@@ -9,7 +9,7 @@ enum AttributeValues {
     ]
 
     /// The index in ``valueClassNames`` of `NSAttributeValueClassName` per type; Transformable
-    /// and Undefined have none.
+    /// (which takes its Custom Class, ``customValueClassName(_:)``) and Undefined have none.
     static func valueClassIndex(_ type: AttributeType) -> Int? {
         switch type {
         case .integer16, .integer32, .integer64, .double, .float, .boolean: 0
@@ -22,6 +22,14 @@ enum AttributeValues {
         case .objectID: 7
         case .undefined, .transformable, .composite: nil
         }
+    }
+
+    /// The `NSAttributeValueClassName` momc writes for a transformable: its Custom Class
+    /// (`customClassName`) as written, whatever the spelling (`NSArray`, `[String]`,
+    /// `[String: Any]`); none when the class is unset or empty.
+    static func customValueClassName(_ attribute: Attribute) -> String? {
+        guard attribute.type == .transformable, let name = attribute.customClassName, !name.isEmpty else { return nil }
+        return name
     }
 
     /// Appends `NSDefaultValue`, the XML default parsed per type, leniently as Core Data parses

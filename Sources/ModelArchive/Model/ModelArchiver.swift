@@ -531,6 +531,8 @@ public struct ModelArchiver: ~Copyable {
                 valueClassNumbers[index] = writer.number(for: AttributeValues.valueClassNames[index])
             }
             writer.append(.attributeValueClassName, object: valueClassNumbers[index])
+        } else if let name = AttributeValues.customValueClassName(attribute.pointee) {
+            writer.append(.attributeValueClassName, string: name)
         } else {
             writer.appendNull(.attributeValueClassName)
         }

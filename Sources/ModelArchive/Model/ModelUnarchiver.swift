@@ -6,8 +6,9 @@ import ModelSchema
 /// the compiled one (an app bundle's `.momd`, a store's model cache) survives.
 ///
 /// What momc drops cannot come back: the XML's codegen settings (`usesScalarValueType`,
-/// `customClassName`, `codeGenerationType`), `syncable` and the diagram layout. The decoded
-/// model compiles to the same archive and has the same version hashes.
+/// `codeGenerationType`), `syncable` and the diagram layout. A transformable's
+/// `customClassName` comes back from `NSAttributeValueClassName`, where momc writes it. The
+/// decoded model compiles to the same archive and has the same version hashes.
 public enum ModelUnarchiver {
     public struct FormatError: Error, Sendable, CustomStringConvertible {
         public var description: String
@@ -140,6 +141,7 @@ public enum ModelUnarchiver {
         }
         ValidationPredicates.restore(validation, into: &attribute)
         AttributeValues.restoreDefault(object["NSDefaultValue"], into: &attribute)
+        if type == .transformable { attribute.customClassName = object["NSAttributeValueClassName"]?.string }
         return attribute
     }
 
