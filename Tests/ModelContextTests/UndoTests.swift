@@ -84,7 +84,7 @@ struct UndoTests {
         }
     }
 
-    /// Adding to a many-to-many is undone on both sides and redone.
+    /// Adding to a many-to-many is undone on both sides and redone; an ordered to-many's order too.
     @Test func aToManyChangeIsUndoneOnBothSides() async throws {
         let (container, context) = try await Self.context()
         defer { withExtendedLifetime(container) {} }
@@ -101,6 +101,16 @@ struct UndoTests {
             context.redo()
             #expect((book.value(forKey: "topics") as? NSSet)?.allObjects.first as? ManagedObject === topic)
             #expect((topic.value(forKey: "publications") as? NSSet)?.allObjects.first as? ManagedObject === book)
+            // An ordered to-many set anew in another order gets its order back.
+            let author = Self.make("Author", in: context, ["name": "Ursula"])
+            let other = Self.make("Book", in: context, ["title": "Lathe", "isbn": "2"])
+            author.setValue(NSOrderedSet(array: [book, other]), forKey: "publications")
+            context.processPendingChanges()
+            author.setValue(NSOrderedSet(array: [other, book]), forKey: "publications")
+            context.undo()
+            #expect((author.value(forKey: "publications") as? NSOrderedSet)?.array as? [ManagedObject] == [book, other])
+            context.redo()
+            #expect((author.value(forKey: "publications") as? NSOrderedSet)?.array as? [ManagedObject] == [other, book])
         }
     }
 

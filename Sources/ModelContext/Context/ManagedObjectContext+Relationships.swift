@@ -79,7 +79,9 @@ extension ManagedObjectContext {
             unlink(member, from: relationship, of: owner)
         }
         for member in wanted.objects { link(member, into: relationship, of: owner, at: nil) }
-        if relationship.isOrdered { edit(relationship, of: owner) { $0 = wanted } }
+        if relationship.isOrdered, !contents(of: relationship, in: owner).objects.elementsEqual(wanted.objects, by: ===) {
+            edit(relationship, of: owner) { $0 = wanted }
+        }
     }
 
     /// Takes `object` out of every relationship, as deleting or forgetting it does.
