@@ -79,7 +79,9 @@ extension ManagedObjectContext {
             unlink(member, from: relationship, of: owner)
         }
         for member in wanted.objects { link(member, into: relationship, of: owner, at: nil) }
-        if relationship.isOrdered { owner.toManys[relationship.name] = wanted }
+        if relationship.isOrdered, !contents(of: relationship, in: owner).objects.elementsEqual(wanted.objects, by: ===) {
+            edit(relationship, of: owner) { $0 = wanted }
+        }
     }
 
     /// Takes `object` out of every relationship, as deleting or forgetting it does.
@@ -95,7 +97,9 @@ extension ManagedObjectContext {
 
     // MARK: - Primitive changes
 
-    private func assign(_ relationship: Relationship, of object: ManagedObject, to target: ManagedObject?) {
+    /// Points one side of a to-one at `target`, leaving the inverse as it is.
+    func assign(_ relationship: Relationship, of object: ManagedObject, to target: ManagedObject?) {
+        if undoManager != nil { registerToOneUndo(relationship, of: object) }
         if case .toOne(_, let slot?)? = object.entity.properties[relationship.name] {
             object.pending.setToOne(target, slot: slot, of: object.entity.shape.toOnes.count)
         } else {
@@ -104,8 +108,10 @@ extension ManagedObjectContext {
         markUpdated(object)
     }
 
-    private func edit(_ relationship: Relationship, of object: ManagedObject, _ change: (inout RelatedObjects) -> Void) {
+    /// Changes one side of a to-many, leaving the inverse as it is.
+    func edit(_ relationship: Relationship, of object: ManagedObject, _ change: (inout RelatedObjects) -> Void) {
         var objects = contents(of: relationship, in: object)
+        if undoManager != nil { registerToManyUndo(relationship, of: object, old: objects) }
         change(&objects)
         object.toManys[relationship.name] = objects
         object.changedToManys.insert(relationship.name)

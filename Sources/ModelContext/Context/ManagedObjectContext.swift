@@ -35,6 +35,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var automaticallyMergesChangesFromParent = false {
         didSet { if automaticallyMergesChangesFromParent != oldValue { observeSaves(automaticallyMergesChangesFromParent) } }
     }
+    /// Where the context records its changes for undo and redo (`undoManager`): nil, the
+    /// default, for none, as in Core Data; see ``undo()``. Set it on the context's queue.
+    public var undoManager: UndoManager? {
+        didSet { undoManager?.attach(self) }
+    }
+    /// The objects an undo or redo in progress changed, to announce when it ends.
+    var undone: UndoneChanges?
     /// The observer of other contexts' saves, while merging them.
     var saveObserver: ObserverToken?
     /// The query generation the context reads, when pinned.
@@ -118,11 +125,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Runs `block` on the context's queue, later; the changes it made are then announced
-    /// (objects-did-change), as Core Data's `perform` ends with processing pending changes.
+    /// (objects-did-change) and their undo group closed, as Core Data's `perform` ends with
+    /// processing pending changes.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async {
             self.holding {
                 block()
+                self.endUndoEvent()
                 self.postObjectsDidChange()
             }
         }
@@ -134,6 +143,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             queue.async {
                 let result = self.holding {
                     let result = Result(catching: block)
+                    self.endUndoEvent()
                     self.postObjectsDidChange()
                     return result
                 }
@@ -148,7 +158,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if isOnQueue { return try block() }
         return try queue.sync {
             try holding {
-                defer { postObjectsDidChange() }
+                defer {
+                    endUndoEvent()
+                    postObjectsDidChange()
+                }
                 return try block()
             }
         }
@@ -214,6 +227,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             object.transients[name] = value
         }
         insertedList.add(object)
+        if undoManager != nil { registerInsertUndo(object) }
         awakeFromInsert(object)
     }
 
@@ -231,11 +245,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
             object.inserted = false
             object.deleted = true
             object.detach()
+            if undoManager != nil { registerDeleteUndo(object, wasInserted: true) }
             return
         }
         object.deleted = true
         updatedList.remove(object)
         deletedList.add(object)
+        if undoManager != nil { registerDeleteUndo(object, wasInserted: false) }
     }
 
     func markUpdated(_ object: ManagedObject) {
@@ -284,9 +300,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     // MARK: - Discarding changes
 
-    /// Discards every unsaved change: new objects are forgotten, deleted and changed ones get their saved values back.
+    /// Discards every unsaved change: new objects are forgotten, deleted and changed ones get their
+    /// saved values back, and the undo manager's stacks are emptied, as Core Data's rollback does.
     public func rollback() {
         if violatesQueue() { return onQueue { rollback() } }
+        undoManager?.removeAllActions()
         for object in insertedList.objects {
             registered.remove(object)
             object.inserted = false
@@ -301,9 +319,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Forgets every object: each turns into a fault (its transient values cleared) and leaves the
     /// context, and objects-did-change lists their IDs under `NSInvalidatedAllObjectsKey`, as Core
-    /// Data's reset does.
+    /// Data's reset does; the undo manager's stacks are emptied.
     public func reset() {
         if violatesQueue() { return onQueue { reset() } }
+        undoManager?.removeAllActions()
         let objects = registered.heldObjects() + insertedList.objects
         for object in objects {
             discardChanges(of: object)

@@ -87,7 +87,7 @@ extension ManagedObjectContext {
                 object.lifecycle.willSaveChanges = object.lifecycle.changes
                 object.willSave()
             }
-            try processPendingChanges()
+            applyDeleteRules()
         }
         throw ContextError.make(
             134060, "Failed to process pending changes before save: the context is still dirty after \(Self.willSaveRounds) rounds of willSave")

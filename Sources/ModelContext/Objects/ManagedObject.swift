@@ -223,11 +223,13 @@ open class ManagedObject: NSObject {
             let kind = entity.slotKinds[slot]
             guard !kind.isDerived else { return }
             if lifecycle.awakingFromFetch { return setSavedValue(value, slot: slot) }
+            if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
             pending.setAttribute(Self.normalized(value, as: kind.type), slot: slot, of: entity.slotKinds.count)
             context?.markUpdated(self)
         case .transient(let attribute)?:
             let normalized = Self.normalized(value, as: attribute.type)
             if lifecycle.awakingFromFetch { return transients[key] = normalized }
+            if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
             pending.setTransient(normalized, name: key)
             transients[key] = normalized
             context?.markUpdated(self)

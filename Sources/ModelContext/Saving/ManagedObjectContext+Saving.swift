@@ -148,7 +148,7 @@ extension ManagedObjectContext {
     /// validated (their `validateForInsert`, `validateForUpdate`, `validateForDelete`); returns them.
     func beginSave() throws -> (inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
         NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self)
-        try processPendingChanges()
+        applyDeleteRules()
         try callWillSave()
         let (inserted, updated, deleted) = (insertedList.objects, updatedList.objects, deletedList.objects)
         if let error = ContextError.combined(ObjectValidator.errors(inserted: inserted, updated: updated, deleted: deleted)) {
@@ -220,12 +220,22 @@ extension ManagedObjectContext {
 
     // MARK: - Delete rules
 
+    /// Processes the changes made so far, as Core Data's `processPendingChanges()`: applies the
+    /// delete rules (see ``applyDeleteRules()``), announces the changes (objects-did-change), and
+    /// ends the event for undo: the undo group the undo manager opened by itself is closed, so
+    /// that later changes are undone apart. A save applies the delete rules itself.
+    public func processPendingChanges() {
+        if violatesQueue() { return onQueue { processPendingChanges() } }
+        applyDeleteRules()
+        endUndoEvent()
+    }
+
     /// Applies the delete rules of every deleted object's relationships: nullify takes it out of
     /// the inverse, cascade deletes the destinations too, deny is checked by validation, no action
     /// leaves the destinations as they are. Each deleted object's `prepareForDeletion` is called
-    /// (once) before its rules apply; objects it deletes are processed too.
-    public func processPendingChanges() throws {
-        try checkQueue()
+    /// (once) before its rules apply; objects it deletes are processed too. What they change is
+    /// recorded for undo as any change is.
+    func applyDeleteRules() {
         defer { postObjectsDidChange() }
         var queue = deletedList.objects
         var done = Set<ObjectIdentifier>()
