@@ -96,20 +96,24 @@ extension ManagedObjectContext {
     // MARK: - Primitive changes
 
     private func assign(_ relationship: Relationship, of object: ManagedObject, to target: ManagedObject?) {
-        if case .toOne(_, let slot?)? = object.entity.properties[relationship.name] {
-            object.pending.setToOne(target, slot: slot, of: object.entity.shape.toOnes.count)
-        } else {
-            object.pending.setTransient(target, name: relationship.name)
+        object.observingChange(of: relationship.name) {
+            if case .toOne(_, let slot?)? = object.entity.properties[relationship.name] {
+                object.pending.setToOne(target, slot: slot, of: object.entity.shape.toOnes.count)
+            } else {
+                object.pending.setTransient(target, name: relationship.name)
+            }
+            markUpdated(object)
         }
-        markUpdated(object)
     }
 
     private func edit(_ relationship: Relationship, of object: ManagedObject, _ change: (inout RelatedObjects) -> Void) {
         var objects = contents(of: relationship, in: object)
         change(&objects)
-        object.toManys[relationship.name] = objects
-        object.changedToManys.insert(relationship.name)
-        markUpdated(object)
+        object.observingChange(of: relationship.name) {
+            object.toManys[relationship.name] = objects
+            object.changedToManys.insert(relationship.name)
+            markUpdated(object)
+        }
     }
 
     /// The inverse of a relationship of `object`'s entity, looked up in the model.
