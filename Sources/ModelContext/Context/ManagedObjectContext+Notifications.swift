@@ -101,17 +101,6 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The saves of this context as they happen, by object ID.
-    public func didSaveChanges() -> AsyncStream<SavedChanges> {
-        AsyncStream { continuation in
-            let observer = NotificationCenter.default.addObserver(forName: Self.didSaveObjectsNotification, object: self, queue: nil) { notification in
-                continuation.yield(SavedChanges(notification.userInfo ?? [:], coordinator: nil))
-            }
-            let token = ObserverToken(observer)
-            continuation.onTermination = { _ in NotificationCenter.default.removeObserver(token.observer) }
-        }
-    }
-
     /// Merges `changes`, then posts objects-did-change (the objects faulted in as inserted, the
     /// ones refreshed, the ones deleted) and did-merge-changes-object-IDs (the IDs merged, and
     /// those refreshed), as Core Data's merge does.

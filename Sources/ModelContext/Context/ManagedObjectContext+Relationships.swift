@@ -100,12 +100,14 @@ extension ManagedObjectContext {
     /// Points one side of a to-one at `target`, leaving the inverse as it is.
     func assign(_ relationship: Relationship, of object: ManagedObject, to target: ManagedObject?) {
         if undoManager != nil { registerToOneUndo(relationship, of: object) }
-        if case .toOne(_, let slot?)? = object.entity.properties[relationship.name] {
-            object.pending.setToOne(target, slot: slot, of: object.entity.shape.toOnes.count)
-        } else {
-            object.pending.setTransient(target, name: relationship.name)
+        object.observingChange(of: relationship.name) {
+            if case .toOne(_, let slot?)? = object.entity.properties[relationship.name] {
+                object.pending.setToOne(target, slot: slot, of: object.entity.shape.toOnes.count)
+            } else {
+                object.pending.setTransient(target, name: relationship.name)
+            }
+            markUpdated(object)
         }
-        markUpdated(object)
     }
 
     /// Changes one side of a to-many, leaving the inverse as it is.
@@ -113,9 +115,11 @@ extension ManagedObjectContext {
         var objects = contents(of: relationship, in: object)
         if undoManager != nil { registerToManyUndo(relationship, of: object, old: objects) }
         change(&objects)
-        object.toManys[relationship.name] = objects
-        object.changedToManys.insert(relationship.name)
-        markUpdated(object)
+        object.observingChange(of: relationship.name) {
+            object.toManys[relationship.name] = objects
+            object.changedToManys.insert(relationship.name)
+            markUpdated(object)
+        }
     }
 
     /// The inverse of a relationship of `object`'s entity, looked up in the model.

@@ -44,6 +44,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var undone: UndoneChanges?
     /// The observer of other contexts' saves, while merging them.
     var saveObserver: ObserverToken?
+    /// How many of the context's change sequences (``changes``, ``saves``, ``changes(for:)``) are
+    /// observing its notifications now: each stops when its consumer does.
+    let changeSequenceObservers = Atomic<Int>(0)
     /// The query generation the context reads, when pinned.
     var pinned: Pin?
     /// How old, in seconds, the saved values a fault kept from before it was refreshed may be to
@@ -325,9 +328,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         undoManager?.removeAllActions()
         let objects = registered.heldObjects() + insertedList.objects
         for object in objects {
-            discardChanges(of: object)
-            object.inserted = false
-            object.turnIntoFault(keepingRow: false)
+            object.observingValuesReplaced {
+                discardChanges(of: object)
+                object.inserted = false
+                object.turnIntoFault(keepingRow: false)
+            }
             object.detach()
         }
         registered.removeAll()
@@ -365,6 +370,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Refreshes `object`; without `usingCache`, its saved values are read from the store whatever their age.
     func refresh(_ object: ManagedObject, mergeChanges: Bool, usingCache: Bool) {
         guard object.managedObjectContext === self, !object.inserted else { return }
+        object.observingValuesReplaced { replaceValues(of: object, mergeChanges: mergeChanges, usingCache: usingCache) }
+    }
+
+    /// The values `refresh(_:mergeChanges:usingCache:)` gives `object`.
+    private func replaceValues(of object: ManagedObject, mergeChanges: Bool, usingCache: Bool) {
         if mergeChanges, object.hasChanges {
             if !usingCache || !isFresh(object.readStamp) {
                 object.committed = nil

@@ -1,10 +1,13 @@
 /// An entity's properties by name, looked up on every `value(forKey:)` and `setValue(_:forKey:)`:
 /// an entity of a few properties is searched in order, which costs less than hashing the key
 /// (names that short are compared as two machine words); a larger one through a dictionary.
+/// Each property comes with the key path Observation tracks it by (``ManagedObject/observed(_:)``),
+/// made once here so that a read does not make one.
 struct PropertyTable: Sendable {
     private let names: [String]
     private let properties: [EntityDescription.Property]
-    private let byName: [String: EntityDescription.Property]?
+    private let keyPaths: [ManagedObject.ObservedKeyPath]
+    private let byName: [String: Int]?
     /// Up to this many properties are searched in order.
     private static let scanned = 16
 
@@ -12,14 +15,31 @@ struct PropertyTable: Sendable {
         let pairs = Array(properties)
         names = pairs.map(\.key)
         self.properties = pairs.map(\.value)
-        byName = properties.count > Self.scanned ? properties : nil
+        keyPaths = names.map { \ManagedObject.[observed: $0] }
+        byName = properties.count > Self.scanned ? Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }) : nil
     }
 
-    subscript(name: String) -> EntityDescription.Property? {
+    /// Where the property `name` is in the table, nil for an unknown name.
+    func index(of name: String) -> Int? {
         if let byName { return byName[name] }
-        for index in names.indices where names[index] == name { return properties[index] }
+        for index in names.indices where names[index] == name { return index }
         return nil
     }
 
+    subscript(name: String) -> EntityDescription.Property? {
+        index(of: name).map { properties[$0] }
+    }
+
+    /// The property at `index` (of ``index(of:)``).
+    func property(at index: Int) -> EntityDescription.Property { properties[index] }
+
+    /// The key path Observation tracks the property at `index` by.
+    func keyPath(at index: Int) -> ManagedObject.ObservedKeyPath { keyPaths[index] }
+
+    /// The key path Observation tracks the property `name` by, nil for an unknown name.
+    func keyPath(of name: String) -> ManagedObject.ObservedKeyPath? { index(of: name).map { keyPaths[$0] } }
+
     var keys: [String] { names }
+    /// Every property's key path, for a change that may touch them all (a refresh).
+    var allKeyPaths: [ManagedObject.ObservedKeyPath] { keyPaths }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ModelSchema
+import Observation
 import ModelStore
 
 /// An object of the model (`NSManagedObject`), living in one context and confined to its queue:
@@ -47,6 +48,8 @@ open class ManagedObject: NSObject {
     var assignedStore: PersistentStore?
     /// For a probe object reading a key path: the keys ``value(forKey:)`` was asked for.
     var keyProbe: KeyProbe?
+    /// The object's observers (ManagedObject+Observation.swift); made when the object is first read.
+    var observationRegistrar: ObservationRegistrar?
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.
@@ -179,11 +182,15 @@ open class ManagedObject: NSObject {
     // MARK: - Key-value coding
 
     /// The value of the property `key`: an attribute's value, a to-one's object, a to-many's
-    /// `NSSet` (`NSOrderedSet` when ordered); nil for an unknown key.
+    /// `NSSet` (`NSOrderedSet` when ordered); nil for an unknown key. The read is registered
+    /// with Observation (ManagedObject+Observation.swift).
     open func value(forKey key: String) -> Any? {
         if let context = violatedContext() { return context.onQueue { value(forKey: key) } }
         keyProbe?.keys.append(key)
-        return entity.properties[key].flatMap { value(of: $0, key: key) }
+        let properties = entity.properties
+        guard let index = properties.index(of: key) else { return nil }
+        observeAccess(properties.keyPath(at: index))
+        return value(of: properties.property(at: index), key: key)
     }
 
     /// The value of a property already looked up in the entity.
@@ -224,15 +231,19 @@ open class ManagedObject: NSObject {
             guard !kind.isDerived else { return }
             if lifecycle.awakingFromFetch { return setSavedValue(value, slot: slot) }
             if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
-            pending.setAttribute(Self.normalized(value, as: kind.type), slot: slot, of: entity.slotKinds.count)
-            context?.markUpdated(self)
+            observingChange(of: key) {
+                pending.setAttribute(Self.normalized(value, as: kind.type), slot: slot, of: entity.slotKinds.count)
+                context?.markUpdated(self)
+            }
         case .transient(let attribute)?:
             let normalized = Self.normalized(value, as: attribute.type)
             if lifecycle.awakingFromFetch { return transients[key] = normalized }
             if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
-            pending.setTransient(normalized, name: key)
-            transients[key] = normalized
-            context?.markUpdated(self)
+            observingChange(of: key) {
+                pending.setTransient(normalized, name: key)
+                transients[key] = normalized
+                context?.markUpdated(self)
+            }
         case .toOne(let relationship, _)?:
             context?.setToOne(relationship, of: self, to: value as? ManagedObject)
         case .toMany(let relationship)?:

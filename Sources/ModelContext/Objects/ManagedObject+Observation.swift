@@ -1,0 +1,82 @@
+import Observation
+
+/// Observation of objects (Swift's `Observation`, which SwiftUI's views and
+/// `withObservationTracking` use): every read of a property registers it, every change of it
+/// (a setter, `setValue(_:forKey:)`, a relationship's inverse following, a refresh or a merge
+/// letting its value go) announces it, so an observer learns of changes per property.
+///
+/// Observation tracks a property by key path. A property is one of the entity's, known by name
+/// (generated classes, `value(forKey:)` only, a merge or a refresh all name it the same way), so its
+/// key path is one made of its name, `\ManagedObject.[observed: name]`: equal key paths for equal
+/// names, whichever way the property was read or changed. The entity makes them once
+/// (``PropertyTable``). An object makes its registrar when first read, so that objects fetched and
+/// never read carry none, and a change of an object never read announces nothing.
+extension ManagedObject: Observable {
+    /// The key path Observation tracks a property by.
+    typealias ObservedKeyPath = KeyPath<ManagedObject, Any?> & Sendable
+
+    /// The value of property `name`: the subscript whose key paths name properties for Observation.
+    subscript(observed name: String) -> Any? { value(forKey: name) }
+
+    /// Registers a read of the property of `keyPath` with the observer tracking reads, if any.
+    func observeAccess(_ keyPath: ObservedKeyPath) {
+        let registrar: ObservationRegistrar
+        if let existing = observationRegistrar {
+            registrar = existing
+        } else {
+            registrar = ObservationRegistrar()
+            observationRegistrar = registrar
+        }
+        registrar.access(self, keyPath: keyPath)
+    }
+
+    /// Announces to observers that the property of `keyPath` is about to change.
+    func observeWillChange(_ keyPath: ObservedKeyPath) {
+        observationRegistrar?.willSet(self, keyPath: keyPath)
+    }
+
+    /// Announces to observers that the property of `keyPath` changed.
+    func observeDidChange(_ keyPath: ObservedKeyPath) {
+        observationRegistrar?.didSet(self, keyPath: keyPath)
+    }
+
+    /// Runs `change` of the property `key`, announced to observers before and after.
+    func observingChange<Result>(of key: String, _ change: () -> Result) -> Result {
+        guard observationRegistrar != nil, let keyPath = entity.properties.keyPath(of: key) else { return change() }
+        observeWillChange(keyPath)
+        defer { observeDidChange(keyPath) }
+        return change()
+    }
+
+    /// Runs `change`, which lets the object's values go (a refresh, a merge, a reset) to be read
+    /// again when next used, announcing a change of every property: any may now read differently.
+    /// A fault without changes has no values to let go, and announces nothing.
+    func observingValuesReplaced(_ change: () -> Void) {
+        guard let registrar = observationRegistrar, !isFault || hasChanges else { return change() }
+        let keyPaths = entity.properties.allKeyPaths
+        for keyPath in keyPaths { registrar.willSet(self, keyPath: keyPath) }
+        change()
+        for keyPath in keyPaths { registrar.didSet(self, keyPath: keyPath) }
+    }
+
+    /// Registers a read of property `key` with Observation, as Core Data's `willAccessValue(forKey:)`
+    /// precedes a read: for an accessor of a subclass that reads a value of its own making.
+    public func willAccessValue(forKey key: String?) {
+        guard let key, let keyPath = entity.properties.keyPath(of: key) else { return }
+        observeAccess(keyPath)
+    }
+
+    /// Announces that property `key` is about to change, as Core Data's `willChangeValue(forKey:)`
+    /// does to key-value observers: for a subclass's accessor that changes a value of its own
+    /// making (the object's setters and `setValue(_:forKey:)` announce their changes themselves).
+    public func willChangeValue(forKey key: String) {
+        guard let keyPath = entity.properties.keyPath(of: key) else { return }
+        observeWillChange(keyPath)
+    }
+
+    /// Announces that property `key` changed, after ``willChangeValue(forKey:)``.
+    public func didChangeValue(forKey key: String) {
+        guard let keyPath = entity.properties.keyPath(of: key) else { return }
+        observeDidChange(keyPath)
+    }
+}
