@@ -54,6 +54,8 @@ struct FetchCommand: ParsableCommand {
     @Flag(help: "Print only how many objects match.")
     var count = false
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -70,7 +72,7 @@ struct FetchCommand: ParsableCommand {
     }
 
     private func fetch() throws -> FetchReport {
-        try StoreReading.withCoordinator(store: store, model: model) { coordinator in
+        try StoreReading.withCoordinator(store: store, model: model, options: modelValidation.validation) { coordinator in
             guard coordinator.managedObjectModel.entitiesByName[entity] != nil else {
                 throw CommandFailure(
                     errorClass: "usage", code: "X020", message: "the model version '\(coordinator.managedObjectModel.version.name)' has no entity '\(entity)'", path: store,

@@ -52,6 +52,8 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The version a new store is created for (default: the current version).")
     var modelVersion: String?
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -77,7 +79,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     private func importObjects() throws -> ImportReport {
-        let bundle = try ModelLoading.read(model)
+        let bundle = try ModelLoading.read(model, options: modelValidation.validation)
         let objects = try ImportFile(file)
         guard FileManager.default.fileExists(atPath: store) else { return try importIntoNewStore(objects, bundle) }
         try StoreCheck.checkFile(store)

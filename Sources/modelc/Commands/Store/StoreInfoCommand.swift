@@ -38,6 +38,8 @@ struct StoreInfoCommand: ParsableCommand {
     @Option(help: "Write the store's own model (from Z_MODELCACHE) into this folder.", completion: .directory)
     var dumpModel: String?
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -50,7 +52,7 @@ struct StoreInfoCommand: ParsableCommand {
         let info = try StoreInfo.read(at: store)
         let match = try model.map { VersionMatch(
                 storeHashes: info.metadata.versionHashes, identifiers: info.metadata.versionIdentifiers,
-                bundle: try ModelLoading.read($0)) }
+                bundle: try ModelLoading.read($0, options: modelValidation.validation)) }
         let report = StoreInfoReport(info: info, match: match)
         if json {
             try JSONOutput.print(report)
