@@ -8,7 +8,8 @@ import ModelStore
 
 /// Opening a store read-only for a command that reads its objects or history (`fetch`,
 /// `history`): with the version of `--model` whose entity hashes match it, or, without
-/// `--model`, with the model the store carries in `Z_MODELCACHE`. Nothing is written to the store
+/// `--model`, with the model the store carries in `Z_MODELCACHE`; a table that lacks a column
+/// of that version is `incompatibleSchema` (134020), as `store check` says, not a SQL error. Nothing is written to the store
 /// and no file is left beside it, so it is byte-for-byte the same afterwards unless another
 /// process wrote it meanwhile.
 enum StoreReading {
@@ -19,9 +20,10 @@ enum StoreReading {
     static func withCoordinator<T>(
         store: String, model: String?, options: ModelValidator.Options, _ body: (PersistentStoreCoordinator) throws -> T) throws -> T {
         try StoreCheck.checkFile(store)
-        let model = ManagedObjectModel(try storeVersion(store: store, model: model, options: options))
+        let version = try storeVersion(store: store, model: model, options: options)
         return try StoreSnapshot.withReadingQueue(at: store, configuration: CoreDataFunctions.registering(in: Configuration())) { database in
-            try body(PersistentStoreCoordinator(model: model, database: database))
+            try database.read { try StoreCheck.checkColumns(of: version, in: $0, path: store) }
+            return try body(PersistentStoreCoordinator(model: ManagedObjectModel(version), database: database))
         }
     }
 

@@ -92,6 +92,7 @@ struct ImportCommand: ParsableCommand {
             guard let version = match.matched else {
                 throw StoreError(.incompatibleVersionHash, path: store, message: "no version of \(model) made this store (its entity hashes match none)")
             }
+            try database.read { try StoreCheck.checkColumns(of: version, in: $0, path: store) }
             var report = try run(objects, on: database, version: version)
             // Under the lock, once the import has succeeded: only then is what is removed listed.
             let cleanup = StoreLeftovers.cleanUp(beside: store, storeHashes: metadata.versionHashes)
