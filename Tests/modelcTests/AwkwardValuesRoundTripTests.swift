@@ -6,7 +6,8 @@ import _ModelTestSupport
 /// `fetch --json` then `import` into an empty store writes back every column to the bit, for
 /// the values a JSON number or text is easiest to get wrong with: dates that use all 52 bits of
 /// their mantissa (past and future), a date one subnormal step after the reference date,
-/// doubles at the ends of their range, decimals of 38 digits and a NaN decimal.
+/// doubles at the ends of their range and subnormal, negative zeros, decimals of 38 digits and
+/// a NaN decimal.
 ///
 /// The values are written with SQL as Core Data's SQLite store holds them: dates as
 /// `timeIntervalSinceReferenceDate` reals, decimals in a DECIMAL column (numeric affinity, so
@@ -32,6 +33,8 @@ struct AwkwardValuesRoundTripTests {
         ("\(Double(bitPattern: 0x3FF0_0000_0000_0001))", "-1e308", "'NaN'"),
         ("1e-320", "2.2250738585072014e-308", "1.2345678901234568e37"),
         ("-0.5", "\(Double(bitPattern: 0x000F_FFFF_FFFF_FFFF))", "-0.000001"),
+        // SQLite keeps a -0.0 of a REAL or NUMERIC column as the integer 0: so must the import.
+        ("-0.0", "-0.0", "-0.0"),
     ]
 
     @Test func fetchThenImportWritesEveryColumnBackToTheBit() throws {

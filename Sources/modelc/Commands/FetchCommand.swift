@@ -23,7 +23,7 @@ struct FetchCommand: ParsableCommand {
             "toMany": [ids]}}]}; with --count only {"entity", "count"}. Values, exact so that 'modelc \
             import' reads back the same bits: strings; numbers for integers, doubles and floats \
             (shortest round-trip text; "NaN", "Infinity", "-Infinity" for non-finite ones); decimals \
-            as strings; booleans; dates as RFC 3339 UTC with as many fractional digits as they need; \
+            as strings ("NaN" for a NaN decimal, written back as that text); booleans; dates as RFC 3339 UTC with as many fractional digits as they need; \
             binary and transformable data as base64 of the stored bytes; UUIDs and URIs as strings; \
             null. To-many IDs are in the relationship's order where it is \
             ordered, else by primary key.
