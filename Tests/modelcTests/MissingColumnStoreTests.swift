@@ -58,6 +58,11 @@ struct MissingColumnStoreTests {
             #expect(text.standardError.contains("missing column ZTODOITEM.ZNOTES [incompatibleSchema, 134020]"), "\(text.standardError)")
             let info = try Modelc.run(["store", "info", store, "--model", model, "--json"]).json()
             #expect(info["schemaDifferences"] as? [String] == ["missing column ZTODOITEM.ZNOTES"])
+            let schemaError = info["schemaError"] as? [String: Any]
+            #expect(schemaError?["class"] as? String == "incompatibleSchema" && schemaError?["code"] as? Int == 134020, "\(info)")
+            #expect((schemaError?["message"] as? String)?.contains("missing column ZTODOITEM.ZNOTES") == true)
+            let infoText = try Modelc.run(["store", "info", store, "--model", model]).standardOutput
+            #expect(infoText.contains("missing column ZTODOITEM.ZNOTES [incompatibleSchema, 134020]"), "\(infoText)")
         }
     }
 
