@@ -65,6 +65,11 @@ public struct StoreCheck: Sendable {
             }
         }
         if let matched = match.matched {
+            // A table without a column of the version that made the store cannot be read with
+            // that version, nor migrated from it: a current store cannot open, an older one
+            // cannot be migrated.
+            try Self.checkTables(
+                of: matched, framework: metadata.framework, schema: schema, path: path, columnsOnly: matched.name != current.name)
             if matched.name != current.name {
                 let isNewer = (order.firstIndex(of: matched.name) ?? 0) > (order.firstIndex(of: current.name) ?? 0)
                 if isNewer {
@@ -75,14 +80,6 @@ public struct StoreCheck: Sendable {
                 throw StoreError(
                     .incompatibleVersionHash, path: path,
                     message: "the store was made by '\(matched.name)', not by the current version '\(current.name)'")
-            }
-            let framework = metadata.framework
-            let missing = StoreLayout(current, framework: framework).schema.differences(from: schema).filter { !$0.isCompatible }
-            if let first = missing.first {
-                throw StoreError(
-                    .incompatibleSchema, path: path,
-                    message: "the store's hashes are those of '\(current.name)' but its tables are not: \(first)"
-                        + (missing.count > 1 ? " (and \(missing.count - 1) more)" : ""))
             }
             return
         }
@@ -116,6 +113,33 @@ public struct StoreCheck: Sendable {
                 .incompatibleSchema, path: path,
                 message: "the store's hashes are those of configuration '\(configuration ?? "")' of '\(current.name)' but its tables are not: \(first)")
         }
+    }
+
+    /// Throws `incompatibleSchema` (134020) naming the first table and column (or table) of
+    /// `version`'s layout that `schema` lacks: the store's hashes say `version` made it, but
+    /// reading its objects with that version would fail on the missing column. With
+    /// `columnsOnly`, only a column missing from a table the store has counts (a store of a
+    /// configuration has only that configuration's tables).
+    public static func checkTables(
+        of version: ModelVersion, framework: FrameworkVersion, schema: StoreSchema, path: String, columnsOnly: Bool = false
+    ) throws {
+        let missing = StoreLayout(version, framework: framework).schema.differences(from: schema).filter { difference in
+            if case .missingColumn = difference { return true }
+            return !columnsOnly && !difference.isCompatible
+        }
+        if let first = missing.first {
+            throw StoreError(
+                .incompatibleSchema, path: path,
+                message: "the store's hashes are those of '\(version.name)' but its tables are not: \(first)"
+                    + (missing.count > 1 ? " (and \(missing.count - 1) more)" : ""))
+        }
+    }
+
+    /// ``checkTables(of:framework:schema:path:columnsOnly:)`` on the open store `db`, for a
+    /// column missing from a table the store has: what reading its objects would stop on.
+    public static func checkColumns(of version: ModelVersion, in db: Database, path: String) throws {
+        let metadata = try StoreMetadata.required(from: db, path: path)
+        try checkTables(of: version, framework: metadata.framework, schema: try StoreSchema.read(from: db), path: path, columnsOnly: true)
     }
 
     /// Throws `locked` when another process holds a write lock on the store; takes no lock.

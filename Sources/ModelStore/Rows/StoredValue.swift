@@ -63,6 +63,9 @@ public enum StoredValue {
             }
             if case .string(let text) = value, let integer = Int64(text) { return integer.databaseValue }
         case .double, .float, .decimal:
+            // SQLite stores a NaN real as NULL: a NaN decimal is the text a DECIMAL column keeps
+            // as it is, and reads back as NaN.
+            if type == .decimal, case .decimal(let decimal) = value, decimal.isNaN { return "NaN".databaseValue }
             // A decimal becomes the double nearest its exact value, not a product of rounded powers of ten.
             if case .decimal(let decimal) = value, let number = Double("\(decimal)") { return number.databaseValue }
             if let number = value.number { return number.databaseValue }

@@ -52,12 +52,14 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Output format: text (compiler diagnostics) or github (Actions annotations).")
     var format: Format = .text
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
     /// Reads the lock, writes one if asked, checks every version and prints the verdicts.
     func run() throws {
-        let bundle = try ModelLoading.read(model)
+        let bundle = try ModelLoading.read(model, options: modelValidation.validation)
         var lockDiagnostics = [Diagnostic]()
         var names: [String]?
         if let lock {

@@ -33,10 +33,7 @@ struct CompileCommand: ParsableCommand {
     @Flag(help: "Print what was written and the diagnostics (or the error) as JSON on standard output.")
     var json = false
 
-    @Flag(help: ArgumentHelp(
-        "Allow a relationship and its inverse to differ in transience, as momc's flag of this name does.",
-        discussion: "S110 is then not reported; Xcode sets it with MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR."))
-    var suppressInverseTransientError = false
+    @OptionGroup var modelValidation: ModelValidationOptions
 
     func validate() throws {
         guard CompilerVersion.named(xcodeVersion) != nil else {
@@ -72,7 +69,7 @@ struct CompileCommand: ParsableCommand {
         if MappingCompilation.isMappingModel(model) { return [try MappingCompilation.compile(mappingAt: model, into: output)] }
         let options = ModelCompilation.Options(
             compilerVersion: CompilerVersion.named(xcodeVersion) ?? .newestVerified,
-            validation: .init(suppressesInverseTransientError: suppressInverseTransientError))
+            validation: modelValidation.validation)
         if FolderCompilation.isFolderOfModels(model) { return try FolderCompilation.compile(folderAt: model, into: output, options: options) }
         return [try ModelCompilation.compile(modelAt: model, into: output, options: options)]
     }

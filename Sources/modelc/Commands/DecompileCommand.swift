@@ -28,12 +28,14 @@ struct DecompileCommand: ParsableCommand {
     @Option(help: "For a .cdm: the model bundle whose versions its hashes match, for the snapshots Xcode's editor needs.")
     var model: String?
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print errors as JSON on standard output.")
     var json = false
 
     func run() throws {
         try CommandFailure.reporting(json: json, path: output) {
-            if MappingCompilation.isCompiled(compiled) { return try MappingCommands.decompile(compiled, into: output, model: model) }
+            if MappingCompilation.isCompiled(compiled) { return try MappingCommands.decompile(compiled, into: output, model: model, options: modelValidation.validation) }
             // A source model (an Xcode 3 bundle above all) is rewritten in today's XML.
             let bundle = try ModelLoading.read(compiled)
             let path = try ModelBundleWriter.write(bundle, into: output)

@@ -42,6 +42,8 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "The destination version (default: the current version).")
     var to: String?
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -50,7 +52,7 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting(json: json, path: model) {
-            let bundle = try ModelLoading.read(model)
+            let bundle = try ModelLoading.read(model, options: modelValidation.validation)
             let source = try ModelLoading.version(from, of: bundle)
             let destination = try ModelLoading.version(to, of: bundle)
             if try MappingCommands.showMapping(in: mappings, from: source, to: destination, json: json) { return }

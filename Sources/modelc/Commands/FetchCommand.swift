@@ -23,7 +23,7 @@ struct FetchCommand: ParsableCommand {
             "toMany": [ids]}}]}; with --count only {"entity", "count"}. Values, exact so that 'modelc \
             import' reads back the same bits: strings; numbers for integers, doubles and floats \
             (shortest round-trip text; "NaN", "Infinity", "-Infinity" for non-finite ones); decimals \
-            as strings; booleans; dates as RFC 3339 UTC with as many fractional digits as they need; \
+            as strings ("NaN" for a NaN decimal, written back as that text); booleans; dates as RFC 3339 UTC with as many fractional digits as they need; \
             binary and transformable data as base64 of the stored bytes; UUIDs and URIs as strings; \
             null. To-many IDs are in the relationship's order where it is \
             ordered, else by primary key.
@@ -54,6 +54,8 @@ struct FetchCommand: ParsableCommand {
     @Flag(help: "Print only how many objects match.")
     var count = false
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -70,7 +72,7 @@ struct FetchCommand: ParsableCommand {
     }
 
     private func fetch() throws -> FetchReport {
-        try StoreReading.withCoordinator(store: store, model: model) { coordinator in
+        try StoreReading.withCoordinator(store: store, model: model, options: modelValidation.validation) { coordinator in
             guard coordinator.managedObjectModel.entitiesByName[entity] != nil else {
                 throw CommandFailure(
                     errorClass: "usage", code: "X020", message: "the model version '\(coordinator.managedObjectModel.version.name)' has no entity '\(entity)'", path: store,

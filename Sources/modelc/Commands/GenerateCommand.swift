@@ -60,6 +60,8 @@ struct GenerateCommand: ParsableCommand {
     @Flag(help: "Write one file, DIR/Name+CoreDataModel.swift, instead of two per entity.")
     var singleFile = false
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print the files written (or the error) as JSON on standard output.")
     var json = false
 
@@ -83,7 +85,7 @@ struct GenerateCommand: ParsableCommand {
                 advice: "Generate from the model's source, the .xcdatamodeld or .xcdatamodel it was compiled from.",
                 exitCode: ExitCode.validationFailure.rawValue)
         }
-        let bundle = try ModelLoading.read(model)
+        let bundle = try ModelLoading.read(model, options: modelValidation.validation)
         let version = try ModelLoading.version(modelVersion, of: bundle)
         let modelName = URL(fileURLWithPath: bundle.path).lastPathComponent
         let generator = ClassGenerator(version, modelName: modelName, api: api)

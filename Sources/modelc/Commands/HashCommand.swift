@@ -12,7 +12,9 @@ struct HashCommand: ParsableCommand {
             NSStoreModelVersionHashes (64 hex digits), the model's versionChecksum (base64, \
             as in NSStoreModelVersionChecksumKey and VersionInfo.plist) and \
             NSStoreModelVersionHashesDigest (base64). The model is validated first: a model \
-            with errors prints them and exits 1, as compile does.
+            with errors prints them and exits 1, as compile does; S110 (a transient \
+            inverse, see --suppress-inverse-transient-error) is only a warning, since Xcode \
+            builds such a model with MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR.
 
             JSON form: {"versions":[{"name":…,"entities":{"Entity":"<hex>"},\
             "versionChecksum":…,"hashesDigest":…}]}
@@ -25,6 +27,8 @@ struct HashCommand: ParsableCommand {
     @Option(help: "Hash only this version (the folder name without .xcdatamodel).")
     var modelVersion: String?
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -34,7 +38,7 @@ struct HashCommand: ParsableCommand {
 
     /// Validates the model, then prints the hashes of the versions asked for.
     private func hash() throws {
-        let bundle = try ModelLoading.read(model)
+        let bundle = try ModelLoading.read(model, options: modelValidation.validation)
         let versions = try modelVersion.map { [try ModelLoading.version($0, of: bundle)] } ?? bundle.versions
         let rows = versions.map { version -> VersionHashes in
             let hasher = VersionHasher(version)

@@ -38,6 +38,8 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "Print only the transactions numbered above N.")
     var after: Int64?
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -53,7 +55,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     private func history() throws -> HistoryReport {
-        try StoreReading.withCoordinator(store: store, model: model) { coordinator in
+        try StoreReading.withCoordinator(store: store, model: model, options: modelValidation.validation) { coordinator in
             let context = ManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
             context.persistentStoreCoordinator = coordinator
             return try context.performAndWait {

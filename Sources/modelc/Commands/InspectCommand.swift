@@ -20,6 +20,8 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "A model, source or compiled.", completion: .file())
     var path: String
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -28,8 +30,8 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting(json: json, path: path) {
-            if MappingCompilation.isMappingModel(path) { return try MappingCommands.inspect(path, model: model, json: json) }
-            let bundle = try ModelLoading.read(path)
+            if MappingCompilation.isMappingModel(path) { return try MappingCommands.inspect(path, model: model, json: json, options: modelValidation.validation) }
+            let bundle = try ModelLoading.read(path, options: modelValidation.validation)
             let report = ModelReport(bundle)
             if json {
                 try JSONOutput.print(report)

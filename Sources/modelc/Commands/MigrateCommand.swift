@@ -153,6 +153,8 @@ struct MigrateCommand: ParsableCommand {
     @Flag(help: "Run even when the migration drops stored values.")
     var allowDataLoss = false
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -173,7 +175,7 @@ struct MigrateCommand: ParsableCommand {
     }
 
     private func migrate() throws {
-        let bundle = try ModelLoading.read(model)
+        let bundle = try ModelLoading.read(model, options: modelValidation.validation)
         for name in [destination].compactMap({ $0 }) + stages {
             // An unknown version is a usage error, reported as every command reports one (X015).
             _ = try ModelLoading.version(name, of: bundle)

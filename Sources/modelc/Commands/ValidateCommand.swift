@@ -24,10 +24,7 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Print the diagnostics as JSON on standard output.")
     var json = false
 
-    @Flag(help: ArgumentHelp(
-        "Allow a relationship and its inverse to differ in transience, as momc's flag of this name does.",
-        discussion: "S110 is then not reported; Xcode sets it with MOMC_SUPPRESS_INVERSE_TRANSIENT_ERROR."))
-    var suppressInverseTransientError = false
+    @OptionGroup var modelValidation: ModelValidationOptions
 
     func run() throws {
         var diagnostics = [Diagnostic]()
@@ -35,7 +32,7 @@ struct ValidateCommand: ParsableCommand {
             let result = ModelSources.reader.read(at: path)
             diagnostics += result.diagnostics
             if let bundle = result.bundle {
-                diagnostics += ModelValidator(options: .init(suppressesInverseTransientError: suppressInverseTransientError))
+                diagnostics += ModelValidator(options: modelValidation.validation)
                     .validate(bundle)
             }
         }

@@ -52,6 +52,8 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The version a new store is created for (default: the current version).")
     var modelVersion: String?
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -77,7 +79,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     private func importObjects() throws -> ImportReport {
-        let bundle = try ModelLoading.read(model)
+        let bundle = try ModelLoading.read(model, options: modelValidation.validation)
         let objects = try ImportFile(file)
         guard FileManager.default.fileExists(atPath: store) else { return try importIntoNewStore(objects, bundle) }
         try StoreCheck.checkFile(store)
@@ -90,6 +92,7 @@ struct ImportCommand: ParsableCommand {
             guard let version = match.matched else {
                 throw StoreError(.incompatibleVersionHash, path: store, message: "no version of \(model) made this store (its entity hashes match none)")
             }
+            try database.read { try StoreCheck.checkColumns(of: version, in: $0, path: store) }
             var report = try run(objects, on: database, version: version)
             // Under the lock, once the import has succeeded: only then is what is removed listed.
             let cleanup = StoreLeftovers.cleanUp(beside: store, storeHashes: metadata.versionHashes)

@@ -6,13 +6,13 @@ import ModelSchema
 /// What `inspect`, `decompile` and `diff` do when given a mapping model (`.xcmappingmodel` or `.cdm`).
 enum MappingCommands {
     /// Shows the mapping model at `path`, and the versions of `modelPath` it matches.
-    static func inspect(_ path: String, model modelPath: String?, json: Bool) throws {
+    static func inspect(_ path: String, model modelPath: String?, json: Bool, options: ModelValidator.Options) throws {
         let read = MappingCompilation.read(at: path)
         DiagnosticPrinter.standardError.print(read.diagnostics)
         guard let model = read.model, !read.diagnostics.contains(where: { $0.severity == .error }) else {
             throw ExitCode.failure
         }
-        let bundle = try modelPath.map(ModelLoading.read)
+        let bundle = try modelPath.map { try ModelLoading.read($0, options: options) }
         let report = MappingModelReport(model, bundle: bundle)
         DiagnosticPrinter.standardError.print(report.diagnostics.map { $0.inFile(path) })
         if json {
@@ -24,8 +24,8 @@ enum MappingCommands {
 
     /// Decompiles the `.cdm` at `path` into `DIR/Name.xcmappingmodel`, with snapshots of the
     /// versions of `modelPath` it matches.
-    static func decompile(_ path: String, into output: String, model modelPath: String?) throws {
-        let bundle = try modelPath.map(ModelLoading.read)
+    static func decompile(_ path: String, into output: String, model modelPath: String?, options: ModelValidator.Options) throws {
+        let bundle = try modelPath.map { try ModelLoading.read($0, options: options) }
         let result = try MappingDecompilation.decompile(mappingAt: path, into: output, bundle: bundle)
         DiagnosticPrinter.standardError.print(result.diagnostics)
         guard let product = result.outputPath else { throw ExitCode.failure }

@@ -43,12 +43,14 @@ struct StoreCheckCommand: ParsableCommand {
     @Option(help: "The configuration the store was added for (its entities' hashes and tables are checked); every entity when omitted.")
     var configuration: String?
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
     func run() throws {
         try CommandFailure.reporting(json: json, path: model) {
-            let bundle = try ModelLoading.read(model)
+            let bundle = try ModelLoading.read(model, options: modelValidation.validation)
             let check = StoreCheck.run(storeAt: store, bundle: bundle, findingForeignEntityRows: true, configuration: configuration)
             let report = StoreCheckReport(check)
             if !json {

@@ -52,12 +52,14 @@ struct StoreCreateCommand: ParsableCommand {
     @Flag(help: "Add the tables Core Data keeps for persistent history tracking (NSPersistentHistoryTrackingKey).")
     var persistentHistory = false
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print errors as JSON on standard output.")
     var json = false
 
     func run() throws {
         try CommandFailure.reporting(json: json, path: output) {
-            let bundle = try ModelLoading.read(model)
+            let bundle = try ModelLoading.read(model, options: modelValidation.validation)
             let chosen = try ModelLoading.version(modelVersion, of: bundle)
             guard chosen.entityNames(inConfiguration: configuration) != nil else {
                 throw CommandFailure.usage(

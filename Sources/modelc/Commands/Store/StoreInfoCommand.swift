@@ -38,6 +38,8 @@ struct StoreInfoCommand: ParsableCommand {
     @Option(help: "Write the store's own model (from Z_MODELCACHE) into this folder.", completion: .directory)
     var dumpModel: String?
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
@@ -50,7 +52,7 @@ struct StoreInfoCommand: ParsableCommand {
         let info = try StoreInfo.read(at: store)
         let match = try model.map { VersionMatch(
                 storeHashes: info.metadata.versionHashes, identifiers: info.metadata.versionIdentifiers,
-                bundle: try ModelLoading.read($0)) }
+                bundle: try ModelLoading.read($0, options: modelValidation.validation)) }
         let report = StoreInfoReport(info: info, match: match)
         if json {
             try JSONOutput.print(report)
@@ -89,6 +91,16 @@ struct StoreInfoReport: Encodable {
     var differences: [EntityDifference]
     /// How the store's tables differ from Core Data's layout of the matched version.
     var schemaDifferences: [String]
+    /// Why the matched version cannot read the store's objects (a table lacks one of its
+    /// columns), as `fetch`, `history` and `import` report it; nil when it can.
+    var schemaError: SchemaError?
+
+    /// A store error as `--json` prints it: its class, Core Data code and message.
+    struct SchemaError: Encodable {
+        var `class`: String
+        var code: Int
+        var message: String
+    }
 
     init(info: StoreInfo, match: VersionMatch?) {
         path = info.path
@@ -103,11 +115,19 @@ struct StoreInfoReport: Encodable {
         nearestVersion = match?.matched == nil ? match?.nearest?.name : nil
         differences = match?.differences ?? []
         schemaDifferences = match?.matched.map { info.schemaDifferences(from: $0).map(\.description) } ?? []
+        schemaError = match?.matched.flatMap { version in
+            do {
+                try StoreCheck.checkTables(of: version, framework: info.metadata.framework, schema: info.schema, path: info.path, columnsOnly: true)
+                return nil
+            } catch {
+                return (error as? StoreError).map { SchemaError(class: $0.errorClass.rawValue, code: $0.code, message: $0.message) }
+            }
+        }
     }
 
     enum CodingKeys: String, CodingKey {
         case path, uuid, frameworkVersion, journalMode, versionIdentifiers, entities, tables
-        case matchedVersion, nearestVersion, differences, schemaDifferences
+        case matchedVersion, nearestVersion, differences, schemaDifferences, schemaError
     }
 
     /// Writes every key, `null` included, so that scripts can rely on `matchedVersion`.
@@ -124,6 +144,7 @@ struct StoreInfoReport: Encodable {
         try container.encode(nearestVersion, forKey: .nearestVersion)
         try container.encode(differences, forKey: .differences)
         try container.encode(schemaDifferences, forKey: .schemaDifferences)
+        try container.encode(schemaError, forKey: .schemaError)
     }
 
     func printText() {
@@ -144,6 +165,7 @@ struct StoreInfoReport: Encodable {
             let build = frameworkVersion.map { "build \($0)" } ?? "Core Data"
             print("layout       \(schemaDifferences.isEmpty ? "as \(build) lays out this version" : "differs from how \(build) lays out this version:")")
             for difference in schemaDifferences { print("  \(difference)") }
+            if let schemaError { print("objects      unreadable: \(schemaError.message) [\(schemaError.class), \(schemaError.code)]") }
             return
         }
         print("version      none of the model's versions made this store")

@@ -53,11 +53,13 @@ struct StoreOpenCommand: ParsableCommand {
     @Option(help: "Seconds to keep retrying a store another process holds locked.")
     var timeout: Double = 5
 
+    @OptionGroup var modelValidation: ModelValidationOptions
+
     @Flag(help: "Print JSON on standard output.")
     var json = false
 
     func run() throws {
-        let container = PersistentContainer(name: "modelc", bundle: try ModelLoading.read(model))
+        let container = PersistentContainer(name: "modelc", bundle: try ModelLoading.read(model, options: modelValidation.validation))
         var description = StoreDescription(url: URL(fileURLWithPath: store))
         description.isReadOnly = !migrate && recover == nil
         description.timeout = timeout
