@@ -37,6 +37,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
     /// The observer of other contexts' saves, while merging them.
     var saveObserver: ObserverToken?
+    /// The fetched results controllers following this context's changes, by identity.
+    var changeHandlers: [ObjectIdentifier: WeakChangeHandler] = [:]
     /// The query generation the context reads, when pinned.
     var pinned: Pin?
     /// How old, in seconds, the saved values a fault kept from before it was refreshed may be to
