@@ -15,7 +15,9 @@ import ModelStore
 //   update: N fetched objects changed and saved (optimistic locking included), against UPDATEs by hand checking Z_OPT (best of 3 each)
 //   merge: a background save updating N objects, and the merge of it into a context holding them
 //   child: a child context's save of N new objects into its parent, against the parent's save of them to the store
-// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER insert|seed|fetch|count|plan|batches|history|update|merge|child N
+//   results: a fetched results controller of N objects: the time from the objects-did-change of one
+//     changed object (moved to another place in the order) to controllerDidChangeContent, median of 31
+// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER insert|seed|fetch|count|plan|batches|history|update|merge|child|results N
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[4]) else {
@@ -238,6 +240,50 @@ case "child":
         rootTime = min(rootTime, try root.performAndWait { try seconds { try root.save() } })
     }
     print("child \(count): child save into its parent \(String(format: "%.3f", childTime)) s, root save to the store \(String(format: "%.3f", rootTime)) s, ratio \(String(format: "%.2f", childTime / rootTime))")
+case "results":
+    let container = try await container(at: storePath)
+    let context = container.newBackgroundContext()
+    let clock = ResultsClock()
+    // Registered before the controller's observer, so it runs first: the notification's start.
+    let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil) { _ in
+        clock.start()
+    }
+    let times = try context.performAndWait {
+        let request = FetchRequest<ManagedObject>(entityName: "Item")
+        request.sortDescriptors = [FetchSortDescriptor(key: "a0")]
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        controller.delegate = clock
+        let fetchTime = try seconds { try controller.performFetch() }
+        var times = [Double]()
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<31 {
+            let object = controller.object(at: IndexPath(item: Int.random(in: 0..<count, using: &generator), section: 0))
+            object.setValue(Int64.random(in: 0..<Int64(count), using: &generator), forKey: "a0")
+            try context.processPendingChanges()
+            times.append(clock.elapsed)
+        }
+        print("results \(count): performFetch \(String(format: "%.3f", fetchTime)) s")
+        return times.sorted()
+    }
+    NotificationCenter.default.removeObserver(observer)
+    print("results \(count): one changed object, notification to controllerDidChangeContent: median \(String(format: "%.1f", times[times.count / 2] * 1e6)) µs (min \(String(format: "%.1f", times[0] * 1e6)), max \(String(format: "%.1f", times[times.count - 1] * 1e6)))")
 default:
     exit(64)
+}
+
+/// The delegate that times a change event: from the objects-did-change notification to
+/// controllerDidChangeContent (both on the context's queue; the lock only satisfies Sendable).
+final class ResultsClock: FetchedResultsControllerDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var began: UInt64 = 0
+    private var took: Double = 0
+
+    func start() { lock.withLock { began = DispatchTime.now().uptimeNanoseconds } }
+
+    var elapsed: Double { lock.withLock { took } }
+
+    func controllerDidChangeContent(_ controller: any AnyFetchedResultsController) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.withLock { took = Double(now - began) / 1e9 }
+    }
 }
