@@ -20,7 +20,15 @@ struct FetchedResultsControllerTests {
     /// Records the delegate's callbacks as text: `will`, `did`, `name type old>new` (paths as
     /// `section.item`, `-` for nil), `section name type index count`.
     final class Recorder: FetchedResultsControllerDelegate {
-        var events: [String] = []
+        enum Raw {
+            case object(ObjectIdentifier, IndexPath?, FetchedResultsChangeType, IndexPath?)
+            case section(Int, FetchedResultsChangeType)
+        }
+
+        var events: [String] = [] {
+            didSet { if events.isEmpty { rawEvents = [] } }
+        }
+        var rawEvents: [Raw] = []
 
         func controllerWillChangeContent(_ controller: any AnyFetchedResultsController) { events.append("will") }
         func controllerDidChangeContent(_ controller: any AnyFetchedResultsController) { events.append("did") }
@@ -28,10 +36,12 @@ struct FetchedResultsControllerTests {
                         for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
             let name = (anObject as? ManagedObject)?.value(forKey: "name") as? String ?? "?"
             events.append("\(name) \(type) \(Self.text(indexPath))>\(Self.text(newIndexPath))")
+            if let object = anObject as? ManagedObject { rawEvents.append(.object(ObjectIdentifier(object), indexPath, type, newIndexPath)) }
         }
         func controller(_ controller: any AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
                         atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {
             events.append("section \(sectionInfo.name) \(type) \(sectionIndex) \(sectionInfo.numberOfObjects)")
+            rawEvents.append(.section(sectionIndex, type))
         }
 
         static func text(_ path: IndexPath?) -> String { path.map { "\($0.section).\($0.item)" } ?? "-" }
@@ -314,6 +324,121 @@ struct FetchedResultsControllerTests {
         }
     }
 
+    /// Unsaved objects changed again: an object changed a second time before the save, and a new
+    /// object deleted after its insertion was reported, are reported again (the controller shows
+    /// the context's in-memory state: Apple's fetchedObjects documentation, "The results array
+    /// reflects the in-memory state of managed objects in the controller's managed object
+    /// context"; it learns of changes from objects-did-change, Apple's managedObjectContext
+    /// documentation: "The controller registers to listen to change notifications on this context").
+    @Test func unsavedObjectsChangedAgainAreReportedAgain() async throws {
+        let container = try await Support.container(in: nil)
+        try Self.saveAuthors([("Bob", "b"), ("Dan", "d")], in: container)
+        let context = container.newBackgroundContext()
+        let recorder = Recorder()
+        let controller = try context.performAndWait { try Self.controller(context, delegate: recorder) }
+        let (bob, new) = context.performAndWait {
+            let bob = controller.object(at: IndexPath(item: 0, section: 0))
+            bob.setValue("Cid", forKey: "name")
+            return (bob, Self.author("Ann", "a", in: context))
+        }
+        context.performAndWait {
+            #expect(recorder.event() == ["Ann insert ->0.0", "Cid move 0.0>0.1"])
+            bob.setValue("Eve", forKey: "name")
+            new.setValue("Fay", forKey: "name")
+        }
+        context.performAndWait {
+            // Eve keeps her index path: an update; Fay's changes.
+            #expect(recorder.event() == ["Eve update 0.1>0.1", "Fay move 0.0>0.2"])
+            #expect(Self.names(controller.fetchedObjects) == ["Dan", "Eve", "Fay"])
+            context.delete(new)
+        }
+        context.performAndWait {
+            #expect(recorder.event() == ["Fay delete 0.2>-"])
+            #expect(Self.names(controller.fetchedObjects) == ["Dan", "Eve"])
+        }
+    }
+
+    /// Many changes to a large result set (thousands of objects in a few sections, so that objects
+    /// are placed into long sections and sections come and go): after each event the results are
+    /// those a new fetch returns, in its order, and every delegate callback was consistent with
+    /// a table applying them (Apple's fetchedObjects documentation: "The results array reflects
+    /// the in-memory state of managed objects in the controller's managed object context").
+    @Test func manyChangesKeepTheResultsThoseOfANewFetch() async throws {
+        let container = try await Support.container(in: nil)
+        var generator = TestSeed.generator(for: "FetchedResultsControllerTests.manyChanges")
+        let letters = "abc".map(String.init)
+        // Names are unique, so that the order of a new fetch is the only one.
+        var used = Set<Int>()
+        let name = { (generator: inout SeededGenerator) -> String in
+            var number = Int.random(in: 0..<1_000_000, using: &generator)
+            while !used.insert(number).inserted { number = Int.random(in: 0..<1_000_000, using: &generator) }
+            return String(format: "n%06d", number)
+        }
+        var authors = [(String, String)]()
+        for _ in 0..<2400 { authors.append((name(&generator), letters.randomElement(using: &generator)!)) }
+        try Self.saveAuthors(authors, in: container)
+        let context = container.newBackgroundContext()
+        let recorder = Recorder()
+        try context.performAndWait {
+            let controller = try Self.controller(context, sections: true, delegate: recorder)
+            let request = controller.fetchRequest
+            for _ in 0..<25 {
+                var before = (controller.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) }
+                let objects = controller.fetchedObjects ?? []
+                for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                    let object = objects.randomElement(using: &generator)!
+                    switch Int.random(in: 0..<4, using: &generator) {
+                    case 0: object.setValue(name(&generator), forKey: "name")
+                    case 1: object.setValue(letters.randomElement(using: &generator)! + "x", forKey: "email")
+                    case 2: context.delete(object)
+                    default: Self.author(name(&generator), letters.randomElement(using: &generator)!, in: context)
+                    }
+                }
+                recorder.events = []
+                try context.processPendingChanges()
+                let fresh = try context.fetch(request)
+                let mine = Self.names(controller.fetchedObjects), theirs = Self.names(fresh)
+                let mismatch = zip(mine, theirs).enumerated().first { $0.element.0 != $0.element.1 }
+                #expect(mine.count == theirs.count && mismatch == nil, "first difference \(String(describing: mismatch)) of \(mine.count)/\(theirs.count)")
+                let grouped = Dictionary(grouping: fresh) { $0.value(forKey: "email") as? String ?? "" }
+                #expect(controller.sections?.map(\.name) == grouped.keys.sorted())
+                for (index, object) in fresh.enumerated() where index % 97 == 0 {
+                    let path = try #require(controller.indexPath(forObject: object))
+                    #expect(controller.object(at: path) === object)
+                }
+                // The callbacks, applied as a table applies them, turn the old sections into the new.
+                before = Self.apply(recorder.rawEvents, to: before)
+                let after = (controller.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) }
+                #expect(before == after, "the callbacks do not turn the old sections into the new")
+            }
+        }
+    }
+
+    /// `sections` after a table's batch update with `events`: rows and sections removed at their
+    /// old places (highest first), then sections and rows inserted at their new places (lowest first).
+    static func apply(_ events: [Recorder.Raw], to sections: [[ObjectIdentifier]]) -> [[ObjectIdentifier]] {
+        var sections = sections
+        var removals = [(IndexPath)]()
+        var insertions = [(IndexPath, ObjectIdentifier)]()
+        var sectionRemovals = [Int]()
+        var sectionInsertions = [Int]()
+        for event in events {
+            switch event {
+            case .object(let object, let old, let type, let new):
+                guard type != .update else { continue }
+                if let old { removals.append(old) }
+                if let new { insertions.append((new, object)) }
+            case .section(let index, let type):
+                if type == .delete { sectionRemovals.append(index) } else { sectionInsertions.append(index) }
+            }
+        }
+        for path in removals.sorted(by: >) { sections[path.section].remove(at: path.item) }
+        for index in sectionRemovals.sorted(by: >) { sections.remove(at: index) }
+        for index in sectionInsertions.sorted() { sections.insert([], at: index) }
+        for (path, object) in insertions.sorted(by: { $0.0 < $1.0 }) { sections[path.section].insert(object, at: path.item) }
+        return sections
+    }
+
     /// Without a delegate the controller does not track changes (Apple's `delegate`
     /// documentation): its results stay as fetched.
     @Test func withoutADelegateChangesAreNotTracked() async throws {
@@ -342,3 +467,4 @@ final class NotificationRecorder: @unchecked Sendable {
 
     deinit { observer.map(NotificationCenter.default.removeObserver) }
 }
+

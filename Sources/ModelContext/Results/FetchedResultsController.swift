@@ -72,14 +72,19 @@ open class FetchedResultsController<ResultType: ManagedObject>: AnyFetchedResult
             return order == .orderedSame ? a.offset < b.offset : order == .orderedAscending
         }.map(\.element)
         var sections = [ResultsSection<ResultType>]()
+        var sectionRows = [[ResultRow<ResultType>]]()
         placements = Dictionary(minimumCapacity: rows.count)
         for row in rows {
             let name = sectionName(row.values)
-            if sections.last?.name != name { sections.append(makeSection(name, key: row.values[0])) }
+            if sections.last?.name != name {
+                sections.append(makeSection(name, key: row.values[0]))
+                sectionRows.append([])
+            }
             guard let section = sections.last else { continue }
-            section.rows.append(row)
+            sectionRows[sectionRows.count - 1].append(row)
             placements[ObjectIdentifier(row.object)] = Placement(section: section, values: row.values)
         }
+        for (section, rows) in zip(sections, sectionRows) { section.rows = ResultRows(rows) }
         orderedSections = sections
         cachedObjects = nil
         observeContext()
@@ -89,7 +94,7 @@ open class FetchedResultsController<ResultType: ManagedObject>: AnyFetchedResult
     public var fetchedObjects: [ResultType]? {
         guard let orderedSections else { return nil }
         if let cachedObjects { return cachedObjects }
-        let objects = orderedSections.flatMap { $0.rows.map(\.object) }
+        let objects = orderedSections.flatMap { $0.rows.objects }
         cachedObjects = objects
         return objects
     }
@@ -208,10 +213,11 @@ open class FetchedResultsController<ResultType: ManagedObject>: AnyFetchedResult
     /// The index of `object` in `section`, found by the sort values it was placed by.
     func itemIndex(of object: ResultType, values: [EvaluatedValue], in section: ResultsSection<ResultType>) -> Int? {
         let rows = section.rows
-        var index = lowerBound(count: rows.count) { self.compare(rows[$0].values, values) }
+        var index = rows.firstIndex { self.compare($0.values, values) == .orderedAscending }
         while index < rows.count {
-            if rows[index].object === object { return index }
-            guard compare(rows[index].values, values) == .orderedSame else { return nil }
+            let row = rows[index]
+            if row.object === object { return index }
+            guard compare(row.values, values) == .orderedSame else { return nil }
             index += 1
         }
         return nil
@@ -219,8 +225,7 @@ open class FetchedResultsController<ResultType: ManagedObject>: AnyFetchedResult
 
     /// Where an object with `values` goes in `section`: after those that sort before it or equal.
     func insertionIndex(of values: [EvaluatedValue], in section: ResultsSection<ResultType>) -> Int {
-        let rows = section.rows
-        return lowerBound(count: rows.count) { self.compare(rows[$0].values, values) == .orderedDescending ? .orderedDescending : .orderedAscending }
+        section.rows.firstIndex { self.compare($0.values, values) != .orderedDescending }
     }
 
     /// The first index in `0..<count` whose element does not sort before the one sought.

@@ -24,7 +24,7 @@ final class ResultsSection<Object: ManagedObject>: FetchedResultsSectionInfo {
     let indexTitle: String?
     /// The value of the first sort key (the section key) shared by the section's objects.
     let key: EvaluatedValue
-    var rows: [ResultRow<Object>] = []
+    var rows = ResultRows<Object>([])
 
     init(name: String, indexTitle: String?, key: EvaluatedValue) {
         self.name = name
@@ -33,5 +33,5 @@ final class ResultsSection<Object: ManagedObject>: FetchedResultsSectionInfo {
     }
 
     var numberOfObjects: Int { rows.count }
-    var objects: [Any]? { rows.map(\.object) }
+    var objects: [Any]? { rows.objects }
 }
