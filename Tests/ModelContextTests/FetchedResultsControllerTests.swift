@@ -439,6 +439,29 @@ struct FetchedResultsControllerTests {
         return sections
     }
 
+    /// A reset of the context: Apple's reset() forgets every object ("All the receiver's managed
+    /// objects are 'forgotten'"), and the results reflect the context's in-memory state (Apple's
+    /// fetchedObjects documentation); Apple documents no callbacks for it, so the controller fetches
+    /// again as one change event, between will-change and did-change (the porting guide says so).
+    @Test func aResetFetchesTheResultsAgain() async throws {
+        let container = try await Support.container(in: nil)
+        try Self.saveAuthors([("Ann", "a")], in: container)
+        let context = container.newBackgroundContext()
+        let recorder = Recorder()
+        let controller = try context.performAndWait { try Self.controller(context, delegate: recorder) }
+        let before = context.performAndWait {
+            Self.author("Bob", "b", in: context)
+            return controller.fetchedObjects?.first
+        }
+        context.performAndWait {
+            #expect(recorder.event() == ["Bob insert ->0.1"])
+            context.reset()
+            #expect(recorder.event() == [])
+            #expect(Self.names(controller.fetchedObjects) == ["Ann"])
+            #expect(controller.fetchedObjects?.first !== before)
+        }
+    }
+
     /// Without a delegate the controller does not track changes (Apple's `delegate`
     /// documentation): its results stay as fetched.
     @Test func withoutADelegateChangesAreNotTracked() async throws {

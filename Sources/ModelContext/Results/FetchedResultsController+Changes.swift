@@ -15,8 +15,16 @@ extension FetchedResultsController: ContextChangeHandler {
 
     func contextDidChange(_ userInfo: [AnyHashable: Any]) {
         guard let delegate, orderedSections != nil else { return }
-        // A reset forgot every object: the results are fetched again, as one change event.
+        // A reset forgot every object: the results are fetched again, as one change event (for a
+        // difference delegate, the difference between the IDs before and after).
         if userInfo[NSInvalidatedAllObjectsKey] != nil {
+            if sectionNameKeyPath == nil, let differences = delegate as? any FetchedResultsControllerDifferenceDelegate {
+                let before = fetchedObjects?.map(\.objectID) ?? []
+                try? performFetch()
+                let difference = (fetchedObjects?.map(\.objectID) ?? []).difference(from: before)
+                if !difference.isEmpty { differences.controller(self, didChangeContentWith: difference) }
+                return
+            }
             delegate.controllerWillChangeContent(self)
             try? performFetch()
             delegate.controllerDidChangeContent(self)
