@@ -6,6 +6,8 @@ import ModelExpression
 /// to a section of 1,000 does.
 struct ResultRows<Object: ManagedObject> {
     private var chunks: [[ResultRow<Object>]] = []
+    /// Each chunk's number of rows, read to find a row without touching the chunks.
+    private var counts: [Int] = []
     private(set) var count = 0
 
     /// The size chunks are made at, and split at twice of.
@@ -13,6 +15,7 @@ struct ResultRows<Object: ManagedObject> {
 
     init(_ rows: [ResultRow<Object>]) {
         chunks = stride(from: 0, to: rows.count, by: Self.chunkSize).map { Array(rows[$0..<min($0 + Self.chunkSize, rows.count)]) }
+        counts = chunks.map(\.count)
         count = rows.count
     }
 
@@ -29,33 +32,41 @@ struct ResultRows<Object: ManagedObject> {
     /// The chunk and the offset in it of the row at `index` (for `count`, the end of the last chunk).
     private func locate(_ index: Int) -> (chunk: Int, offset: Int) {
         var remaining = index
-        for (number, chunk) in chunks.enumerated() {
-            if remaining < chunk.count { return (number, remaining) }
-            remaining -= chunk.count
+        for number in counts.indices {
+            if remaining < counts[number] { return (number, remaining) }
+            remaining -= counts[number]
         }
-        return (max(0, chunks.count - 1), chunks.last?.count ?? 0)
+        return (max(0, counts.count - 1), counts.last ?? 0)
     }
 
     mutating func insert(_ row: ResultRow<Object>, at index: Int) {
         count += 1
         guard !chunks.isEmpty else {
             chunks = [[row]]
+            counts = [1]
             return
         }
         let (chunk, offset) = locate(index)
         chunks[chunk].insert(row, at: offset)
-        if chunks[chunk].count >= 2 * Self.chunkSize {
+        counts[chunk] += 1
+        if counts[chunk] >= 2 * Self.chunkSize {
             let tail = Array(chunks[chunk][Self.chunkSize...])
             chunks[chunk].removeSubrange(Self.chunkSize...)
             chunks.insert(tail, at: chunk + 1)
+            counts[chunk] = Self.chunkSize
+            counts.insert(tail.count, at: chunk + 1)
         }
     }
 
     mutating func remove(at index: Int) {
         let (chunk, offset) = locate(index)
         chunks[chunk].remove(at: offset)
+        counts[chunk] -= 1
         count -= 1
-        if chunks[chunk].isEmpty { chunks.remove(at: chunk) }
+        if counts[chunk] == 0 {
+            chunks.remove(at: chunk)
+            counts.remove(at: chunk)
+        }
     }
 
     /// The index of the first row for which `before` is false, `before` being true for a prefix
@@ -66,7 +77,7 @@ struct ResultRows<Object: ManagedObject> {
             let middle = (low + high) / 2
             if let last = chunks[middle].last, before(last) { low = middle + 1 } else { high = middle }
         }
-        var index = chunks[..<low].reduce(0) { $0 + $1.count }
+        var index = counts[..<low].reduce(0, +)
         guard low < chunks.count else { return index }
         let rows = chunks[low]
         var (start, end) = (0, rows.count)
