@@ -89,3 +89,10 @@ extension ManagedObjectContext {
         public static let refreshedObjectIDs = NotificationKey(rawValue: NSRefreshedObjectIDsKey)
     }
 }
+
+/// The fetched results controller under Core Data's names (its delegate methods take
+/// `any AnyFetchedResultsController` where Apple's take `NSFetchedResultsController<NSFetchRequestResult>`).
+public typealias NSFetchedResultsController<ResultType: ManagedObject> = FetchedResultsController<ResultType>
+public typealias NSFetchedResultsControllerDelegate = FetchedResultsControllerDelegate
+public typealias NSFetchedResultsChangeType = FetchedResultsChangeType
+public typealias NSFetchedResultsSectionInfo = FetchedResultsSectionInfo

@@ -141,7 +141,9 @@ extension ManagedObjectContext {
     func didUndoOrRedo() {
         guard let changes = undone else { return }
         undone = nil
+        // What the undo changed is announced here, not again at the next objects-did-change.
         noticed = (insertedList.objects.count, updatedList.objects.count, deletedList.objects.count)
+        forgetUnnoticedChanges()
         guard !changes.isEmpty else { return }
         NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
             NSInsertedObjectsKey: changes.objects(.revived), NSUpdatedObjectsKey: changes.objects(.updated),

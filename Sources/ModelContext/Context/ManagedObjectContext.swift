@@ -47,6 +47,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How many of the context's change sequences (``changes``, ``saves``, ``changes(for:)``) are
     /// observing its notifications now: each stops when its consumer does.
     let changeSequenceObservers = Atomic<Int>(0)
+    /// The fetched results controllers following this context's changes, by identity.
+    var changeHandlers: [ObjectIdentifier: WeakChangeHandler] = [:]
     /// The query generation the context reads, when pinned.
     var pinned: Pin?
     /// How old, in seconds, the saved values a fault kept from before it was refreshed may be to
@@ -79,6 +81,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How many of each list's objects the last objects-did-change notification covered (the
     /// lists only grow between saves; a removal at worst leaves an object unannounced).
     var noticed = (inserted: 0, updated: 0, deleted: 0)
+    /// Objects changed since the last objects-did-change, those already announced as inserted or
+    /// updated included (a second change before the save is announced again, as updated), and new
+    /// objects deleted after their insertion was announced (announced as deleted).
+    var changedSinceNotice: [ManagedObject] = []
+    var discardedSinceNotice: [ManagedObject] = []
     /// The number of the last save begun, which tells `willSave`'s rounds of one save from another's.
     var saveNumber = 0
 
@@ -180,14 +187,29 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Posts objects-did-change for the objects inserted, updated and deleted since the last one.
     func postObjectsDidChange() {
-        let inserted = insertedList.objects.dropFirst(noticed.inserted)
-        let updated = updatedList.objects.dropFirst(noticed.updated)
-        let deleted = deletedList.objects.dropFirst(noticed.deleted)
+        let inserted = Set(insertedList.objects.dropFirst(noticed.inserted))
+        var updated = Set(updatedList.objects.dropFirst(noticed.updated))
+        var deleted = Set(deletedList.objects.dropFirst(noticed.deleted))
+        // Objects announced before and changed again since are updated again.
+        for object in changedSinceNotice {
+            object.awaitsNotice = false
+            if object.managedObjectContext === self, !object.deleted, !inserted.contains(object) { updated.insert(object) }
+        }
+        changedSinceNotice = []
+        deleted.formUnion(discardedSinceNotice)
+        discardedSinceNotice = []
         guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
         noticed = (insertedList.objects.count, updatedList.objects.count, deletedList.objects.count)
         NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
-            NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
+            NSInsertedObjectsKey: inserted, NSUpdatedObjectsKey: updated, NSDeletedObjectsKey: deleted,
         ])
+    }
+
+    /// Forgets what awaited the next objects-did-change (a rollback, a reset).
+    func forgetUnnoticedChanges() {
+        for object in changedSinceNotice { object.awaitsNotice = false }
+        changedSinceNotice = []
+        discardedSinceNotice = []
     }
 
     // MARK: - Objects
@@ -243,6 +265,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if object.inserted {
             prepareForDeletion(object)
             unlinkEverything(object)
+            // A new object announced as inserted is announced as deleted.
+            if let index = insertedList.objects.firstIndex(where: { $0 === object }), index < noticed.inserted {
+                noticed.inserted -= 1
+                discardedSinceNotice.append(object)
+            }
             insertedList.remove(object)
             registered.remove(object)
             object.inserted = false
@@ -259,7 +286,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     func markUpdated(_ object: ManagedObject) {
         object.lifecycle.changes &+= 1
-        guard !object.inserted, !object.deleted else { return }
+        guard !object.deleted else { return }
+        if !object.awaitsNotice {
+            object.awaitsNotice = true
+            changedSinceNotice.append(object)
+        }
+        guard !object.inserted else { return }
         updatedList.add(object)
     }
 
@@ -318,6 +350,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         updatedList = ChangeList()
         deletedList = ChangeList()
         noticed = (0, 0, 0)
+        forgetUnnoticedChanges()
     }
 
     /// Forgets every object: each turns into a fault (its transient values cleared) and leaves the
@@ -340,6 +373,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         updatedList = ChangeList()
         deletedList = ChangeList()
         noticed = (0, 0, 0)
+        forgetUnnoticedChanges()
         NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
             NSInvalidatedAllObjectsKey: objects.map(\.objectID)
         ])

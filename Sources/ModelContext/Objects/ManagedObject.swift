@@ -43,6 +43,9 @@ open class ManagedObject: NSObject {
     }
     /// Which hooks the context has called, for those it calls once (``ManagedObject/Lifecycle``).
     var lifecycle = Lifecycle()
+    /// Whether the object changed since its context's last objects-did-change (it is then in
+    /// the context's `changedSinceNotice`).
+    var awaitsNotice = false
     /// The store a new object is to be saved to (``ManagedObjectContext/assign(_:to:)``); nil for
     /// the first store holding its entity.
     var assignedStore: PersistentStore?

@@ -15,7 +15,9 @@ import ModelStore
 //   update: N fetched objects changed and saved (optimistic locking included), against UPDATEs by hand checking Z_OPT (best of 3 each)
 //   merge: a background save updating N objects, and the merge of it into a context holding them
 //   child: a child context's save of N new objects into its parent, against the parent's save of them to the store
-// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER insert|seed|fetch|count|plan|batches|history|update|merge|child N
+//   results: a fetched results controller of N objects: the time from processPendingChanges (which
+//     posts the objects-did-change of one object moved elsewhere in the order) to controllerDidChangeContent, median of 31
+// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER insert|seed|fetch|count|plan|batches|history|update|merge|child|results N
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[4]) else {
@@ -238,6 +240,43 @@ case "child":
         rootTime = min(rootTime, try root.performAndWait { try seconds { try root.save() } })
     }
     print("child \(count): child save into its parent \(String(format: "%.3f", childTime)) s, root save to the store \(String(format: "%.3f", rootTime)) s, ratio \(String(format: "%.2f", childTime / rootTime))")
+case "results":
+    let container = try await container(at: storePath)
+    let context = container.newBackgroundContext()
+    let clock = ResultsClock()
+    let times = try context.performAndWait {
+        let request = FetchRequest<ManagedObject>(entityName: "Item")
+        request.sortDescriptors = [FetchSortDescriptor(key: "a0")]
+        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        controller.delegate = clock
+        let fetchTime = try seconds { try controller.performFetch() }
+        var times = [Double]()
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<31 {
+            let object = controller.object(at: IndexPath(item: Int.random(in: 0..<count, using: &generator), section: 0))
+            object.setValue(Int64.random(in: 0..<Int64(count), using: &generator), forKey: "a0")
+            // processPendingChanges posts the objects-did-change the controller handles.
+            clock.start()
+            context.processPendingChanges()
+            times.append(clock.elapsed)
+        }
+        print("results \(count): performFetch \(String(format: "%.3f", fetchTime)) s")
+        return times.sorted()
+    }
+    print("results \(count): one changed object, objects-did-change to controllerDidChangeContent: median \(String(format: "%.1f", times[times.count / 2] * 1e6)) µs (min \(String(format: "%.1f", times[0] * 1e6)), max \(String(format: "%.1f", times[times.count - 1] * 1e6)))")
 default:
     exit(64)
+}
+
+/// The delegate that times a change event, from the context's processing of its changes (which
+/// posts objects-did-change) to controllerDidChangeContent; both on the context's queue.
+final class ResultsClock: FetchedResultsControllerDelegate {
+    private var began: UInt64 = 0
+    private(set) var elapsed: Double = 0
+
+    func start() { began = DispatchTime.now().uptimeNanoseconds }
+
+    func controllerDidChangeContent(_ controller: any AnyFetchedResultsController) {
+        elapsed = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+    }
 }
