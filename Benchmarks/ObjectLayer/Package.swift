@@ -11,7 +11,7 @@ let package = Package(
     dependencies: [
         .package(name: "modelc", path: "../.."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .target(
@@ -42,10 +42,10 @@ let package = Package(
                 .product(name: "ModelContext", package: "modelc"),
                 .product(name: "ModelStack", package: "modelc"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ObjectLayerBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
 )
