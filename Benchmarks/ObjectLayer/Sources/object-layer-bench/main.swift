@@ -1,27 +1,29 @@
+import BenchFixtures
+import CHeap
 import Foundation
 import GRDB
 import ModelContext
 import ModelStack
 import ModelStore
 
-// Times the object layer against GRDB and raw SQLite on one store file, in one run:
-//   fetch: N objects of an entity with 10 integer attributes, every attribute read
-//   insert: N objects inserted and saved, against prepared INSERTs in one transaction (Z_MAX included)
-//   count: count(for:) against SELECT COUNT(*)
+// What package-benchmark cannot measure of the object layer (ObjectLayerBenchmarks times fetch,
+// insert, update and count side by side with GRDB), on one store file:
+//   fetch: a cross-check without the malloc interposer: GRDB init(row:) and a fresh context, alternated
+//   objects: N objects fetched into a fresh context five times, every attribute read (a workload to profile)
+//   memory: heap bytes held per fetched object, against per GRDB record
 //   plan: the query plan of a predicate on the indexed attribute
-//   seed: a new store of N rows through prepared statements (for fetch, count, plan and batches)
+//   seed: a new store of N rows through prepared statements (for fetch, memory, plan and batches)
 //   batches: N objects through a batch-faulting fetch of batch size 500, every attribute read
 //   history: N objects inserted and saved into a store that tracks persistent history, against the same without
-//   update: N fetched objects changed and saved (optimistic locking included), against UPDATEs by hand checking Z_OPT (best of 3 each)
 //   merge: a background save updating N objects, and the merge of it into a context holding them
 //   child: a child context's save of N new objects into its parent, against the parent's save of them to the store
 //   results: a fetched results controller of N objects: the time from processPendingChanges (which
 //     posts the objects-did-change of one object moved elsewhere in the order) to controllerDidChangeContent, median of 31
-// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER insert|seed|fetch|count|plan|batches|history|update|merge|child|results N
+// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|objects|memory|plan|batches|history|merge|child|results N
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER insert|seed|fetch|count|plan|batches N\n".utf8))
+    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|objects|memory|plan|batches|history|merge|child|results N\n".utf8))
     exit(64)
 }
 let (modelPath, folder, mode) = (arguments[1], arguments[2], arguments[3])
@@ -30,13 +32,6 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now()
     try body()
     return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-}
-
-/// The best of `runs` timings, so that a reading is the work and not the machine's other load.
-func best(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
-    var fastest = Double.infinity
-    for _ in 0..<runs { fastest = min(fastest, try seconds(body)) }
-    return fastest
 }
 
 func container(at path: String, history: Bool = false) async throws -> PersistentContainer {
@@ -48,43 +43,10 @@ func container(at path: String, history: Bool = false) async throws -> Persisten
     return container
 }
 
-/// The GRDB record of the same rows.
-struct Item: FetchableRecord, Decodable {
-    var ZA0: Int64, ZA1: Int64, ZA2: Int64, ZA3: Int64, ZA4: Int64, ZA5: Int64, ZA6: Int64, ZA7: Int64, ZA8: Int64, ZA9: Int64
-}
-
 let keys = (0..<10).map { "a\($0)" }
 let storePath = "\(folder)/Bench.sqlite"
 
 switch mode {
-case "insert":
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
-    let container = try await container(at: storePath)
-    let context = container.newBackgroundContext()
-    let objectTime = try context.performAndWait {
-        let entity = container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Item"]!
-        return try seconds {
-            for index in 0..<count {
-                let item = ManagedObject(entity: entity, insertInto: context)
-                for key in keys { item.setValue(Int64(index), forKey: key) }
-            }
-            try context.save()
-        }
-    }
-    let database = container.database!
-    let sqlTime = try seconds {
-        try database.write { db in
-            let maximum = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'") ?? 0
-            let statement = try db.makeStatement(
-                sql: "INSERT INTO ZITEM(Z_PK, Z_ENT, Z_OPT, ZA0, ZA1, ZA2, ZA3, ZA4, ZA5, ZA6, ZA7, ZA8, ZA9) VALUES(?, 1, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            for index in 0..<count {
-                let value = Int64(index)
-                try statement.execute(arguments: [maximum + Int64(index) + 1, value, value, value, value, value, value, value, value, value, value])
-            }
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'Item'", arguments: [maximum + Int64(count)])
-        }
-    }
-    print("insert \(count): context+save \(String(format: "%.3f", objectTime)) s, prepared statements \(String(format: "%.3f", sqlTime)) s, ratio \(String(format: "%.2f", objectTime / sqlTime))")
 case "seed":
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
     let container = try await container(at: storePath)
@@ -111,36 +73,61 @@ case "batches":
     }
     print("batches \(count): batch-faulting fetch of every object, batch size 500: \(String(format: "%.3f", time)) s (\(sink % 7))")
 case "fetch":
+    // A cross-check of package-benchmark's fetch figures in a process without its malloc
+    // interposer: GRDB's init(row:) record and a fresh context, alternated, best and median of 7.
     let container = try await container(at: storePath)
     let database = container.database!
     var sink: Int64 = 0
-    let rawTime = try best(3) {
-        try database.read { db in
-            let statement = try db.makeStatement(sql: "SELECT ZA0, ZA1, ZA2, ZA3, ZA4, ZA5, ZA6, ZA7, ZA8, ZA9 FROM ZITEM")
-            let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() { for index in 0..<10 { sink &+= row[index] as Int64 } }
+    var (recordTimes, objectTimes) = ([Double](), [Double]())
+    for _ in 0..<7 {
+        recordTimes.append(try seconds {
+            let rows = try database.read { try ItemRow.fetchAll($0, sql: ItemRow.select) }
+            for row in rows { sink &+= row.sum }
+        })
+        let context = container.newBackgroundContext()
+        objectTimes.append(try context.performAndWait {
+            try seconds {
+                let items = try context.fetch(Item.fetchRequest())
+                for item in items { sink &+= item.a0 &+ item.a1 &+ item.a2 &+ item.a3 &+ item.a4 &+ item.a5 &+ item.a6 &+ item.a7 &+ item.a8 &+ item.a9 }
+            }
+        })
+    }
+    let (record, object) = (recordTimes.sorted(), objectTimes.sorted())
+    print("fetch \(count): GRDB init(row:) min \(String(format: "%.3f", record[0])) median \(String(format: "%.3f", record[3])) s, fresh context (typed) min \(String(format: "%.3f", object[0])) median \(String(format: "%.3f", object[3])) s, ratio of medians \(String(format: "%.2f", object[3] / record[3])) (\(sink % 7))")
+case "objects":
+    let container = try await container(at: storePath)
+    var sink: Int64 = 0
+    for _ in 0..<5 {
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for item in try context.fetch(Item.fetchRequest()) {
+                sink &+= item.a0 &+ item.a1 &+ item.a2 &+ item.a3 &+ item.a4 &+ item.a5 &+ item.a6 &+ item.a7 &+ item.a8 &+ item.a9
+            }
         }
     }
-    let grdbTime = try best(3) {
-        let items = try database.read { try Item.fetchAll($0, sql: "SELECT ZA0, ZA1, ZA2, ZA3, ZA4, ZA5, ZA6, ZA7, ZA8, ZA9 FROM ZITEM") }
-        for item in items { sink &+= item.ZA0 &+ item.ZA1 &+ item.ZA2 &+ item.ZA3 &+ item.ZA4 &+ item.ZA5 &+ item.ZA6 &+ item.ZA7 &+ item.ZA8 &+ item.ZA9 }
-    }
-    let context = container.newBackgroundContext()
-    let objectTime = try context.performAndWait {
-        try best(3) {
-            let objects = try context.fetch(FetchRequest<ManagedObject>(entityName: "Item"))
-            for object in objects { for key in keys { sink &+= object.value(forKey: key) as? Int64 ?? 0 } }
-        }
-    }
-    print("fetch \(count): rows (GRDB Row cursor) \(String(format: "%.3f", rawTime)) s, GRDB FetchableRecord \(String(format: "%.3f", grdbTime)) s, context \(String(format: "%.3f", objectTime)) s, ratio to GRDB \(String(format: "%.2f", objectTime / grdbTime)) (\(sink % 7))")
-case "count":
+    print("objects \(count): five fresh-context fetches (\(sink % 7))")
+case "memory":
+    // Bytes the heap holds per fetched object, against per GRDB record (a struct in an array, a
+    // final class), measured as malloc's in-use bytes before and after, the results kept alive.
     let container = try await container(at: storePath)
     let database = container.database!
-    var total = 0
-    let sqlTime = try best(5) { total = try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZITEM") ?? 0 } }
+    func heap() -> Int { Int(cheap_bytes_in_use()) }
+    var before = heap()
+    let rows = try database.read { try ItemRow.fetchAll($0, sql: ItemRow.select) }
+    let rowBytes = Double(heap() - before) / Double(rows.count)
+    before = heap()
+    let objectRows = try database.read { try ItemObjectRow.fetchAll($0, sql: ItemRow.select) }
+    let objectRowBytes = Double(heap() - before) / Double(objectRows.count)
     let context = container.newBackgroundContext()
-    let objectTime = try context.performAndWait { try best(5) { total = try context.count(for: FetchRequest<ManagedObject>(entityName: "Item")) } }
-    print("count \(total): SELECT COUNT(*) \(String(format: "%.4f", sqlTime)) s, count(for:) \(String(format: "%.4f", objectTime)) s, ratio \(String(format: "%.2f", objectTime / sqlTime))")
+    before = heap()
+    let items = try context.performAndWait {
+        let items = try context.fetch(Item.fetchRequest())
+        for item in items { _ = item.a9 }
+        return items
+    }
+    let itemBytes = Double(heap() - before) / Double(items.count)
+    print("memory per object, \(items.count) held: GRDB init(row:) struct \(Int(rowBytes)) B, final class \(Int(objectRowBytes)) B, registered object \(Int(itemBytes)) B, ratio to the final class \(String(format: "%.1f", itemBytes / objectRowBytes))")
+    withExtendedLifetime((rows, objectRows, items, context)) {}
 case "plan":
     let container = try await container(at: storePath)
     let model = container.persistentStoreCoordinator.managedObjectModel
@@ -174,35 +161,6 @@ case "history":
         on = min(on, try await insertTime(history: true))
     }
     print("history \(count): save with history \(String(format: "%.3f", on)) s, without \(String(format: "%.3f", off)) s, ratio \(String(format: "%.2f", on / off))")
-case "update":
-    // The best of three rounds each side (every round updates the rows again), so that a reading
-    // is the work and not the machine's other load.
-    let container = try await container(at: storePath)
-    let request = FetchRequest<ManagedObject>(entityName: "Item")
-    request.fetchLimit = count
-    var (objectTime, sqlTime) = (Double.infinity, Double.infinity)
-    for _ in 0..<3 {
-        let context = container.newBackgroundContext()
-        objectTime = min(objectTime, try context.performAndWait {
-            let objects = try context.fetch(request)
-            return try seconds {
-                for object in objects { object.setValue((object.value(forKey: "a1") as? Int64 ?? 0) + 1, forKey: "a1") }
-                try context.save()
-            }
-        })
-        sqlTime = min(sqlTime, try seconds {
-            try container.database!.write { db in
-                let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_OPT, ZA1 FROM ZITEM ORDER BY Z_PK LIMIT ?", arguments: [count])
-                let statement = try db.makeStatement(sql: "UPDATE ZITEM SET ZA1 = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?")
-                for row in rows {
-                    let (key, version, value): (Int64, Int64, Int64) = (row[0], row[1], row[2])
-                    try statement.execute(arguments: [value + 1, version + 1, key, version])
-                    guard db.changesCount == 1 else { throw DatabaseError(message: "conflict") }
-                }
-            }
-        })
-    }
-    print("update \(count): context+save \(String(format: "%.3f", objectTime)) s, UPDATEs by hand \(String(format: "%.3f", sqlTime)) s, ratio \(String(format: "%.2f", objectTime / sqlTime))")
 case "merge":
     let container = try await container(at: storePath)
     let (viewer, worker) = (container.newBackgroundContext(), container.newBackgroundContext())

@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import ModelContext
+import ModelStack
+
+/// The stores both sides of a benchmark read: made by the object layer (so the schema is Core
+/// Data's), filled through prepared statements, and reused by every process that finds them full.
+public enum BenchStores {
+    /// Rows of `Item` (ten `Integer 64` attributes) that the fetch, update and count benchmarks read.
+    public static let itemCount = 200_000
+    /// Books of the Library-shaped store, each with an author (one per 100 books) and no loans.
+    public static let bookCount = 100_000
+    public static let authorCount = bookCount / 100
+
+    /// The folder of the stores: `$OBJECT_LAYER_FOLDER`, or a folder in the temporary directory.
+    public static var folder: String {
+        let folder = ProcessInfo.processInfo.environment["OBJECT_LAYER_FOLDER"]
+            ?? NSTemporaryDirectory() + "/modelc-object-layer"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// The `.xcdatamodeld` named `name` in the package's Models folder.
+    public static func model(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Models/\(name).xcdatamodeld")
+    }
+
+    /// A container of `model` on the store at `path`, loaded.
+    public static func container(model: String, path: String) async throws -> PersistentContainer {
+        let container = try PersistentContainer(name: model, model: self.model(model))
+        container.persistentStoreDescriptions = [StoreDescription(url: URL(fileURLWithPath: path))]
+        try await container.loadPersistentStores()
+        return container
+    }
+
+    /// Removes the store at `path` with its -wal and -shm.
+    public static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// The container of the Item store holding `rows` rows numbered from 1 (a0 … a9 = Z_PK - 1).
+    public static func items(rows: Int = itemCount, name: String = "Items") async throws -> PersistentContainer {
+        let path = "\(folder)/\(name)-\(rows).sqlite"
+        let container = try await container(model: "Bench", path: path)
+        try fillItems(try database(of: container), rows: rows)
+        return container
+    }
+
+    /// Fills the Item table with `rows` rows unless it holds that many already.
+    private static func fillItems(_ database: any DatabaseWriter, rows: Int) throws {
+        let present = try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZITEM") ?? 0 }
+        guard present != rows else { return }
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM ZITEM")
+            try insertItems(db, count: rows, after: 0)
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'Item'", arguments: [rows])
+        }
+    }
+
+    /// The store's GRDB database, the one the object layer itself writes through.
+    public static func database(of container: PersistentContainer) throws -> any DatabaseWriter {
+        guard let database = container.database else { throw DatabaseError(message: "the store did not load") }
+        return database
+    }
+
+    /// `count` Item rows through one prepared INSERT, primary keys from `maximum + 1`, as a
+    /// performance-minded user writes them.
+    public static func insertItems(_ db: Database, count: Int, after maximum: Int64) throws {
+        let statement = try db.makeStatement(
+            sql: "INSERT INTO ZITEM(Z_PK, Z_ENT, Z_OPT, ZA0, ZA1, ZA2, ZA3, ZA4, ZA5, ZA6, ZA7, ZA8, ZA9) VALUES(?, 1, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        for index in 0..<count {
+            let value = Int64(index)
+            try statement.execute(arguments: [maximum + value + 1, value, value, value, value, value, value, value, value, value, value])
+        }
+    }
+
+    /// The container of the Library-shaped store: `authorCount` authors, `bookCount` books.
+    public static func shelf() async throws -> PersistentContainer {
+        let path = "\(folder)/Shelf-\(bookCount).sqlite"
+        let container = try await container(model: "Shelf", path: path)
+        try fillShelf(try database(of: container))
+        return container
+    }
+
+    /// Fills the Library-shaped store unless it holds `bookCount` books already.
+    private static func fillShelf(_ database: any DatabaseWriter) throws {
+        let present = try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZBOOK") ?? 0 }
+        guard present != bookCount else { return }
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM ZBOOK; DELETE FROM ZAUTHOR")
+            let entities = try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY").map { ($0[0] as String, $0[1] as Int64) })
+            let author = try db.makeStatement(sql: "INSERT INTO ZAUTHOR(Z_PK, Z_ENT, Z_OPT, ZNAME, ZBORN) VALUES(?, ?, 1, ?, ?)")
+            for index in 1...authorCount {
+                try author.execute(arguments: [index, entities["Author"], "Author \(index)", Double(index) * -86_400 * 30])
+            }
+            let book = try db.makeStatement(
+                sql: "INSERT INTO ZBOOK(Z_PK, Z_ENT, Z_OPT, ZISBN, ZTITLE, ZPAGECOUNT, ZPUBLISHEDAT, ZAUTHOR) VALUES(?, ?, 1, ?, ?, ?, ?, ?)")
+            for index in 1...bookCount {
+                let writer: Int? = index % 10 == 0 ? nil : (index % authorCount) + 1
+                try book.execute(arguments: [
+                    index, entities["Book"], "978-\(1_000_000_000 + index)", "A book about the number \(index)",
+                    100 + index % 900, Double(index) * 3_600, writer,
+                ])
+            }
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'Author'", arguments: [authorCount])
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'Book'", arguments: [bookCount])
+        }
+    }
+}
