@@ -57,6 +57,39 @@ struct NotificationTests {
         #expect(objects?.map(\.objectID) == [saved])
     }
 
+    /// Refreshing objects announces them: after `refreshAllObjects()`, objects-did-change lists
+    /// every registered object as refreshed and nothing else (CoreDataPlus's
+    /// test_ObserveRefreshedObjectsOnDidChangeNotification); a single `refresh(_:mergeChanges:)`
+    /// lists its object.
+    @Test func aRefreshIsAnnouncedAsRefreshedObjects() async throws {
+        let container = try await Support.container(in: nil)
+        let context = container.newBackgroundContext()
+        let entity = try #require(container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Author"])
+        let authors = try context.performAndWait {
+            let authors = (0..<3).map { index in
+                let author = ManagedObject(entity: entity, insertInto: context)
+                author.setValue("author \(index)", forKey: "name")
+                return author
+            }
+            try context.save()
+            return authors
+        }
+        let recorder = Recorder([ManagedObjectContext.didChangeObjectsNotification], of: context)
+        let registered = context.performAndWait {
+            context.refreshAllObjects()
+            return context.registeredObjects
+        }
+        let all = try #require(recorder.notifications.last?.1)
+        #expect(all[NSRefreshedObjectsKey] as? Set<ManagedObject> == registered)
+        #expect(registered.count == 3)
+        #expect((all[NSInsertedObjectsKey] as? Set<ManagedObject>)?.isEmpty == true)
+        #expect((all[NSUpdatedObjectsKey] as? Set<ManagedObject>)?.isEmpty == true)
+        #expect((all[NSDeletedObjectsKey] as? Set<ManagedObject>)?.isEmpty == true)
+        context.performAndWait { context.refresh(authors[1], mergeChanges: false) }
+        #expect(recorder.notifications.count == 2)
+        #expect(recorder.notifications.last?.1[NSRefreshedObjectsKey] as? Set<ManagedObject> == [authors[1]])
+    }
+
     @Test func anotherContextsSaveIsMergedWithLocalChangesKept() async throws {
         let container = try await Support.container(in: nil)
         let (reader, writer) = (container.newBackgroundContext(), container.newBackgroundContext())

@@ -86,6 +86,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// objects deleted after their insertion was announced (announced as deleted).
     var changedSinceNotice: [ManagedObject] = []
     var discardedSinceNotice: [ManagedObject] = []
+    /// Objects the app refreshed (`refresh(_:mergeChanges:)`, `refreshAllObjects()`) since the
+    /// last objects-did-change, announced under `NSRefreshedObjectsKey`.
+    var refreshedSinceNotice: [ManagedObject] = []
     /// The number of the last save begun, which tells `willSave`'s rounds of one save from another's.
     var saveNumber = 0
 
@@ -198,11 +201,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
         changedSinceNotice = []
         deleted.formUnion(discardedSinceNotice)
         discardedSinceNotice = []
-        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
+        let refreshed = Set(refreshedSinceNotice).filter {
+            $0.managedObjectContext === self && !inserted.contains($0) && !updated.contains($0) && !deleted.contains($0)
+        }
+        refreshedSinceNotice = []
+        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty || !refreshed.isEmpty else { return }
         noticed = (insertedList.objects.count, updatedList.objects.count, deletedList.objects.count)
-        NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: [
-            NSInsertedObjectsKey: inserted, NSUpdatedObjectsKey: updated, NSDeletedObjectsKey: deleted,
-        ])
+        var info: [AnyHashable: Any] = [NSInsertedObjectsKey: inserted, NSUpdatedObjectsKey: updated, NSDeletedObjectsKey: deleted]
+        if !refreshed.isEmpty { info[NSRefreshedObjectsKey] = refreshed }
+        NotificationCenter.default.post(name: Self.didChangeObjectsNotification, object: self, userInfo: info)
     }
 
     /// Forgets what awaited the next objects-did-change (a rollback, a reset).
@@ -210,6 +217,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         for object in changedSinceNotice { object.awaitsNotice = false }
         changedSinceNotice = []
         discardedSinceNotice = []
+        refreshedSinceNotice = []
     }
 
     // MARK: - Objects
@@ -387,11 +395,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         if violatesQueue() { return onQueue { refresh(object, mergeChanges: mergeChanges) } }
         refresh(object, mergeChanges: mergeChanges, usingCache: true)
+        if object.managedObjectContext === self, !object.isInserted { refreshedSinceNotice.append(object) }
     }
 
     /// Refreshes every registered object, keeping unsaved changes (`refreshAllObjects`).
     public func refreshAllObjects() {
         if violatesQueue() { return onQueue { refreshAllObjects() } }
+        refreshedSinceNotice.append(contentsOf: registered.heldObjects())
         refreshAll(usingCache: true)
     }
 
