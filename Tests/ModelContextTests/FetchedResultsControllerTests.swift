@@ -154,6 +154,11 @@ struct FetchedResultsControllerTests {
             let sectioned = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "email", cacheName: nil)
             #expect((try? sectioned.performFetch()) == nil)
             #expect(sectioned.fetchedObjects == nil)
+            // Object ID results are not offered: the fetch fails rather than finding nothing.
+            let ids = FetchRequest<ManagedObjectID>(entityName: "Author")
+            ids.sortDescriptors = [FetchSortDescriptor(key: "name")]
+            let identifiers = FetchedResultsController(fetchRequest: ids, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            #expect(throws: (any Error).self) { try identifiers.performFetch() }
         }
     }
 

@@ -33,9 +33,9 @@ extension FetchedResultsCore: ContextChangeHandler {
 
     /// Offers `difference` to `delegate` as Core Data does: only for a controller without sections,
     /// and only when the delegate implements `controller(_:didChangeContentWith:)`. Whether it does
-    /// is learnt on the first non-empty difference (the protocol's default marks that it ran) and
-    /// remembered for that delegate; until then an empty difference is not sent. Returns whether the
-    /// delegate takes differences, so gets no other callback.
+    /// is learnt on the delegate's first event (the protocol's default marks that it ran: Swift cannot
+    /// ask) and remembered; an empty difference is sent only then. Returns whether the delegate takes
+    /// differences, so gets no other callback.
     private func sendsDifference(_ difference: CollectionDifference<ManagedObjectID>, to delegate: any FetchedResultsControllerDelegate,
                                  _ controller: FetchedResultsController<any FetchRequestResult>) -> Bool {
         guard sectionNameKeyPath == nil else { return false }
@@ -43,7 +43,6 @@ extension FetchedResultsCore: ContextChangeHandler {
             if delegateTakesDifferences, !difference.isEmpty { delegate.controller(controller, didChangeContentWith: difference) }
             return delegateTakesDifferences
         }
-        guard !difference.isEmpty else { return false }
         defaultDifferenceRan = false
         delegate.controller(controller, didChangeContentWith: difference)
         probedDelegate = delegate

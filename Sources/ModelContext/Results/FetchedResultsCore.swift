@@ -54,6 +54,9 @@ final class FetchedResultsCore {
 
     /// Runs the fetch request and arranges its results in sections; see ``FetchedResultsController/performFetch()``.
     func performFetch() throws {
+        guard request.resultType == .managedObjectResultType else {
+            throw ContextError.make(134060, "a fetched results controller needs a fetch request for managed objects")
+        }
         guard let first = request.sortDescriptors.first else {
             throw ContextError.make(134060, "a fetched results controller needs a fetch request with sort descriptors")
         }
@@ -263,6 +266,7 @@ protocol ResultsRequest: AnyObject {
     var predicate: FetchPredicate? { get }
     var sortDescriptors: [FetchSortDescriptor] { get }
     var includesSubentities: Bool { get }
+    var resultType: FetchRequestResultType { get }
     /// The request's results in `context` that are managed objects.
     func fetchObjects(in context: ManagedObjectContext) throws -> [ManagedObject]
 }
