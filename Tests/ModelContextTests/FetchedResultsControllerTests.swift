@@ -29,9 +29,19 @@ struct FetchedResultsControllerTests {
             didSet { if events.isEmpty { rawEvents = [] } }
         }
         var rawEvents: [Raw] = []
+        /// The controllers handed to will-change and did-change, weakly.
+        var handed: [AnyObject] { handedControllers.compactMap(\.controller) }
+        private var handedControllers: [WeakController] = []
+        struct WeakController { weak var controller: FetchedResultsController<any FetchRequestResult>? }
 
-        func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) { events.append("will") }
-        func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) { events.append("did") }
+        func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+            events.append("will")
+            handedControllers.append(WeakController(controller: controller))
+        }
+        func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+            events.append("did")
+            handedControllers.append(WeakController(controller: controller))
+        }
         func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
                         for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
             let name = (anObject as? ManagedObject)?.value(forKey: "name") as? String ?? "?"
@@ -366,6 +376,29 @@ struct FetchedResultsControllerTests {
             Self.author("Cid", "c", in: context)
             context.processPendingChanges()
             #expect(follower.same == [true])
+        }
+    }
+
+    /// A controller of the erased type itself (as made from `NSManagedObject.fetchRequest()`, an
+    /// `NSFetchRequest<NSFetchRequestResult>`) hands its delegate itself (Apple's "controller: The
+    /// fetched results controller that sent the message").
+    @Test func aControllerOfTheErasedTypeHandsItself() async throws {
+        let container = try await Support.container(in: nil)
+        try Self.saveAuthors([("Ann", "a")], in: container)
+        let context = container.newBackgroundContext()
+        let recorder = Recorder()
+        try context.performAndWait {
+            let request = FetchRequest<any FetchRequestResult>(entityName: "Author")
+            request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            controller.delegate = recorder
+            try controller.performFetch()
+            #expect(controller.fetchedObjects?.count == 1)
+            Self.author("Bob", "b", in: context)
+            context.processPendingChanges()
+            #expect(recorder.event() == ["Bob insert ->0.1"])
+            #expect(recorder.handed.count == 2 && recorder.handed.allSatisfy { $0 === controller })
+            #expect((controller.object(at: IndexPath(item: 1, section: 0)) as? ManagedObject)?.value(forKey: "name") as? String == "Bob")
         }
     }
 

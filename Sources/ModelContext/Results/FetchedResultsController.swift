@@ -17,17 +17,26 @@ open class FetchedResultsController<ResultType>: NSObject {
 
     /// A controller of `fetchRequest`'s results in `context`, in sections by `sectionNameKeyPath`
     /// (one section when nil); `cacheName` is ignored.
-    public convenience init(fetchRequest: FetchRequest<ResultType>, managedObjectContext context: ManagedObjectContext,
-                            sectionNameKeyPath: String?, cacheName name: String?) {
-        self.init(core: FetchedResultsCore(request: fetchRequest, context: context, sectionNameKeyPath: sectionNameKeyPath,
-                                           cacheName: name, accepts: { $0 is ResultType }))
+    public init(fetchRequest: FetchRequest<ResultType>, managedObjectContext context: ManagedObjectContext,
+                sectionNameKeyPath: String?, cacheName name: String?) {
+        core = FetchedResultsCore(request: fetchRequest, context: context, sectionNameKeyPath: sectionNameKeyPath,
+                                  cacheName: name, accepts: { $0 is ResultType })
+        twin = Self.makeTwin(core)
+        super.init()
+        core.erased = twin ?? (self as? FetchedResultsController<any FetchRequestResult>)
     }
 
+    /// The erased twin of a controller of `core`: another controller sharing it.
     init(core: FetchedResultsCore) {
         self.core = core
-        twin = ResultType.self == (any FetchRequestResult).self ? nil : FetchedResultsController<any FetchRequestResult>(core: core)
+        twin = Self.makeTwin(core)
         super.init()
-        if let erased = twin ?? (self as? FetchedResultsController<any FetchRequestResult>) { core.erased = erased }
+        core.erased = twin ?? (self as? FetchedResultsController<any FetchRequestResult>)
+    }
+
+    /// The twin a controller of this result type hands its delegate; nil when it is of the erased type itself.
+    private static func makeTwin(_ core: FetchedResultsCore) -> FetchedResultsController<any FetchRequestResult>? {
+        ResultType.self == (any FetchRequestResult).self ? nil : FetchedResultsController<any FetchRequestResult>(core: core)
     }
 
     /// The fetch request; the erased controller a delegate is handed has a copy of the app's.
