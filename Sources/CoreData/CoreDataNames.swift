@@ -90,9 +90,10 @@ extension ManagedObjectContext {
     }
 }
 
-/// The fetched results controller under Core Data's names (its delegate methods take
-/// `any AnyFetchedResultsController` where Apple's take `NSFetchedResultsController<NSFetchRequestResult>`).
-public typealias NSFetchedResultsController<ResultType: ManagedObject> = FetchedResultsController<ResultType>
+/// The fetched results controller under Core Data's names.
+public typealias NSFetchedResultsController<ResultType> = FetchedResultsController<ResultType>
 public typealias NSFetchedResultsControllerDelegate = FetchedResultsControllerDelegate
 public typealias NSFetchedResultsChangeType = FetchedResultsChangeType
 public typealias NSFetchedResultsSectionInfo = FetchedResultsSectionInfo
+/// What a fetch can return, under Core Data's name.
+public typealias NSFetchRequestResult = FetchRequestResult

@@ -19,7 +19,7 @@ struct FetchedResultsControllerTests {
 
     /// Records the delegate's callbacks as text: `will`, `did`, `name type old>new` (paths as
     /// `section.item`, `-` for nil), `section name type index count`.
-    final class Recorder: FetchedResultsControllerDelegate {
+    final class Recorder: NSObject, FetchedResultsControllerDelegate {
         enum Raw {
             case object(ObjectIdentifier, IndexPath?, FetchedResultsChangeType, IndexPath?)
             case section(Int, FetchedResultsChangeType)
@@ -29,16 +29,26 @@ struct FetchedResultsControllerTests {
             didSet { if events.isEmpty { rawEvents = [] } }
         }
         var rawEvents: [Raw] = []
+        /// The controllers handed to will-change and did-change, weakly.
+        var handed: [AnyObject] { handedControllers.compactMap(\.controller) }
+        private var handedControllers: [WeakController] = []
+        struct WeakController { weak var controller: FetchedResultsController<any FetchRequestResult>? }
 
-        func controllerWillChangeContent(_ controller: any AnyFetchedResultsController) { events.append("will") }
-        func controllerDidChangeContent(_ controller: any AnyFetchedResultsController) { events.append("did") }
-        func controller(_ controller: any AnyFetchedResultsController, didChange anObject: Any, at indexPath: IndexPath?,
+        func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+            events.append("will")
+            handedControllers.append(WeakController(controller: controller))
+        }
+        func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+            events.append("did")
+            handedControllers.append(WeakController(controller: controller))
+        }
+        func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
                         for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
             let name = (anObject as? ManagedObject)?.value(forKey: "name") as? String ?? "?"
             events.append("\(name) \(type) \(Self.text(indexPath))>\(Self.text(newIndexPath))")
             if let object = anObject as? ManagedObject { rawEvents.append(.object(ObjectIdentifier(object), indexPath, type, newIndexPath)) }
         }
-        func controller(_ controller: any AnyFetchedResultsController, didChange sectionInfo: any FetchedResultsSectionInfo,
+        func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange sectionInfo: any FetchedResultsSectionInfo,
                         atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {
             events.append("section \(sectionInfo.name) \(type) \(sectionIndex) \(sectionInfo.numberOfObjects)")
             rawEvents.append(.section(sectionIndex, type))
@@ -55,14 +65,15 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    /// A difference delegate: records the differences it is sent, and any other callback.
-    final class DifferenceRecorder: FetchedResultsControllerDifferenceDelegate {
+    /// A difference delegate (one implementing controller(_:didChangeContentWith:)): records the
+    /// differences it is sent, and any other callback.
+    final class DifferenceRecorder: NSObject, FetchedResultsControllerDelegate {
         var differences: [CollectionDifference<ManagedObjectID>] = []
         var others = 0
 
-        func controllerWillChangeContent(_ controller: any AnyFetchedResultsController) { others += 1 }
-        func controllerDidChangeContent(_ controller: any AnyFetchedResultsController) { others += 1 }
-        func controller(_ controller: any AnyFetchedResultsController, didChangeContentWith diff: CollectionDifference<ManagedObjectID>) {
+        func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) { others += 1 }
+        func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) { others += 1 }
+        func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChangeContentWith diff: CollectionDifference<ManagedObjectID>) {
             differences.append(diff)
         }
     }
@@ -153,6 +164,11 @@ struct FetchedResultsControllerTests {
             let sectioned = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "email", cacheName: nil)
             #expect((try? sectioned.performFetch()) == nil)
             #expect(sectioned.fetchedObjects == nil)
+            // Object ID results are not offered: the fetch fails rather than finding nothing.
+            let ids = FetchRequest<ManagedObjectID>(entityName: "Author")
+            ids.sortDescriptors = [FetchSortDescriptor(key: "name")]
+            let identifiers = FetchedResultsController(fetchRequest: ids, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            #expect(throws: (any Error).self) { try identifiers.performFetch() }
         }
     }
 
@@ -321,6 +337,68 @@ struct FetchedResultsControllerTests {
             context.processPendingChanges()
             #expect(recorder.differences.count == 2 && recorder.others == 2)
             #expect(sectioned.sections?.count == 3)
+        }
+    }
+
+    /// A delegate written as on Apple platforms (an NSObject whose methods take the erased
+    /// controller) is handed a controller equal to the app's (NSObject `==`, as Core Data hands the
+    /// delegate the controller itself: "controller: The fetched results controller that sent the
+    /// message", NSFetchedResultsControllerDelegate documentation); the erased controller shares the
+    /// results, and neither keeps the other alive once the app lets go of its controller.
+    @Test func theDelegateIsHandedTheAppsControllerWhichItDoesNotKeepAlive() async throws {
+        final class Follower: NSObject, FetchedResultsControllerDelegate {
+            weak var followed: FetchedResultsController<ManagedObject>?
+            weak var handed: FetchedResultsController<any FetchRequestResult>?
+            var same: [Bool] = []
+            var handedCount: Int?
+            func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
+                same.append(followed.map { controller == $0 && controller.hash == $0.hash } ?? false)
+                handedCount = controller.fetchedObjects?.count
+                handed = controller
+            }
+        }
+        let container = try await Support.container(in: nil)
+        try Self.saveAuthors([("Ann", "a")], in: container)
+        let context = container.newBackgroundContext()
+        let follower = Follower()
+        try context.performAndWait {
+            var controller: FetchedResultsController<ManagedObject>? = try Self.controller(context, delegate: follower)
+            follower.followed = controller
+            Self.author("Bob", "b", in: context)
+            context.processPendingChanges()
+            #expect(follower.same == [true])
+            #expect(follower.handedCount == 2)
+            #expect(follower.handed != nil)
+            #expect(controller?.isEqual(try Self.controller(context, delegate: nil)) == false)
+            controller = nil
+            #expect(follower.followed == nil)
+            #expect(follower.handed == nil)
+            Self.author("Cid", "c", in: context)
+            context.processPendingChanges()
+            #expect(follower.same == [true])
+        }
+    }
+
+    /// A controller of the erased type itself (as made from `NSManagedObject.fetchRequest()`, an
+    /// `NSFetchRequest<NSFetchRequestResult>`) hands its delegate itself (Apple's "controller: The
+    /// fetched results controller that sent the message").
+    @Test func aControllerOfTheErasedTypeHandsItself() async throws {
+        let container = try await Support.container(in: nil)
+        try Self.saveAuthors([("Ann", "a")], in: container)
+        let context = container.newBackgroundContext()
+        let recorder = Recorder()
+        try context.performAndWait {
+            let request = FetchRequest<any FetchRequestResult>(entityName: "Author")
+            request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+            controller.delegate = recorder
+            try controller.performFetch()
+            #expect(controller.fetchedObjects?.count == 1)
+            Self.author("Bob", "b", in: context)
+            context.processPendingChanges()
+            #expect(recorder.event() == ["Bob insert ->0.1"])
+            #expect(recorder.handed.count == 2 && recorder.handed.allSatisfy { $0 === controller })
+            #expect((controller.object(at: IndexPath(item: 1, section: 0)) as? ManagedObject)?.value(forKey: "name") as? String == "Bob")
         }
     }
 

@@ -228,13 +228,13 @@ default:
 
 /// The delegate that times a change event, from the context's processing of its changes (which
 /// posts objects-did-change) to controllerDidChangeContent; both on the context's queue.
-final class ResultsClock: FetchedResultsControllerDelegate {
+final class ResultsClock: NSObject, FetchedResultsControllerDelegate {
     private var began: UInt64 = 0
     private(set) var elapsed: Double = 0
 
     func start() { began = DispatchTime.now().uptimeNanoseconds }
 
-    func controllerDidChangeContent(_ controller: any AnyFetchedResultsController) {
+    func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {
         elapsed = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
     }
 }

@@ -4,35 +4,50 @@ import ModelExpression
 /// Tracking: each objects-did-change of the context is folded into the results, object by object
 /// (the request's predicate evaluated in memory, each changed object placed by binary search), and
 /// reported to the delegate as one change event.
-extension FetchedResultsController: ContextChangeHandler {
+extension FetchedResultsCore: ContextChangeHandler {
     /// What one change event does to one object of the results.
     private enum Change {
-        case insert(ResultType, [EvaluatedValue])
-        case delete(ResultType)
-        case reposition(ResultType, [EvaluatedValue])
-        case update(ResultType)
+        case insert(ManagedObject, [EvaluatedValue])
+        case delete(ManagedObject)
+        case reposition(ManagedObject, [EvaluatedValue])
+        case update(ManagedObject)
     }
 
     func contextDidChange(_ userInfo: [AnyHashable: Any]) {
-        guard let delegate, orderedSections != nil else { return }
+        guard let delegate, let controller = erased, orderedSections != nil else { return }
         // A reset forgot every object: the results are fetched again, as one change event (for a
-        // difference delegate, the difference between the IDs before and after).
+        // delegate taking differences, the difference between the IDs before and after).
         if userInfo[NSInvalidatedAllObjectsKey] != nil {
-            if sectionNameKeyPath == nil, let differences = delegate as? any FetchedResultsControllerDifferenceDelegate {
-                let before = fetchedObjects?.map(\.objectID) ?? []
-                try? performFetch()
-                let difference = (fetchedObjects?.map(\.objectID) ?? []).difference(from: before)
-                if !difference.isEmpty { differences.controller(self, didChangeContentWith: difference) }
-                return
-            }
-            delegate.controllerWillChangeContent(self)
+            let before = sectionNameKeyPath == nil ? fetchedObjects?.map(\.objectID) ?? [] : []
             try? performFetch()
-            delegate.controllerDidChangeContent(self)
+            let after = sectionNameKeyPath == nil ? fetchedObjects?.map(\.objectID) ?? [] : []
+            guard !sendsDifference(after.difference(from: before), to: delegate, controller) else { return }
+            delegate.controllerWillChangeContent(controller)
+            delegate.controllerDidChangeContent(controller)
             return
         }
         let changes = classify(userInfo)
         guard !changes.isEmpty else { return }
-        report(apply(changes), to: delegate)
+        report(apply(changes), to: delegate, controller)
+    }
+
+    /// Offers `difference` to `delegate` as Core Data does: only for a controller without sections,
+    /// and only when the delegate implements `controller(_:didChangeContentWith:)`. Whether it does
+    /// is learnt on the delegate's first event (the protocol's default marks that it ran: Swift cannot
+    /// ask) and remembered; an empty difference is sent only then. Returns whether the delegate takes
+    /// differences, so gets no other callback.
+    private func sendsDifference(_ difference: CollectionDifference<ManagedObjectID>, to delegate: any FetchedResultsControllerDelegate,
+                                 _ controller: FetchedResultsController<any FetchRequestResult>) -> Bool {
+        guard sectionNameKeyPath == nil else { return false }
+        if let probed = probedDelegate, probed === delegate {
+            if delegateTakesDifferences, !difference.isEmpty { delegate.controller(controller, didChangeContentWith: difference) }
+            return delegateTakesDifferences
+        }
+        defaultDifferenceRan = false
+        delegate.controller(controller, didChangeContentWith: difference)
+        probedDelegate = delegate
+        delegateTakesDifferences = !defaultDifferenceRan
+        return delegateTakesDifferences
     }
 
     /// The changes of the objects `userInfo` lists to the results.
@@ -47,16 +62,16 @@ extension FetchedResultsController: ContextChangeHandler {
         let gone = Set((objects(NSDeletedObjectsKey) + objects(NSInvalidatedObjectsKey)).map(ObjectIdentifier.init))
         let context = managedObjectContext
         let evaluation = ObjectEvaluation(context)
-        let predicate = try? fetchRequest.predicate?.checkedNode()
+        let predicate = try? request.predicate?.checkedNode()
         let entities = try? context.rows().entities
         var seen = Set<ObjectIdentifier>()
         var changes = [Change]()
         let listed = objects(NSInsertedObjectsKey) + objects(NSUpdatedObjectsKey) + objects(NSRefreshedObjectsKey)
             + objects(NSDeletedObjectsKey) + objects(NSInvalidatedObjectsKey)
-        for case let object as ResultType in listed where seen.insert(ObjectIdentifier(object)).inserted {
+        for object in listed where accepts(object) && seen.insert(ObjectIdentifier(object)).inserted {
             let placement = placements[ObjectIdentifier(object)]
-            let kind = fetchRequest.includesSubentities
-                ? entities?.isKind(object.entity.name, of: fetchRequest.entityName) ?? false : object.entity.name == fetchRequest.entityName
+            let kind = request.includesSubentities
+                ? entities?.isKind(object.entity.name, of: request.entityName) ?? false : object.entity.name == request.entityName
             var values: [EvaluatedValue]?
             if kind, !gone.contains(ObjectIdentifier(object)), !object.isDeleted, object.managedObjectContext === context,
                 (try? evaluation.matches(object, predicate)) == true
@@ -80,9 +95,9 @@ extension FetchedResultsController: ContextChangeHandler {
 
     /// What a change event did, as the delegate is told it.
     private struct Outcome {
-        var deletedSections: [(ResultsSection<ResultType>, Int)] = []
-        var insertedSections: [(ResultsSection<ResultType>, Int)] = []
-        var objects: [(ResultType, IndexPath?, FetchedResultsChangeType, IndexPath?)] = []
+        var deletedSections: [(ResultsSection<ManagedObject>, Int)] = []
+        var insertedSections: [(ResultsSection<ManagedObject>, Int)] = []
+        var objects: [(ManagedObject, IndexPath?, FetchedResultsChangeType, IndexPath?)] = []
     }
 
     /// Applies `changes` to the sections: the old index paths are taken first, objects leaving or
@@ -100,7 +115,7 @@ extension FetchedResultsController: ContextChangeHandler {
             case .insert: continue
             }
         }
-        var touched = [ResultsSection<ResultType>]()
+        var touched = [ResultsSection<ManagedObject>]()
         for change in changes {
             switch change {
             case .delete(let object), .reposition(let object, _):
@@ -113,13 +128,13 @@ extension FetchedResultsController: ContextChangeHandler {
             }
         }
         var outcome = Outcome()
-        var created = [ResultsSection<ResultType>]()
+        var created = [ResultsSection<ManagedObject>]()
         for change in changes {
             switch change {
             case .insert(let object, let values), .reposition(let object, let values):
                 let name = sectionName(values)
                 let slot = sectionSlot(name: name, key: values[0])
-                let section: ResultsSection<ResultType>
+                let section: ResultsSection<ManagedObject>
                 if slot.found, let known = orderedSections?[slot.index] {
                     section = known
                 } else {
@@ -158,31 +173,29 @@ extension FetchedResultsController: ContextChangeHandler {
         return outcome
     }
 
-    /// Tells the delegate of a change event: as one difference of object IDs to a difference
-    /// delegate of a controller without sections, else section by section and object by object,
-    /// between will-change and did-change.
-    private func report(_ outcome: Outcome, to delegate: any FetchedResultsControllerDelegate) {
-        if sectionNameKeyPath == nil, let differences = delegate as? any FetchedResultsControllerDifferenceDelegate {
+    /// Tells the delegate of a change event: as one difference of object IDs to a delegate taking
+    /// differences, else section by section and object by object, between will-change and did-change.
+    private func report(_ outcome: Outcome, to delegate: any FetchedResultsControllerDelegate,
+                        _ controller: FetchedResultsController<any FetchRequestResult>) {
+        if sectionNameKeyPath == nil {
             var steps = [CollectionDifference<ManagedObjectID>.Change]()
             for (object, before, type, after) in outcome.objects where type != .update {
                 let moved = type == .move
                 if let before { steps.append(.remove(offset: before.item, element: object.objectID, associatedWith: moved ? after?.item : nil)) }
                 if let after { steps.append(.insert(offset: after.item, element: object.objectID, associatedWith: moved ? before?.item : nil)) }
             }
-            guard let difference = CollectionDifference(steps), !difference.isEmpty else { return }
-            differences.controller(self, didChangeContentWith: difference)
-            return
+            if let difference = CollectionDifference(steps), sendsDifference(difference, to: delegate, controller) { return }
         }
-        delegate.controllerWillChangeContent(self)
+        delegate.controllerWillChangeContent(controller)
         for (section, index) in outcome.deletedSections.sorted(by: { $0.1 > $1.1 }) {
-            delegate.controller(self, didChange: section, atSectionIndex: index, for: .delete)
+            delegate.controller(controller, didChange: section, atSectionIndex: index, for: .delete)
         }
         for (section, index) in outcome.insertedSections.sorted(by: { $0.1 < $1.1 }) {
-            delegate.controller(self, didChange: section, atSectionIndex: index, for: .insert)
+            delegate.controller(controller, didChange: section, atSectionIndex: index, for: .insert)
         }
         for (object, before, type, after) in outcome.objects {
-            delegate.controller(self, didChange: object, at: before, for: type, newIndexPath: after)
+            delegate.controller(controller, didChange: object, at: before, for: type, newIndexPath: after)
         }
-        delegate.controllerDidChangeContent(self)
+        delegate.controllerDidChangeContent(controller)
     }
 }
