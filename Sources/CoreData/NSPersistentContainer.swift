@@ -91,12 +91,36 @@ open class NSPersistentContainer: @unchecked Sendable {
             }
         }
         let pending = Pending(loadable)
+        // A store loaded on a thread of its own is reported after this returns, however fast it loads.
+        let returned = Gate()
+        defer { returned.open() }
+        let caller = ObjectIdentifier(Thread.current)
         stack.persistentStoreDescriptions = loadable.map(\.0)
         stack.loadPersistentStores { [persistentStoreCoordinator] loaded, error in
             guard let description = pending.take(loaded) else { return }
             // A store posting remote changes is watched from the moment it is loaded.
             if error == nil, loaded.postsRemoteChangeNotifications { _ = try? persistentStoreCoordinator.storeIdentifier() }
+            if ObjectIdentifier(Thread.current) != caller { returned.wait() }
             handler.call(description, error)
+        }
+    }
+}
+
+/// A gate threads wait at until it opens, once.
+private final class Gate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    func open() {
+        condition.withLock {
+            isOpen = true
+            condition.broadcast()
+        }
+    }
+
+    func wait() {
+        condition.withLock {
+            while !isOpen { condition.wait() }
         }
     }
 }
