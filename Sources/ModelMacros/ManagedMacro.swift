@@ -2,8 +2,8 @@ import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// `@Managed` on a property, the stand-in for `@NSManaged var`: a getter and setter over the
-/// object's key-value coding, typed as the declaration types the property.
+/// `@Managed` on a property, the stand-in for `@NSManaged var`: a getter and setter typed as the
+/// declaration types the property, which find it in the entity by a key made once, not by name.
 public struct ManagedPropertyMacro: AccessorMacro {
     /// The getter and setter of `@Managed var name: T`.
     public static func expansion(
@@ -13,8 +13,18 @@ public struct ManagedPropertyMacro: AccessorMacro {
     ) throws -> [AccessorDeclSyntax] {
         let property = try ManagedProperty(declaration)
         return [
-            "get { \(raw: property.getter) }",
-            "set { setValue(newValue, forKey: \(literal: property.key)) }",
+            """
+            get {
+                \(raw: property.keyType)
+                return \(raw: property.getter)
+            }
+            """,
+            """
+            set {
+                \(raw: property.keyType)
+                setValue(newValue, for: Property.key)
+            }
+            """,
         ]
     }
 }

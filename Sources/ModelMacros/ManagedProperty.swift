@@ -5,7 +5,7 @@ import SwiftSyntax
 struct ManagedProperty {
     /// The property's key in the model: its name without backquotes.
     let key: String
-    /// The getter's expression.
+    /// The getter's expression, reading the key of ``keyType``.
     let getter: String
 
     /// The scalar types Xcode declares non-optional, and their value when the property is nil.
@@ -27,14 +27,20 @@ struct ManagedProperty {
             throw managedMacroError("@Managed var takes its value from the object: remove the initial value", at: Syntax(initializer))
         }
         key = name.identifier.identifier?.name ?? name.identifier.text
-        let literal = StringLiteralExprSyntax(content: key).description
+        let typeName = type.trimmedDescription
         if let wrapped = Self.wrapped(type) {
-            getter = "managedValue(forKey: \(literal), as: \((wrapped).trimmedDescription).self)"
-        } else if let zero = Self.scalarZeros[type.trimmedDescription] {
-            getter = "managedValue(forKey: \(literal), as: \(type.trimmedDescription).self) ?? \(zero)"
+            getter = "managedValue(for: Property.key, as: \(wrapped.trimmedDescription).self)"
+        } else if let zero = Self.scalarZeros[typeName] {
+            getter = "managedValue(for: Property.key, as: \(typeName).self) ?? \(zero)"
         } else {
-            getter = "requiredManagedValue(forKey: \(literal), as: \(type.trimmedDescription).self)"
+            getter = "requiredManagedValue(for: Property.key, as: \(typeName).self)"
         }
+    }
+
+    /// The local type each accessor finds the property's key in: a `ManagedPropertyKey` made
+    /// once, which finds the property in the entity without comparing names.
+    var keyType: String {
+        "enum Property { static let key = ManagedPropertyKey(\(StringLiteralExprSyntax(content: key).description)) }"
     }
 
     /// The type inside `T?`, `T!` or `Optional<T>`; nil for a type that is not optional.

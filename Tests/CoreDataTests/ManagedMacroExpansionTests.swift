@@ -40,66 +40,114 @@ struct ManagedMacroExpansionTests {
             extension Book {
                 public var title: String? {
                     get {
-                        managedValue(forKey: "title", as: String.self)
+                        enum Property {
+                            static let key = ManagedPropertyKey("title")
+                        }
+                        return managedValue(for: Property.key, as: String.self)
                     }
                     set {
-                        setValue(newValue, forKey: "title")
+                        enum Property {
+                            static let key = ManagedPropertyKey("title")
+                        }
+                        setValue(newValue, for: Property.key)
                     }
                 }
                 public var pages: Int16 {
                     get {
-                        managedValue(forKey: "pages", as: Int16.self) ?? 0
+                        enum Property {
+                            static let key = ManagedPropertyKey("pages")
+                        }
+                        return managedValue(for: Property.key, as: Int16.self) ?? 0
                     }
                     set {
-                        setValue(newValue, forKey: "pages")
+                        enum Property {
+                            static let key = ManagedPropertyKey("pages")
+                        }
+                        setValue(newValue, for: Property.key)
                     }
                 }
                 public var read: Bool {
                     get {
-                        managedValue(forKey: "read", as: Bool.self) ?? false
+                        enum Property {
+                            static let key = ManagedPropertyKey("read")
+                        }
+                        return managedValue(for: Property.key, as: Bool.self) ?? false
                     }
                     set {
-                        setValue(newValue, forKey: "read")
+                        enum Property {
+                            static let key = ManagedPropertyKey("read")
+                        }
+                        setValue(newValue, for: Property.key)
                     }
                 }
                 public var author: Author? {
                     get {
-                        managedValue(forKey: "author", as: Author.self)
+                        enum Property {
+                            static let key = ManagedPropertyKey("author")
+                        }
+                        return managedValue(for: Property.key, as: Author.self)
                     }
                     set {
-                        setValue(newValue, forKey: "author")
+                        enum Property {
+                            static let key = ManagedPropertyKey("author")
+                        }
+                        setValue(newValue, for: Property.key)
                     }
                 }
                 public var tags: NSSet? {
                     get {
-                        managedValue(forKey: "tags", as: NSSet.self)
+                        enum Property {
+                            static let key = ManagedPropertyKey("tags")
+                        }
+                        return managedValue(for: Property.key, as: NSSet.self)
                     }
                     set {
-                        setValue(newValue, forKey: "tags")
+                        enum Property {
+                            static let key = ManagedPropertyKey("tags")
+                        }
+                        setValue(newValue, for: Property.key)
                     }
                 }
                 public var plate: String! {
                     get {
-                        managedValue(forKey: "plate", as: String.self)
+                        enum Property {
+                            static let key = ManagedPropertyKey("plate")
+                        }
+                        return managedValue(for: Property.key, as: String.self)
                     }
                     set {
-                        setValue(newValue, forKey: "plate")
+                        enum Property {
+                            static let key = ManagedPropertyKey("plate")
+                        }
+                        setValue(newValue, for: Property.key)
                     }
                 }
                 public var published: Optional<Date> {
                     get {
-                        managedValue(forKey: "published", as: Date.self)
+                        enum Property {
+                            static let key = ManagedPropertyKey("published")
+                        }
+                        return managedValue(for: Property.key, as: Date.self)
                     }
                     set {
-                        setValue(newValue, forKey: "published")
+                        enum Property {
+                            static let key = ManagedPropertyKey("published")
+                        }
+                        setValue(newValue, for: Property.key)
                     }
                 }
                 public var `default`: String {
                     get {
-                        requiredManagedValue(forKey: "default", as: String.self)
+                        enum Property {
+                            static let key = ManagedPropertyKey("default")
+                        }
+                        return requiredManagedValue(for: Property.key, as: String.self)
                     }
                     set {
-                        setValue(newValue, forKey: "default")
+                        enum Property {
+                            static let key = ManagedPropertyKey("default")
+                        }
+                        setValue(newValue, for: Property.key)
                     }
                 }
             }

@@ -87,11 +87,17 @@ struct ClassGeneratorTests {
         ])
         #expect(text.contains("""
                 public var count: Int16 {
-                    get { value(forKey: "count") as? Int16 ?? 0 }
-                    set { setValue(newValue, forKey: "count") }
+                    get { managedValue(for: PropertyKeys.count, as: Int16.self) ?? 0 }
+                    set { setValue(newValue, for: PropertyKeys.count) }
                 }
             """))
-        #expect(text.contains("get { value(forKey: \"isActive\") as? Bool ?? false }"))
+        #expect(text.contains("get { managedValue(for: PropertyKeys.isActive, as: Bool.self) ?? false }"))
+        // Each property's key is made once, in the extension, and finds the property by number.
+        #expect(text.contains("""
+                private enum PropertyKeys {
+                    static let count = ManagedPropertyKey("count")
+            """))
+        #expect(text.contains("        static let `default` = ManagedPropertyKey(\"default\")\n"))
         #expect(text.contains("""
                 @nonobjc public class func fetchRequest() -> FetchRequest<Product> {
                     return FetchRequest<Product>(entityName: "Product")

@@ -87,4 +87,42 @@ struct GeneratedClassTests {
         }
         withExtendedLifetime(container) {}
     }
+
+    /// A generated property's key remembers where its property is in the last entity it was used
+    /// with: read alternately from objects of two subentities, and from two containers whose
+    /// models were loaded apart (two descriptions of each entity), each read still gets its own
+    /// object's value; a key of a property the entity lacks reads nil and writes nothing.
+    @Test func propertyKeysFindTheirPropertyInEveryEntityTheyMeet() async throws {
+        let (first, second) = (try StackFolder(), try StackFolder())
+        defer { first.remove(); second.remove() }
+        let containers = [try await Support.container(in: first.url), try await Support.container(in: second.url)]
+        let contexts = containers.map { $0.newBackgroundContext() }
+        var publications = [Publication]()
+        for (index, context) in contexts.enumerated() {
+            context.performAndWait {
+                let book = Book(context: context)
+                book.title = "Book \(index)"
+                let magazine = Magazine(context: context)
+                magazine.title = "Magazine \(index)"
+                magazine.issue = Int16(index + 7)
+                publications += [book, magazine]
+            }
+        }
+        #expect(contexts[0].performAndWait { publications[0].entity } !== contexts[1].performAndWait { publications[2].entity })
+        for _ in 0..<3 {
+            for (index, publication) in publications.enumerated() {
+                let title = publication.managedObjectContext!.performAndWait { publication.title }
+                #expect(title == "\(index % 2 == 0 ? "Book" : "Magazine") \(index / 2)")
+            }
+        }
+        let issue = ManagedPropertyKey("issue")
+        contexts[0].performAndWait {
+            #expect(publications[1].managedValue(for: issue, as: Int16.self) == 7)
+            #expect(publications[0].value(for: issue) == nil)
+            publications[0].setValue(Int16(3), for: issue)
+            #expect(publications[0].value(forKey: "issue") == nil)
+            #expect(publications[1].managedValue(for: issue, as: Int16.self) == 7)
+        }
+        withExtendedLifetime(containers) {}
+    }
 }

@@ -5,8 +5,8 @@ import ModelSchema
 /// Category/Extension entity, the properties file only; or all of it in one file.
 ///
 /// The shape is Xcode's (`fetchRequest()`, typed properties, "Generated accessors" for each
-/// to-many, `Identifiable`). With the `modelc` API, computed properties over `value(forKey:)` and
-/// `setValue(_:forKey:)` stand where Xcode writes `@NSManaged`, and `ManagedObject` for
+/// to-many, `Identifiable`). With the `modelc` API, computed properties over
+/// `managedValue(for:as:)` and `setValue(_:for:)` stand where Xcode writes `@NSManaged`, and `ManagedObject` for
 /// `NSManagedObject`; with the `coreData` API, Xcode's text less its `@objc(…)` lines, with
 /// `@Managed` properties and `@ManagedAccessor` to-many accessors.
 public struct ClassGenerator: Sendable {
@@ -88,7 +88,12 @@ public struct ClassGenerator: Sendable {
 
             """
         switch api {
-        case .modelc: text += properties.map { $0.declaration + "\n\n" }.joined() + "}\n"
+        case .modelc:
+            if !properties.isEmpty {
+                text += "    /// Where the properties below are found in the entity, without comparing names.\n"
+                text += "    private enum PropertyKeys {\n" + properties.map { $0.keyDeclaration + "\n" }.joined() + "    }\n\n"
+            }
+            text += properties.map { $0.declaration + "\n\n" }.joined() + "}\n"
         case .coreData: text += properties.map { $0.managedDeclaration + "\n" }.joined() + "\n}\n"
         }
         for relationship in entity.relationships where relationship.isToMany {

@@ -1,7 +1,8 @@
 import ModelSchema
 
 /// One property of a generated class: its Swift type and how it reads its value through the
-/// object layer's key-value coding (Swift on Linux has no `@NSManaged`).
+/// object layer (Swift on Linux has no `@NSManaged`), by a ``ManagedPropertyKey`` of the
+/// extension's `PropertyKeys`, which finds the property without comparing names.
 struct GeneratedProperty: Sendable, Hashable {
     /// The property's key in the model.
     var name: String
@@ -17,15 +18,15 @@ struct GeneratedProperty: Sendable, Hashable {
     /// transformables as their custom class or `NSObject`.
     init(_ attribute: Attribute, api: GeneratedAPI) {
         name = attribute.name
-        let key = Self.literal(attribute.name)
+        let key = Self.key(attribute.name)
         if attribute.usesScalarValueType == true, let scalar = Self.scalar(attribute.type) {
             type = scalar.type
-            getter = "value(forKey: \(key)) as? \(scalar.type) ?? \(scalar.zero)"
+            getter = "managedValue(for: \(key), as: \(scalar.type).self) ?? \(scalar.zero)"
             return
         }
         let wrapped = api == .coreData && attribute.type == .decimal ? "NSDecimalNumber" : api.name(Self.objectType(attribute))
         type = wrapped + "?"
-        getter = "value(forKey: \(key)) as? \(wrapped)"
+        getter = "managedValue(for: \(key), as: \(wrapped).self)"
     }
 
     /// A to-one relationship as its destination's class, optional; a to-many as `NSSet?`, or
@@ -34,7 +35,7 @@ struct GeneratedProperty: Sendable, Hashable {
         name = relationship.name
         let wrapped = relationship.isToMany ? (relationship.isOrdered ? "NSOrderedSet" : "NSSet") : destinationClass
         type = wrapped + "?"
-        getter = "value(forKey: \(Self.literal(relationship.name))) as? \(wrapped)"
+        getter = "managedValue(for: \(Self.key(relationship.name)), as: \(wrapped).self)"
     }
 
     /// The property's declaration with its getter and setter, indented for an extension.
@@ -42,9 +43,14 @@ struct GeneratedProperty: Sendable, Hashable {
         """
             public var \(Self.identifier(name)): \(type) {
                 get { \(getter) }
-                set { setValue(newValue, forKey: \(Self.literal(name))) }
+                set { setValue(newValue, for: \(Self.key(name))) }
             }
         """
+    }
+
+    /// The declaration of the property's key in the extension's `PropertyKeys`.
+    var keyDeclaration: String {
+        "        static let \(Self.identifier(name)) = ManagedPropertyKey(\(Self.literal(name)))"
     }
 
     /// The property as Xcode declares it, with `@Managed` for `@NSManaged`, indented for an extension.
@@ -87,6 +93,11 @@ struct GeneratedProperty: Sendable, Hashable {
     /// `name` as a Swift identifier, in backquotes when it is a keyword.
     static func identifier(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// The expression of the key of the property `name`.
+    static func key(_ name: String) -> String {
+        "PropertyKeys.\(identifier(name))"
     }
 
     /// `name` as a string literal (a model's names have no quote or backslash: validation refuses them).

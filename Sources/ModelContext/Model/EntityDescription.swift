@@ -1,6 +1,7 @@
 import GRDB
 import ModelSchema
 import ModelStore
+import Synchronization
 
 /// An entity of the model (`NSEntityDescription`): its properties, inherited ones included, and
 /// where each stored one is in the entity's row.
@@ -27,6 +28,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let relationships: [Relationship]
     let shape: EntityRowShape
     let properties: PropertyTable
+    /// A number no other entity description of this process has (from 1; a process makes far
+    /// fewer than 2^40), by which a ``ManagedPropertyKey`` knows the entity it last found its property in.
+    let serial: UInt64 = EntityDescription.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
     /// The stored attributes in the order of the row's attribute slots.
     let slotAttributes: [Attribute]
     /// What `value(forKey:)` and `setValue(_:forKey:)` need of each slot, without the strings of

@@ -7,6 +7,9 @@ struct PropertyTable: Sendable {
     private let names: [String]
     private let properties: [EntityDescription.Property]
     private let keyPaths: [ManagedObject.ObservedKeyPath]
+    /// Each stored attribute's slot in the row, -1 for the other properties: a read of an
+    /// attribute finds its slot here without opening the property's description.
+    private let attributeSlots: [Int]
     private let byName: [String: Int]?
     /// Up to this many properties are searched in order.
     private static let scanned = 16
@@ -16,6 +19,10 @@ struct PropertyTable: Sendable {
         names = pairs.map(\.key)
         self.properties = pairs.map(\.value)
         keyPaths = names.map { \ManagedObject.[observed: $0] }
+        attributeSlots = pairs.map { pair in
+            if case .attribute(_, let slot) = pair.value { return slot }
+            return -1
+        }
         byName = properties.count > Self.scanned ? Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }) : nil
     }
 
@@ -32,6 +39,9 @@ struct PropertyTable: Sendable {
 
     /// The property at `index` (of ``index(of:)``).
     func property(at index: Int) -> EntityDescription.Property { properties[index] }
+
+    /// The row slot of the property at `index` when it is a stored attribute, -1 otherwise.
+    func attributeSlot(at index: Int) -> Int { attributeSlots[index] }
 
     /// The key path Observation tracks the property at `index` by.
     func keyPath(at index: Int) -> ManagedObject.ObservedKeyPath { keyPaths[index] }

@@ -6,8 +6,56 @@ import Foundation
 extension ManagedObject {
     /// The value of `key` as `Value`, nil when unset or of another kind.
     public func managedValue<Value>(forKey key: String, as type: Value.Type) -> Value? {
-        let value = value(forKey: key)
+        Self.typed(value(forKey: key), as: type)
+    }
+
+    /// The value of the property `key` names as `Value`, nil when unset or of another kind:
+    /// what generated accessors and `@Managed` properties read through. The key finds the
+    /// property by its place in the entity, with no name to compare (``ManagedPropertyKey``).
+    /// Inlined into the accessor, so that the cast is to its concrete type.
+    @inlinable
+    public func managedValue<Value>(for key: ManagedPropertyKey, as type: Value.Type) -> Value? {
+        let value = value(for: key)
         if let typed = value as? Value { return typed }
+        return Self.convertedNumber(value, to: type)
+    }
+
+    /// The value of the property `key` names, as ``value(forKey:)`` gives it.
+    public func value(for key: ManagedPropertyKey) -> Any? {
+        if let context = violatedContext() { return context.onQueue { value(for: key) } }
+        keyProbe?.keys.append(key.name)
+        guard let index = key.index(in: entity) else { return nil }
+        return value(at: index, key: key.name)
+    }
+
+    /// Sets the property `key` names, as ``setValue(_:forKey:)`` does: what generated
+    /// accessors and `@Managed` properties write through.
+    public func setValue(_ value: Any?, for key: ManagedPropertyKey) {
+        if let context = violatedContext() { return context.onQueue { setValue(value, for: key) } }
+        guard let index = key.index(in: entity) else { return }
+        setValue(value, of: entity.properties.property(at: index), key: key.name)
+    }
+
+    /// The value of the property `key` names for a property declared non-optional with no
+    /// zero, as ``requiredManagedValue(forKey:as:)``.
+    @inlinable
+    public func requiredManagedValue<Value>(for key: ManagedPropertyKey, as type: Value.Type) -> Value {
+        guard let value = managedValue(for: key, as: type) else {
+            preconditionFailure("\(entity.name).\(key.name) is nil, but its @Managed property is declared non-optional \(Value.self)")
+        }
+        return value
+    }
+
+    /// `value` as `Value`, a number converted as `@NSManaged` converts it; nil for nil or another kind.
+    private static func typed<Value>(_ value: Any?, as type: Value.Type) -> Value? {
+        if let typed = value as? Value { return typed }
+        return convertedNumber(value, to: type)
+    }
+
+    /// A number that is not a `Value` converted to one (an Integer 64 read as `Int`); nil for
+    /// nil or another kind.
+    @usableFromInline
+    static func convertedNumber<Value>(_ value: Any?, to type: Value.Type) -> Value? {
         guard let number = Self.number(value) else { return nil }
         return Self.converted(number, to: type)
     }

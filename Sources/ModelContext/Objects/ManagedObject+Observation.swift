@@ -20,29 +20,24 @@ extension ManagedObject: Observable {
 
     /// Registers a read of the property of `keyPath` with the observer tracking reads, if any.
     func observeAccess(_ keyPath: ObservedKeyPath) {
-        let registrar: ObservationRegistrar
-        if let existing = observationRegistrar {
-            registrar = existing
-        } else {
-            registrar = ObservationRegistrar()
-            observationRegistrar = registrar
-        }
-        registrar.access(self, keyPath: keyPath)
+        let observation = observation ?? ObservationBox()
+        if self.observation == nil { self.observation = observation }
+        observation.registrar.access(self, keyPath: keyPath)
     }
 
     /// Announces to observers that the property of `keyPath` is about to change.
     func observeWillChange(_ keyPath: ObservedKeyPath) {
-        observationRegistrar?.willSet(self, keyPath: keyPath)
+        observation?.registrar.willSet(self, keyPath: keyPath)
     }
 
     /// Announces to observers that the property of `keyPath` changed.
     func observeDidChange(_ keyPath: ObservedKeyPath) {
-        observationRegistrar?.didSet(self, keyPath: keyPath)
+        observation?.registrar.didSet(self, keyPath: keyPath)
     }
 
     /// Runs `change` of the property `key`, announced to observers before and after.
     func observingChange<Result>(of key: String, _ change: () -> Result) -> Result {
-        guard observationRegistrar != nil, let keyPath = entity.properties.keyPath(of: key) else { return change() }
+        guard observation != nil, let keyPath = entity.properties.keyPath(of: key) else { return change() }
         observeWillChange(keyPath)
         defer { observeDidChange(keyPath) }
         return change()
@@ -52,7 +47,7 @@ extension ManagedObject: Observable {
     /// again when next used, announcing a change of every property: any may now read differently.
     /// A fault without changes has no values to let go, and announces nothing.
     func observingValuesReplaced(_ change: () -> Void) {
-        guard let registrar = observationRegistrar, !isFault || hasChanges else { return change() }
+        guard let registrar = observation?.registrar, !isFault || hasChanges else { return change() }
         let keyPaths = entity.properties.allKeyPaths
         for keyPath in keyPaths { registrar.willSet(self, keyPath: keyPath) }
         change()
@@ -79,4 +74,11 @@ extension ManagedObject: Observable {
         guard let keyPath = entity.properties.keyPath(of: key) else { return }
         observeDidChange(keyPath)
     }
+}
+
+/// An object's Observation registrar, in a box of its own: the registrar's layout is private to
+/// the Observation library, so an optional one stored in the object would be copied, through its
+/// value witnesses, on every read; the box's constant is used in place.
+final class ObservationBox: Sendable {
+    let registrar = ObservationRegistrar()
 }

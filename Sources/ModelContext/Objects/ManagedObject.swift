@@ -25,11 +25,11 @@ open class ManagedObject: NSObject {
     /// object here too: saving that deletion again writes nothing.
     var deletedElsewhere = false
     /// The saved attribute values in the order of the entity's row slots; nil while a fault.
-    var committed: [Any?]?
+    final var committed: [Any?]?
     /// The saved to-ones' targets, in the order of the entity's to-one slots.
     var committedToOnes: [ObjectKey?] = []
     /// Attributes and to-ones changed since the last save.
-    var pending = PendingValues()
+    final var pending = PendingValues()
     /// Transient attributes' values, kept in memory only.
     var transients: [String: Any] = [:]
     /// The to-manys read or changed so far, as they are now, and as they were saved.
@@ -50,9 +50,9 @@ open class ManagedObject: NSObject {
     /// the first store holding its entity.
     var assignedStore: PersistentStore?
     /// For a probe object reading a key path: the keys ``value(forKey:)`` was asked for.
-    var keyProbe: KeyProbe?
+    final var keyProbe: KeyProbe?
     /// The object's observers (ManagedObject+Observation.swift); made when the object is first read.
-    var observationRegistrar: ObservationRegistrar?
+    final var observation: ObservationBox?
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.
@@ -190,20 +190,33 @@ open class ManagedObject: NSObject {
     open func value(forKey key: String) -> Any? {
         if let context = violatedContext() { return context.onQueue { value(forKey: key) } }
         keyProbe?.keys.append(key)
-        let properties = entity.properties
-        guard let index = properties.index(of: key) else { return nil }
-        observeAccess(properties.keyPath(at: index))
-        return value(of: properties.property(at: index), key: key)
+        guard let index = entity.properties.index(of: key) else { return nil }
+        return value(at: index, key: key)
+    }
+
+    /// The value of the property at `index` of the entity's table, named `key`, its read
+    /// registered with Observation.
+    func value(at index: Int, key: String) -> Any? {
+        observeAccess(entity.properties.keyPath(at: index))
+        let slot = entity.properties.attributeSlot(at: index)
+        guard slot >= 0 else { return value(of: entity.properties.property(at: index), key: key) }
+        return attributeValue(slot)
+    }
+
+    /// The value of the stored attribute in row slot `slot`: its unsaved value, or its saved one
+    /// (the fault fulfilled first), a transformable's data transformed.
+    private func attributeValue(_ slot: Int) -> Any? {
+        if let changed = pending.attribute(slot) { return changed }
+        if committed == nil { managedObjectContext?.fulfill(self) }
+        guard let stored = committed?[slot] else { return nil }
+        return entity.slotKinds[slot].type == .transformable ? ValueTransformer.object(from: stored, for: entity.slotAttributes[slot]) : stored
     }
 
     /// The value of a property already looked up in the entity.
     func value(of property: EntityDescription.Property, key: String) -> Any? {
         switch property {
         case .attribute(_, let slot):
-            if let changed = pending.attribute(slot) { return changed }
-            if committed == nil { managedObjectContext?.fulfill(self) }
-            guard let stored = committed?[slot] else { return nil }
-            return entity.slotKinds[slot].type == .transformable ? ValueTransformer.object(from: stored, for: entity.slotAttributes[slot]) : stored
+            return attributeValue(slot)
         case .toOne(_, let slot?):
             if let changed = pending.toOne(slot) { return changed }
             managedObjectContext?.fulfill(self)
@@ -226,10 +239,16 @@ open class ManagedObject: NSObject {
     /// its relationships need a context and are left as they are.
     open func setValue(_ value: Any?, forKey key: String) {
         if let context = violatedContext() { return context.onQueue { setValue(value, forKey: key) } }
+        guard let property = entity.properties[key] else { return }
+        setValue(value, of: property, key: key)
+    }
+
+    /// Sets the property `key`, already looked up in the entity, as ``setValue(_:forKey:)`` does.
+    func setValue(_ value: Any?, of property: EntityDescription.Property, key: String) {
         guard !deleted else { return }
         let context = managedObjectContext
-        switch entity.properties[key] {
-        case .attribute(_, let slot)?:
+        switch property {
+        case .attribute(_, let slot):
             let kind = entity.slotKinds[slot]
             guard !kind.isDerived else { return }
             if lifecycle.awakingFromFetch { return setSavedValue(value, slot: slot) }
@@ -238,7 +257,7 @@ open class ManagedObject: NSObject {
                 pending.setAttribute(Self.normalized(value, as: kind.type), slot: slot, of: entity.slotKinds.count)
                 context?.markUpdated(self)
             }
-        case .transient(let attribute)?:
+        case .transient(let attribute):
             let normalized = Self.normalized(value, as: attribute.type)
             if lifecycle.awakingFromFetch { return transients[key] = normalized }
             if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
@@ -247,12 +266,10 @@ open class ManagedObject: NSObject {
                 transients[key] = normalized
                 context?.markUpdated(self)
             }
-        case .toOne(let relationship, _)?:
+        case .toOne(let relationship, _):
             context?.setToOne(relationship, of: self, to: value as? ManagedObject)
-        case .toMany(let relationship)?:
+        case .toMany(let relationship):
             context?.replaceToMany(relationship, of: self, with: Self.objects(in: value))
-        case nil:
-            return
         }
     }
 

@@ -20,24 +20,32 @@ extension Author {
         return FetchRequest<Author>(entityName: "Author")
     }
 
+    /// Where the properties below are found in the entity, without comparing names.
+    private enum PropertyKeys {
+        static let born = ManagedPropertyKey("born")
+        static let email = ManagedPropertyKey("email")
+        static let name = ManagedPropertyKey("name")
+        static let publications = ManagedPropertyKey("publications")
+    }
+
     public var born: Date? {
-        get { value(forKey: "born") as? Date }
-        set { setValue(newValue, forKey: "born") }
+        get { managedValue(for: PropertyKeys.born, as: Date.self) }
+        set { setValue(newValue, for: PropertyKeys.born) }
     }
 
     public var email: String? {
-        get { value(forKey: "email") as? String }
-        set { setValue(newValue, forKey: "email") }
+        get { managedValue(for: PropertyKeys.email, as: String.self) }
+        set { setValue(newValue, for: PropertyKeys.email) }
     }
 
     public var name: String? {
-        get { value(forKey: "name") as? String }
-        set { setValue(newValue, forKey: "name") }
+        get { managedValue(for: PropertyKeys.name, as: String.self) }
+        set { setValue(newValue, for: PropertyKeys.name) }
     }
 
     public var publications: NSOrderedSet? {
-        get { value(forKey: "publications") as? NSOrderedSet }
-        set { setValue(newValue, forKey: "publications") }
+        get { managedValue(for: PropertyKeys.publications, as: NSOrderedSet.self) }
+        set { setValue(newValue, for: PropertyKeys.publications) }
     }
 
 }
@@ -103,14 +111,20 @@ extension Book {
         return FetchRequest<Book>(entityName: "Book")
     }
 
+    /// Where the properties below are found in the entity, without comparing names.
+    private enum PropertyKeys {
+        static let isbn = ManagedPropertyKey("isbn")
+        static let pages = ManagedPropertyKey("pages")
+    }
+
     public var isbn: String? {
-        get { value(forKey: "isbn") as? String }
-        set { setValue(newValue, forKey: "isbn") }
+        get { managedValue(for: PropertyKeys.isbn, as: String.self) }
+        set { setValue(newValue, for: PropertyKeys.isbn) }
     }
 
     public var pages: Int32 {
-        get { value(forKey: "pages") as? Int32 ?? 0 }
-        set { setValue(newValue, forKey: "pages") }
+        get { managedValue(for: PropertyKeys.pages, as: Int32.self) ?? 0 }
+        set { setValue(newValue, for: PropertyKeys.pages) }
     }
 
 }
@@ -127,9 +141,14 @@ extension Magazine {
         return FetchRequest<Magazine>(entityName: "Magazine")
     }
 
+    /// Where the properties below are found in the entity, without comparing names.
+    private enum PropertyKeys {
+        static let issue = ManagedPropertyKey("issue")
+    }
+
     public var issue: Int16 {
-        get { value(forKey: "issue") as? Int16 ?? 0 }
-        set { setValue(newValue, forKey: "issue") }
+        get { managedValue(for: PropertyKeys.issue, as: Int16.self) ?? 0 }
+        set { setValue(newValue, for: PropertyKeys.issue) }
     }
 
 }
@@ -146,34 +165,44 @@ extension Publication {
         return FetchRequest<Publication>(entityName: "Publication")
     }
 
+    /// Where the properties below are found in the entity, without comparing names.
+    private enum PropertyKeys {
+        static let publishedAt = ManagedPropertyKey("publishedAt")
+        static let summary = ManagedPropertyKey("summary")
+        static let title = ManagedPropertyKey("title")
+        static let author = ManagedPropertyKey("author")
+        static let reviews = ManagedPropertyKey("reviews")
+        static let topics = ManagedPropertyKey("topics")
+    }
+
     public var publishedAt: Date? {
-        get { value(forKey: "publishedAt") as? Date }
-        set { setValue(newValue, forKey: "publishedAt") }
+        get { managedValue(for: PropertyKeys.publishedAt, as: Date.self) }
+        set { setValue(newValue, for: PropertyKeys.publishedAt) }
     }
 
     public var summary: String? {
-        get { value(forKey: "summary") as? String }
-        set { setValue(newValue, forKey: "summary") }
+        get { managedValue(for: PropertyKeys.summary, as: String.self) }
+        set { setValue(newValue, for: PropertyKeys.summary) }
     }
 
     public var title: String? {
-        get { value(forKey: "title") as? String }
-        set { setValue(newValue, forKey: "title") }
+        get { managedValue(for: PropertyKeys.title, as: String.self) }
+        set { setValue(newValue, for: PropertyKeys.title) }
     }
 
     public var author: Author? {
-        get { value(forKey: "author") as? Author }
-        set { setValue(newValue, forKey: "author") }
+        get { managedValue(for: PropertyKeys.author, as: Author.self) }
+        set { setValue(newValue, for: PropertyKeys.author) }
     }
 
     public var reviews: NSSet? {
-        get { value(forKey: "reviews") as? NSSet }
-        set { setValue(newValue, forKey: "reviews") }
+        get { managedValue(for: PropertyKeys.reviews, as: NSSet.self) }
+        set { setValue(newValue, for: PropertyKeys.reviews) }
     }
 
     public var topics: NSSet? {
-        get { value(forKey: "topics") as? NSSet }
-        set { setValue(newValue, forKey: "topics") }
+        get { managedValue(for: PropertyKeys.topics, as: NSSet.self) }
+        set { setValue(newValue, for: PropertyKeys.topics) }
     }
 
 }
@@ -236,19 +265,26 @@ extension Review {
         return FetchRequest<Review>(entityName: "Review")
     }
 
+    /// Where the properties below are found in the entity, without comparing names.
+    private enum PropertyKeys {
+        static let rating = ManagedPropertyKey("rating")
+        static let text = ManagedPropertyKey("text")
+        static let publication = ManagedPropertyKey("publication")
+    }
+
     public var rating: Int16 {
-        get { value(forKey: "rating") as? Int16 ?? 0 }
-        set { setValue(newValue, forKey: "rating") }
+        get { managedValue(for: PropertyKeys.rating, as: Int16.self) ?? 0 }
+        set { setValue(newValue, for: PropertyKeys.rating) }
     }
 
     public var text: String? {
-        get { value(forKey: "text") as? String }
-        set { setValue(newValue, forKey: "text") }
+        get { managedValue(for: PropertyKeys.text, as: String.self) }
+        set { setValue(newValue, for: PropertyKeys.text) }
     }
 
     public var publication: Publication? {
-        get { value(forKey: "publication") as? Publication }
-        set { setValue(newValue, forKey: "publication") }
+        get { managedValue(for: PropertyKeys.publication, as: Publication.self) }
+        set { setValue(newValue, for: PropertyKeys.publication) }
     }
 
 }
@@ -269,14 +305,20 @@ extension Topic {
         return FetchRequest<Topic>(entityName: "Topic")
     }
 
+    /// Where the properties below are found in the entity, without comparing names.
+    private enum PropertyKeys {
+        static let name = ManagedPropertyKey("name")
+        static let publications = ManagedPropertyKey("publications")
+    }
+
     public var name: String? {
-        get { value(forKey: "name") as? String }
-        set { setValue(newValue, forKey: "name") }
+        get { managedValue(for: PropertyKeys.name, as: String.self) }
+        set { setValue(newValue, for: PropertyKeys.name) }
     }
 
     public var publications: NSSet? {
-        get { value(forKey: "publications") as? NSSet }
-        set { setValue(newValue, forKey: "publications") }
+        get { managedValue(for: PropertyKeys.publications, as: NSSet.self) }
+        set { setValue(newValue, for: PropertyKeys.publications) }
     }
 
 }
