@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import ModelSchema
 
 /// A row of one object as read from its table: key, entity number, version (`Z_OPT`), attribute
@@ -48,9 +49,10 @@ public struct ObjectRowReader {
     /// The objects a statement selecting ``ObjectRowLayout/selectList(forTableOf:)`` returns, in its order.
     public func objects(_ statement: StoreStatement) throws -> [StoredObject] {
         var result = [StoredObject]()
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
+        let prepared = try db.cachedStatement(sql: statement.sql)
+        let cursor = try Row.fetchCursor(prepared, arguments: statement.arguments)
         while let row = try cursor.next() {
-            if let object = try decode(row) { result.append(object) }
+            if let object = try decode(row, prepared.sqliteStatement) { result.append(object) }
         }
         return result
     }
@@ -94,8 +96,9 @@ public struct ObjectRowReader {
         guard let shape = rows.shape(number: key.number) else { return nil }
         let select = rows.selectList(forTableOf: shape.name).joined(separator: ", ")
         // Through a cursor, whose row still has its text whole (a fetched row's copy cuts it).
-        let rows = try WholeText.rows(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE t0.Z_PK = ?"), [keys.primaryKey(key.key).databaseValue])
-        return try rows.next().flatMap(decode)
+        let prepared = try db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE t0.Z_PK = ?")
+        let rows = try WholeText.rows(prepared, [keys.primaryKey(key.key).databaseValue])
+        return try rows.next().flatMap { try decode($0, prepared.sqliteStatement) }
     }
 
     /// The row of `shape`'s table whose attributes in `slots` hold `values`, the stored side of a
@@ -105,46 +108,76 @@ public struct ObjectRowReader {
         guard !slots.isEmpty, !values.contains(where: \.isNull) else { return nil }
         let select = rows.selectList(forTableOf: shape.name).joined(separator: ", ")
         let tests = slots.map { "t0.\(shape.attributes[$0].column) = ?" }.joined(separator: " AND ")
-        let rows = try WholeText.rows(db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE \(tests) LIMIT 1"), values)
-        return try rows.next().flatMap(decode)
+        let prepared = try db.cachedStatement(sql: "SELECT \(select) FROM \(shape.table) t0 WHERE \(tests) LIMIT 1")
+        let rows = try WholeText.rows(prepared, values)
+        return try rows.next().flatMap { try decode($0, prepared.sqliteStatement) }
     }
 
-    /// One row, which a cursor stands on, as an object of the entity its `Z_ENT` names (text read
-    /// whole); nil for a number the model lacks.
+    /// One row, which a cursor stands on (`statement` is the statement it steps), as an object of
+    /// the entity its `Z_ENT` names (text read whole); nil for a number the model lacks. Columns
+    /// are read straight from the statement where their storage class is the one the attribute's
+    /// type keeps (an integer in an integer attribute, a real in a date): every other value, and
+    /// any key that is not an integer, goes through the checked conversions.
     /// - Throws: ``StoreError`` of class `corrupt` for a key, entity number, version or foreign
     ///   key that is not an integer (attribute values are read as their types allow).
-    func decode(_ row: Row) throws -> StoredObject? {
-        guard let number = try CheckedRow(row, table: "an entity table", in: db).optional(1, "Z_ENT", as: Int.self),
-            let shape = rows.shape(number: number)
+    func decode(_ row: Row, _ statement: SQLiteStatement) throws -> StoredObject? {
+        guard let number = try integer(row, statement, 1, "Z_ENT", table: "an entity table").map(Int.init), let shape = rows.shape(number: number)
         else { return nil }
-        let checked = CheckedRow(row, table: shape.table, in: db)
         var attributes = [Any?]()
         attributes.reserveCapacity(shape.attributes.count)
         // Where externally stored values are, found only for a row that has one (a fault's row
         // is read by a reader of its own).
         var external: ExternalBinaryData?
         for slot in shape.attributes {
-            let column = WholeColumn.value(row, slot.index)
-            if slot.isExternal, case .blob(let data) = column.storage {
+            if slot.isExternal, case .blob(let data) = WholeColumn.value(row, slot.index).storage {
                 if external == nil { external = ExternalBinaryData(db) }
                 attributes.append(external?.value(data))
             } else {
-                attributes.append(StoredValue.object(column, as: slot.type))
+                attributes.append(Self.value(statement, CInt(slot.index), as: slot.type))
             }
         }
         var toOnes = [ObjectKey?]()
         toOnes.reserveCapacity(shape.toOnes.count)
         for slot in shape.toOnes {
-            guard let key = try checked.optional(slot.index, "the foreign key of \(slot.destination)", as: Int64.self) else {
+            guard let key = try integer(row, statement, slot.index, "the foreign key of \(slot.destination)", table: shape.table) else {
                 toOnes.append(nil)
                 continue
             }
-            let stored = try slot.entityIndex.flatMap { try checked.optional($0, "the entity number of \(slot.destination)", as: Int.self) }
-            toOnes.append(ObjectKey(number: stored ?? rows.shape(named: slot.destination)?.number ?? 0, key: keys.key(key)))
+            let stored = try slot.entityIndex.flatMap { try integer(row, statement, $0, "the entity number of \(slot.destination)", table: shape.table) }
+            toOnes.append(ObjectKey(number: stored.map(Int.init) ?? rows.shape(named: slot.destination)?.number ?? 0, key: keys.key(key)))
+        }
+        guard let key = try integer(row, statement, 0, "Z_PK", table: shape.table) else {
+            throw CheckedRow(row, table: shape.table, in: db).corrupt("Z_PK", "is NULL")
         }
         return StoredObject(
-            key: keys.key(try checked.required(0, "Z_PK")), number: number, version: try checked.optional(2, "Z_OPT") ?? 0, attributes: attributes,
+            key: keys.key(key), number: number, version: try integer(row, statement, 2, "Z_OPT", table: shape.table) ?? 0, attributes: attributes,
             toOnes: toOnes)
+    }
+
+    /// The integer in column `index`, nil for NULL: read straight when SQLite holds an integer
+    /// there, else converted and checked (``CheckedRow``), which throws for what is not one.
+    private func integer(_ row: Row, _ statement: SQLiteStatement, _ index: Int, _ column: String, table: String) throws -> Int64? {
+        switch sqlite3_column_type(statement, CInt(index)) {
+        case SQLITE_INTEGER: sqlite3_column_int64(statement, CInt(index))
+        case SQLITE_NULL: nil
+        default: try CheckedRow(row, table: table, in: db).optional(index, column, as: Int64.self)
+        }
+    }
+
+    /// The value an object holds for column `index` of an attribute of `type`, as
+    /// ``StoredValue/object(_:as:)`` gives it; the common pairs of storage class and type are
+    /// read without making a `DatabaseValue`.
+    private static func value(_ statement: SQLiteStatement, _ index: CInt, as type: AttributeType) -> Any? {
+        switch (sqlite3_column_type(statement, index), type) {
+        case (SQLITE_NULL, _): nil
+        case (SQLITE_INTEGER, .integer64): sqlite3_column_int64(statement, index)
+        case (SQLITE_INTEGER, .integer32): Int32(truncatingIfNeeded: sqlite3_column_int64(statement, index))
+        case (SQLITE_INTEGER, .integer16): Int16(truncatingIfNeeded: sqlite3_column_int64(statement, index))
+        case (SQLITE_INTEGER, .boolean): sqlite3_column_int64(statement, index) != 0
+        case (SQLITE_FLOAT, .double): sqlite3_column_double(statement, index)
+        case (SQLITE_FLOAT, .date): Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, index))
+        default: StoredValue.object(WholeText.value(of: statement, at: index), as: type)
+        }
     }
 
     /// The objects `relationship` of the object `owner` links to, in the relationship's order
