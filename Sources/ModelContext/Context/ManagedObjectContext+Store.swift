@@ -105,7 +105,8 @@ extension ManagedObjectContext {
         registered.reserve(rows.count)
         let stamp = readStamp(coordinator)
         return try rows.map { stored in
-            if let known = registered[ObjectRegistry.Key(number: stored.number, value: stored.key)] {
+            let key = ObjectRegistry.Key(number: stored.number, value: stored.key)
+            if let known = registered[key] {
                 if known.committed == nil, !known.inserted {
                     fill(known, from: stored, at: stamp)
                     awakeFromFetch(known)
@@ -130,7 +131,9 @@ extension ManagedObjectContext {
             } else {
                 id = ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
             }
-            let object = makeObject(kind.entity, id: id, of: kind.type)
+            let object = kind.type.init(entity: kind.entity, insertInto: nil)
+            object.attach(to: self, id: id)
+            registered.insertNew(object, at: key)
             fill(object, from: stored, at: stamp)
             awakeFromFetch(object)
             return object
@@ -190,11 +193,9 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             preconditionFailure("\(type) cannot be made in a context without a persistent store coordinator")
         }
-        let name = String(describing: type)
-        guard let entity = coordinator.managedObjectModel.entity(forClassNamed: name) else {
-            preconditionFailure("the model has no entity whose class is \(name)")
+        guard let entity = coordinator.classes.entity(of: type, in: coordinator.managedObjectModel) else {
+            preconditionFailure("the model has no entity whose class is \(type)")
         }
-        coordinator.classes.register(type, for: entity)
         return entity
     }
 }

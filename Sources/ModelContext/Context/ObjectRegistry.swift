@@ -59,6 +59,13 @@ struct ObjectRegistry {
         return object
     }
 
+    /// Registers `object` under `key`, where nothing is registered (a lookup just found nothing):
+    /// one hash instead of ``add(_:)``'s lookup and store.
+    mutating func insertNew(_ object: ManagedObject, at key: Key) {
+        if entries.count >= sweepAt, !retainsObjects { sweep() }
+        entries[key] = object
+    }
+
     /// Unregisters `object` under its current ID, if it is the one registered there.
     mutating func remove(_ object: ManagedObject) {
         let key = Key(of: object)

@@ -8,6 +8,8 @@ final class ManagedObjectClasses: @unchecked Sendable {
     private let lock = NSLock()
     private var byEntity: [String: ManagedObject.Type] = [:]
     private var modules: Set<String> = []
+    /// The entity of each class that made objects with `init(context:)`, found by its name once.
+    private var entitiesByClass: [ObjectIdentifier: EntityDescription] = [:]
 
     func register(_ type: ManagedObject.Type, for entity: EntityDescription) {
         guard type != ManagedObject.self else { return }
@@ -16,6 +18,16 @@ final class ManagedObjectClasses: @unchecked Sendable {
             let qualified = String(reflecting: type)
             if let dot = qualified.lastIndex(of: ".") { learn(module: String(qualified[..<dot])) }
         }
+    }
+
+    /// The entity of `model` whose class `type` is, registered as that entity's class; found by
+    /// the class's name the first time only (a name is made and compared, entity by entity).
+    func entity(of type: ManagedObject.Type, in model: ManagedObjectModel) -> EntityDescription? {
+        if let known = lock.withLock({ entitiesByClass[ObjectIdentifier(type)] }) { return known }
+        guard let entity = model.entity(forClassNamed: String(describing: type)) else { return nil }
+        register(type, for: entity)
+        lock.withLock { entitiesByClass[ObjectIdentifier(type)] = entity }
+        return entity
     }
 
     /// Looks for classes also in the module of the source file `fileID` (`#fileID`, `Module/File.swift`).
