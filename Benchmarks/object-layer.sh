@@ -31,7 +31,7 @@ python3 "$root/Benchmarks/object-layer-table.py" "$out/benchmarks.md"
 [ "$quick" = "--quick" ] && exit 0
 
 bench="$scratch/release/object-layer-bench"
-model="$package/Models/Bench.xcdatamodeld"
+model="$package/Sources/BenchFixtures/Models/Bench.xcdatamodeld"
 run() { "$bench" "$model" "$out" "$@"; }
 peak() { /usr/bin/time -f "%M" -o "$out/peak" "$bench" "$model" "$out" "$@" >/dev/null; echo "$(($(cat "$out/peak") / 1024)) MB"; }
 run seed 200000 >/dev/null

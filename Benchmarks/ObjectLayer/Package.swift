@@ -20,7 +20,10 @@ let package = Package(
                 .product(name: "ModelContext", package: "modelc"),
                 .product(name: "ModelStack", package: "modelc"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // modelc's build plugin generates the models' classes, as an app's build would.
+            exclude: ["Models"],
+            plugins: [.plugin(name: "ModelCompilerPlugin", package: "modelc")]
         ),
         .target(name: "CHeap"),
         .executableTarget(

@@ -20,10 +20,10 @@ public enum BenchStores {
         return folder
     }
 
-    /// The `.xcdatamodeld` named `name` in the package's Models folder.
+    /// The `.xcdatamodeld` named `name` in this target's Models folder (whose classes the build
+    /// plugin generates).
     public static func model(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Models/\(name).xcdatamodeld")
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Models/\(name).xcdatamodeld")
     }
 
     /// A container of `model` on the store at `path`, loaded.
