@@ -32,6 +32,10 @@ public final class PersistentContainer: @unchecked Sendable {
     private var _policies = PolicyRegistry()
     private var _stagedPlan: StagedMigrationPlan?
     private var _stores: [LoadedStore] = []
+    /// The state layers above the stack keep with the container, by type (see ``layerState(_:)``),
+    /// under a lock of its own so that making one may read the container.
+    private let layersLock = NSLock()
+    private var _layers: [ObjectIdentifier: any Sendable] = [:]
 
     // MARK: - Creating
 
@@ -113,6 +117,20 @@ public final class PersistentContainer: @unchecked Sendable {
 
     /// The first loaded store's database, for reading and writing rows.
     public var database: (any DatabaseWriter)? { loadedStores.first?.database }
+
+    // MARK: - Layers above the stack
+
+    /// The one `State` a layer above the stack keeps with this container (the object layer's
+    /// coordinator and view context), made by `make` on first use and freed with the container:
+    /// the stack cannot name the layers built on it, so it holds their state by type.
+    package func layerState<State: AnyObject & Sendable>(_ make: () -> State) -> State {
+        layersLock.withLock {
+            if let known = _layers[ObjectIdentifier(State.self)] as? State { return known }
+            let state = make()
+            _layers[ObjectIdentifier(State.self)] = state
+            return state
+        }
+    }
 
     // MARK: - Loading
 
