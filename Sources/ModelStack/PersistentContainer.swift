@@ -12,8 +12,11 @@ import ModelSchema
 /// ```swift
 /// let container = try PersistentContainer(name: "Notes", model: modelURL)
 /// try await container.loadPersistentStores()
-/// let count = try await container.database!.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZNOTE") }
+/// print(container.loadedStores[0].report.migratedFrom ?? "not migrated")
 /// ```
+///
+/// With the object layer (`import ModelContext`), the container also gives the contexts that
+/// read and write the stores' objects: `viewContext`, `newBackgroundContext()`.
 public final class PersistentContainer: @unchecked Sendable {
     /// The model could not be read: its diagnostics say why.
     public struct ModelReadError: Error, Sendable, CustomStringConvertible {
@@ -115,8 +118,9 @@ public final class PersistentContainer: @unchecked Sendable {
     /// The stores loaded so far, in the order of their descriptions.
     public var loadedStores: [LoadedStore] { lock.withLock { _stores } }
 
-    /// The first loaded store's database, for reading and writing rows.
-    public var database: (any DatabaseWriter)? { loadedStores.first?.database }
+    /// The first loaded store's database, for reading and writing rows: within this package
+    /// only (the CLI, tests), as GRDB's types stay out of the public surface.
+    package var database: (any DatabaseWriter)? { loadedStores.first?.database }
 
     // MARK: - Layers above the stack
 
