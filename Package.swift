@@ -4,7 +4,9 @@ import PackageDescription
 
 let package = Package(
     name: "modelc",
-    platforms: [.macOS(.v13)],
+    // macOS 15 and iOS 18: the object layer's locks and counters use the Synchronization
+    // module's `Mutex` and `Atomic`, which need them (Documentation/Platforms.md).
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "modelc", targets: ["modelc"]),
         .library(name: "ModelSchema", targets: ["ModelSchema"]),

@@ -7,7 +7,7 @@ import PackageDescription
 // module; on Apple platforms the condition leaves it out and Apple's framework is imported.
 let package = Package(
     name: "CoreDataTemplate",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "modelc", path: "../.."),
     ],

@@ -5,7 +5,7 @@ import PackageDescription
 // CoreDataPlus's V2to3MakerPolicy registered with modelc's migration manager.
 let package = Package(
     name: "MigrationPolicies",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "modelc", path: "../.."),
     ],

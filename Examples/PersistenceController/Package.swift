@@ -7,7 +7,7 @@ import PackageDescription
 // codegen asks for (the target depends on ModelContext, which generated classes need).
 let package = Package(
     name: "PersistenceController",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "modelc", path: "../.."),
     ],

@@ -5,7 +5,7 @@ import PackageDescription
 // Notes.momd inside NotesModel's resource bundle.
 let package = Package(
     name: "PluginConsumer",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "modelc", path: "../.."),
     ],

@@ -6,7 +6,7 @@ import PackageDescription
 // persistent history by token. `swift build` compiles Notes.xcdatamodeld with modelc's plugin.
 let package = Package(
     name: "RemoteChanges",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "modelc", path: "../.."),
     ],

@@ -26,10 +26,11 @@ public struct StoreLoadReport: Sendable {
     public var forcedReadOnly = false
 }
 
-/// A loaded store: its report and the database, open for reading and writing rows (read-only
-/// when the description says so). For a file store in WAL mode it is a `DatabasePool`, else a
-/// `DatabaseQueue`.
+/// A loaded store: its report, and the database its contexts read and write.
 public struct LoadedStore: Sendable {
     public var report: StoreLoadReport
-    public var database: any DatabaseWriter
+    /// The store's open database (read-only when the description says so): a `DatabasePool` for
+    /// a file store in WAL mode, else a `DatabaseQueue`; within this package only, as GRDB's
+    /// types stay out of the public surface.
+    package var database: any DatabaseWriter
 }

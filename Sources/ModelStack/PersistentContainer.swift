@@ -12,8 +12,11 @@ import ModelSchema
 /// ```swift
 /// let container = try PersistentContainer(name: "Notes", model: modelURL)
 /// try await container.loadPersistentStores()
-/// let count = try await container.database!.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZNOTE") }
+/// print(container.loadedStores[0].report.migratedFrom ?? "not migrated")
 /// ```
+///
+/// With the object layer (`import ModelContext`), the container also gives the contexts that
+/// read and write the stores' objects: `viewContext`, `newBackgroundContext()`.
 public final class PersistentContainer: @unchecked Sendable {
     /// The model could not be read: its diagnostics say why.
     public struct ModelReadError: Error, Sendable, CustomStringConvertible {
@@ -32,6 +35,10 @@ public final class PersistentContainer: @unchecked Sendable {
     private var _policies = PolicyRegistry()
     private var _stagedPlan: StagedMigrationPlan?
     private var _stores: [LoadedStore] = []
+    /// The state layers above the stack keep with the container, by type (see ``layerState(_:)``),
+    /// under a lock of its own so that making one may read the container.
+    private let layersLock = NSLock()
+    private var _layers: [ObjectIdentifier: any Sendable] = [:]
 
     // MARK: - Creating
 
@@ -111,8 +118,23 @@ public final class PersistentContainer: @unchecked Sendable {
     /// The stores loaded so far, in the order of their descriptions.
     public var loadedStores: [LoadedStore] { lock.withLock { _stores } }
 
-    /// The first loaded store's database, for reading and writing rows.
-    public var database: (any DatabaseWriter)? { loadedStores.first?.database }
+    /// The first loaded store's database, for reading and writing rows: within this package
+    /// only (the CLI, tests), as GRDB's types stay out of the public surface.
+    package var database: (any DatabaseWriter)? { loadedStores.first?.database }
+
+    // MARK: - Layers above the stack
+
+    /// The one `State` a layer above the stack keeps with this container (the object layer's
+    /// coordinator and view context), made by `make` on first use and freed with the container:
+    /// the stack cannot name the layers built on it, so it holds their state by type.
+    package func layerState<State: AnyObject & Sendable>(_ make: () -> State) -> State {
+        layersLock.withLock {
+            if let known = _layers[ObjectIdentifier(State.self)] as? State { return known }
+            let state = make()
+            _layers[ObjectIdentifier(State.self)] = state
+            return state
+        }
+    }
 
     // MARK: - Loading
 

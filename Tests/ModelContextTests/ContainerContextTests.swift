@@ -6,9 +6,28 @@ import Testing
 import _ModelTestSupport
 
 /// The container's contexts: the view context on the main queue, background contexts on their
-/// own, object IDs crossing between them, and a stale row refused by optimistic locking.
+/// own, object IDs crossing between them, a stale row refused by optimistic locking, and the
+/// container's hold on its contexts.
 struct ContainerContextTests {
     typealias Support = ContextTestSupport
+
+    /// A container has one coordinator and one view context, as `NSPersistentContainer` has them
+    /// as properties, and they go when it goes; before, a table of every container's contexts
+    /// kept them alive until another container's were next asked for.
+    @Test func aContainerLetGoFreesItsCoordinatorAndViewContext() async throws {
+        weak var viewContext: ManagedObjectContext?
+        weak var coordinator: PersistentStoreCoordinator?
+        do {
+            let container = try await Support.container(in: nil)
+            #expect(container.viewContext === container.viewContext)
+            #expect(container.persistentStoreCoordinator === container.persistentStoreCoordinator)
+            viewContext = container.viewContext
+            coordinator = container.persistentStoreCoordinator
+            #expect(viewContext != nil && coordinator != nil)
+        }
+        #expect(viewContext == nil)
+        #expect(coordinator == nil)
+    }
 
     @Test func aBackgroundSaveIsReadByTheViewContextThroughItsObjectID() async throws {
         let container = try await Support.container(in: nil)

@@ -6,7 +6,8 @@ import ModelStore
 import Testing
 
 /// The SQL a fetch's predicate becomes on the Library model (Documentation/Predicates.md), and
-/// that it runs on a store of that model.
+/// that it runs on a store of that model; beside each group of statements, the rows they select
+/// on a small store (``LibraryRows``), so that a change of the SQL's meaning fails too.
 struct StoreFetchSQLTests {
     let version: ModelVersion
     let layout: StoreLayout
@@ -38,6 +39,18 @@ struct StoreFetchSQLTests {
         var publication = StoreFetch(entity: "Publication")
         publication.includesSubentities = false
         #expect(try publication.count(layout: layout, entities: entities).sql.contains("WHERE t0.Z_ENT IN ("))
+    }
+
+    /// What those counts mean on rows (``LibraryRows``): every author; every publication, Books
+    /// and Magazines, the abstract Publication having none of its own; Books or Magazines only.
+    @Test func theCountsCountTheEntitysRowsAndItsSubentities() throws {
+        try LibraryRows.with { (rows) throws in
+            #expect(try rows.count("Author") == 6)
+            #expect(try rows.count("Publication") == 8)
+            #expect(try rows.count("Book") == 5)
+            #expect(try rows.count("Magazine") == 3)
+            #expect(try rows.count("Publication", includesSubentities: false) == 0)
+        }
     }
 
     /// `NSCoreDataMatches` fails the statement, naming the pattern, where the regular-expression
@@ -73,6 +86,26 @@ struct StoreFetchSQLTests {
         #expect(try condition("Publication", "entity.name IN {'Book', 'Magazine'} AND NOT (title IN {})") == "(t0.Z_ENT IN (3, 4) AND (NOT 0))")
     }
 
+    /// The rows those predicates select (``LibraryRows``), worked out from the inserted values.
+    @Test func attributesAndToOnesSelectTheRowsTheyMean() throws {
+        try LibraryRows.with { (rows) throws in
+            // Ann is born and named "ann" whatever the case; "ann" has no birth date.
+            #expect(try rows.matches("Author", "born != nil AND name ==[c] %@", .string("ANN")) == [1])
+            #expect(try rows.matches("Author", "name == 'ann'") == [2])
+            // FÉLIX's publications: Max's email fails the LIKE, Rex was born before 5, no x in Ann.
+            #expect(try rows.matches(
+                "Publication", "author.name CONTAINS[cd] 'x' AND author.email LIKE 'a*' AND author.born > %@",
+                .date(Date(timeIntervalSinceReferenceDate: 5))) == [3, 4])
+            // Ratings 2 and 1, and the review of ann's magazine (BEGINSWITH minds case: not Ann's).
+            #expect(try rows.matches("Review", "publication.author.name BEGINSWITH 'a' OR rating BETWEEN {1, 3}") == [3, 6, 8])
+            #expect(try rows.matches("Publication", "entity.name IN {'Book', 'Magazine'} AND NOT (title IN {})") == Set(Int64(1)...8))
+            #expect(try rows.matches("Publication", "entity.name == 'Magazine'") == [3, 5, 8])
+            // By title in Finder's order, descending ("Issue 10" before "Issue 9"), then by key.
+            let byTitle = SortKey("publication.title", ascending: false, comparison: .localizedStandard)
+            #expect(try rows.keys("Review", "rating >= 0", sortedBy: [byTitle]) == [5, 4, 3, 6, 7, 1, 2, 8])
+        }
+    }
+
     @Test func toManysAreCorrelatedSubqueries() throws {
         let publications = "FROM ZPUBLICATION t1 WHERE t1.ZAUTHOR = t0.Z_PK AND t1.Z_ENT IN (2, 3, 4)"
         #expect(try condition("Author", "ALL publications.title MATCHES 'A.*'")
@@ -87,6 +120,23 @@ struct StoreFetchSQLTests {
             == "(SELECT IFNULL(SUM(t1.ZRATING), 0) FROM ZREVIEW t1 WHERE t1.ZPUBLICATION = t0.Z_PK AND t1.Z_ENT IN (5)) >= ?1")
     }
 
+    /// The rows those predicates select (``LibraryRows``), worked out from the inserted values.
+    @Test func toManysSelectTheRowsTheyMean() throws {
+        try LibraryRows.with { (rows) throws in
+            // Every title of Ann's and ann's starts with A, and Zoë has none (ALL of nothing holds);
+            // FÉLIX has "Issue 9".
+            #expect(try rows.matches("Author", "ALL publications.title MATCHES 'A.*'") == [1, 2, 6])
+            #expect(try rows.matches("Author", "NONE publications.title == 'A'") == [1, 3, 4, 5, 6])
+            #expect(try rows.matches("Publication", "ANY topics.name == 'swift'") == [1, 5])
+            #expect(try rows.matches("Author", "publications.@count > 1") == [1, 3])
+            // Alpha (4.5), Arch (5) and Omega (4) average above 3.
+            #expect(try rows.matches("Author", "SUBQUERY(publications, $p, $p.reviews.@avg.rating > 3).@count > 0") == [1, 3, 5])
+            #expect(try rows.matches("Publication", "reviews.@sum.rating >= 4") == [1, 4, 6])
+            // Apple has no review: its sum is 0, as a sum of nothing is.
+            #expect(try rows.matches("Publication", "reviews.@sum.rating == 0") == [2, 5, 8])
+        }
+    }
+
     @Test func objectsCompareByKeyAndEntity() throws {
         let book = EvaluatedValue.object(ObjectReference(side: .source, entity: "Book", primaryKey: 7))
         let author = EvaluatedValue.object(ObjectReference(side: .source, entity: "Author", primaryKey: 3))
@@ -96,5 +146,21 @@ struct StoreFetchSQLTests {
             == "(((t0.Z_PK = ?1 AND t0.Z_ENT = ?2)) AND t0.ZAUTHOR = ?3)")
         #expect(try condition("Author", "publications CONTAINS %@", book)
             == "EXISTS (SELECT 1 FROM ZPUBLICATION t1 WHERE t1.ZAUTHOR = t0.Z_PK AND t1.Z_ENT IN (2, 3, 4) AND (t1.Z_PK = ?1 AND t1.Z_ENT = ?2))")
+    }
+
+    /// The rows those predicates select (``LibraryRows``): an object is its key and its entity.
+    @Test func objectsSelectTheRowsOfTheirKeyAndEntity() throws {
+        try LibraryRows.with { (rows) throws in
+            let object = { (entity: String, key: Int64) in EvaluatedValue.object(ObjectReference(side: .source, entity: entity, primaryKey: key)) }
+            #expect(try rows.matches("Review", "publication == %@", object("Book", 7)) == [6])
+            // Row 7 is a book: a magazine with its key is another object.
+            #expect(try rows.matches("Review", "publication == %@", object("Magazine", 7)) == [])
+            // No publication is an author, so every review's differs.
+            #expect(try rows.matches("Review", "publication != %@", object("Author", 3)) == Set(Int64(1)...8))
+            let some = EvaluatedValue.collection([object("Book", 4), object("Magazine", 3), object("Book", 7)])
+            #expect(try rows.matches("Publication", "SELF IN %@ AND author == %@", some, object("Author", 3)) == [3, 4])
+            #expect(try rows.matches("Publication", "SELF IN %@", .collection([object("Magazine", 4), object("Book", 3)])) == [])
+            #expect(try rows.matches("Author", "publications CONTAINS %@", object("Book", 4)) == [3])
+        }
     }
 }

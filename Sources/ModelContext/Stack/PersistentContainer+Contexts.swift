@@ -6,10 +6,10 @@ import ModelStack
 /// main queue, and background contexts on private queues, all on the container's store.
 extension PersistentContainer {
     /// The coordinator of the container's current model version and its loaded stores.
-    public var persistentStoreCoordinator: PersistentStoreCoordinator { ContainerContexts.shared.entry(for: self).coordinator }
+    public var persistentStoreCoordinator: PersistentStoreCoordinator { contexts.coordinator }
 
     /// The main-queue context apps read from (and that the UI observes).
-    public var viewContext: ManagedObjectContext { ContainerContexts.shared.entry(for: self).viewContext }
+    public var viewContext: ManagedObjectContext { contexts.viewContext }
 
     /// A new private-queue context on the container's store.
     public func newBackgroundContext() -> ManagedObjectContext {
@@ -27,42 +27,30 @@ extension PersistentContainer {
         let context = newBackgroundContext()
         return try await context.perform { try block(context) }
     }
+
+    /// The container's coordinator and view context, which it holds from their first use to its end.
+    private var contexts: ContainerContexts {
+        let contexts = layerState { ContainerContexts(of: self) }
+        // A store loaded to post remote changes is watched from the coordinator's first use.
+        if loadedStores.contains(where: { $0.report.description.remoteChangeURL != nil }) { _ = try? contexts.coordinator.storeIdentifier() }
+        return contexts
+    }
 }
 
-/// The coordinator and view context of each container, made on first use (a container of
-/// ModelStack cannot hold them: the object layer sits above it).
+/// The coordinator and view context of one container, kept by the container itself. The
+/// coordinator reads the container's stores through a weak reference: the container holds it,
+/// so a strong one would keep both alive forever.
 final class ContainerContexts: Sendable {
-    static let shared = ContainerContexts()
+    let coordinator: PersistentStoreCoordinator
+    let viewContext: ManagedObjectContext
 
-    struct Entry: Sendable {
-        weak var container: PersistentContainer?
-        let coordinator: PersistentStoreCoordinator
-        let viewContext: ManagedObjectContext
-    }
-
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
-
-    func entry(for container: PersistentContainer) -> Entry {
-        let entry = madeEntry(for: container)
-        // A store loaded to post remote changes is watched from the coordinator's first use.
-        if container.loadedStores.contains(where: { $0.report.description.remoteChangeURL != nil }) { _ = try? entry.coordinator.storeIdentifier() }
-        return entry
-    }
-
-    private func madeEntry(for container: PersistentContainer) -> Entry {
-        entries.withLock { entries in
-            entries = entries.filter { $0.value.container != nil }
-            if let known = entries[ObjectIdentifier(container)], known.container === container { return known }
-            let version = container.model.currentVersion ?? ModelVersion(name: container.name, path: container.model.path)
-            let coordinator = PersistentStoreCoordinator(
-                model: ManagedObjectModel(version),
-                provider: { [weak container] in container?.loadedStores.map { ($0.database, $0.report.description.configuration) } ?? [] },
-                remoteChangeURLs: { [weak container] in container?.loadedStores.map(\.report.description.remoteChangeURL) ?? [] })
-            let viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType, coordinator: coordinator)
-            let entry = Entry(container: container, coordinator: coordinator, viewContext: viewContext)
-            entries[ObjectIdentifier(container)] = entry
-            return entry
-        }
+    init(of container: PersistentContainer) {
+        let version = container.model.currentVersion ?? ModelVersion(name: container.name, path: container.model.path)
+        coordinator = PersistentStoreCoordinator(
+            model: ManagedObjectModel(version),
+            provider: { [weak container] in container?.loadedStores.map { ($0.database, $0.report.description.configuration) } ?? [] },
+            remoteChangeURLs: { [weak container] in container?.loadedStores.map(\.report.description.remoteChangeURL) ?? [] })
+        viewContext = ManagedObjectContext(concurrencyType: .mainQueueConcurrencyType, coordinator: coordinator)
     }
 }
 

@@ -104,15 +104,17 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// A coordinator for `model` over the store `database` opened (read-only or for writing),
     /// with `CoreDataFunctions.registering(in:)` in its configuration so that fetches with string
-    /// operators and saves of derived attributes find Core Data's SQL functions.
-    public convenience init(model: ManagedObjectModel, database: any DatabaseWriter) {
+    /// operators and saves of derived attributes find Core Data's SQL functions. Within this
+    /// package only (the CLI, tests): apps get a coordinator from a container.
+    package convenience init(model: ManagedObjectModel, database: any DatabaseWriter) {
         self.init(model: model) { [(database, nil)] }
     }
 
     /// A coordinator for `model` over several stores, each opened for the configuration named
     /// beside it (nil for the default one, every entity), in the order Core Data would have
     /// added them: an entity in several configurations lives in the first store holding it.
-    public convenience init(model: ManagedObjectModel, stores: [(database: any DatabaseWriter, configuration: String?)]) {
+    /// Within this package only, as the initializer above.
+    package convenience init(model: ManagedObjectModel, stores: [(database: any DatabaseWriter, configuration: String?)]) {
         self.init(model: model) { stores }
     }
 

@@ -3,13 +3,20 @@ import ModelStore
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #endif
 
-/// Notices commits to a store file by any connection, in this process or another, without
-/// polling the database: inotify reports writes to the store's files (its folder is watched, so
-/// a `-wal` or `-journal` made or removed later is seen too), then a ``CommitProbe`` confirms
-/// with `PRAGMA data_version` that a commit happened (a checkpoint or a half-written transaction
-/// writes the files too) and reads the newest transaction's number for the token.
+/// Notices commits to a store file by any connection, in this process or another. On Linux and
+/// Android, without polling the database: inotify reports writes to the store's files (its folder
+/// is watched, so a `-wal` or `-journal` made or removed later is seen too), then a
+/// ``CommitProbe`` confirms with `PRAGMA data_version` that a commit happened (a checkpoint or a
+/// half-written transaction writes the files too) and reads the newest transaction's number for
+/// the token. Elsewhere (macOS, Windows), where there is no inotify, the probe is polled every
+/// ``pollInterval`` instead: a commit is reported within that time, at the cost of one cheap
+/// `data_version` read per interval while the watcher lives.
 ///
 /// A burst of writes is looked at a short delay after its first event, so a transaction that
 /// writes many pages yields one look, and one report per batch of commits seen; a few rechecks
@@ -20,16 +27,17 @@ final class RemoteChangeWatcher: @unchecked Sendable {
     /// What a look does with each commit it confirms: the newest transaction's number.
     typealias Report = @Sendable (_ newestTransaction: Int64?) -> Void
 
-    private let source: any DispatchSourceRead
+    /// How often the store is looked at where there is no inotify.
+    static let pollInterval = DispatchTimeInterval.milliseconds(250)
+
+    /// The inotify descriptor's read source, or the polling timer.
+    private let source: any DispatchSourceProtocol
 
     /// A watcher of the store at `url`, calling `report` on its private queue after each batch
     /// of commits.
-    /// - Throws: a POSIX error when inotify cannot be set up (`ENOTSUP` where there is none),
-    ///   GRDB's when the store cannot be read.
+    /// - Throws: a POSIX error when inotify cannot be set up, GRDB's when the store cannot be read.
     init(storeAt url: URL, report: @escaping Report) throws {
-        #if !canImport(Glibc)
-        throw POSIXError(.ENOTSUP)
-        #else
+        #if os(Linux) || os(Android)
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_TO)
@@ -56,6 +64,14 @@ final class RemoteChangeWatcher: @unchecked Sendable {
             close(descriptor)
         }
         source.resume()
+        #else
+        let looker = Looker(probe: try CommitProbe(path: url.path), file: url.lastPathComponent, report: report)
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "modelc.RemoteChangeWatcher"))
+        timer.schedule(deadline: .now() + Self.pollInterval, repeating: Self.pollInterval)
+        timer.setEventHandler { [looker] in looker.look() }
+        timer.setCancelHandler { [looker] in looker.stop() }
+        source = timer
+        timer.resume()
         #endif
     }
 
@@ -87,6 +103,7 @@ private final class Looker: @unchecked Sendable {
         self.report = report
     }
 
+    #if os(Linux) || os(Android)
     /// Drains the inotify descriptor; whether any event was about the store's files.
     func readEvents(_ descriptor: Int32) -> Bool {
         var relevant = false
@@ -136,8 +153,10 @@ private final class Looker: @unchecked Sendable {
         }
     }
 
+    #endif
+
     /// Reports a commit when one happened since the last look.
-    private func look() {
+    func look() {
         guard let probe, let commit = try? probe.look() else { return }
         report(commit.newestTransaction)
     }

@@ -19,7 +19,7 @@ public struct StoreTaskRepository: TaskRepository {
     /// A repository on the store `controller` loaded.
     /// - Throws: ``RepositoryError/notLoaded`` before ``PersistenceController/load()``.
     public init(_ controller: PersistenceController) throws {
-        guard controller.container.database != nil else { throw RepositoryError.notLoaded }
+        guard !controller.container.loadedStores.isEmpty else { throw RepositoryError.notLoaded }
         container = controller.container
     }
 
