@@ -4,6 +4,7 @@ import GRDB
 /// What loading one store did: created it, migrated it, moved a corrupted one aside, waited for
 /// a lock. Nothing in it is hidden from the caller.
 public struct StoreLoadReport: Sendable {
+    /// The description the store was loaded from.
     public var description: StoreDescription
     /// The version of the model the store has now: the current version.
     public var version: String
@@ -30,6 +31,8 @@ public struct StoreLoadReport: Sendable {
 /// when the description says so). For a file store in WAL mode it is a `DatabasePool`, else a
 /// `DatabaseQueue`.
 public struct LoadedStore: Sendable {
+    /// What the load did.
     public var report: StoreLoadReport
+    /// The open database of the store.
     public var database: any DatabaseWriter
 }
