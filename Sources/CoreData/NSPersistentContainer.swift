@@ -9,8 +9,11 @@ import Synchronization
 /// open class, as guides subclass it to override ``newBackgroundContext()`` or
 /// ``defaultDirectoryURL()``; built over ModelStack's loader and the object layer's coordinator.
 open class NSPersistentContainer: @unchecked Sendable {
+    /// The container's name, which names its model and its default store.
     public let name: String
+    /// The model the container's stores hold.
     public let managedObjectModel: ManagedObjectModel
+    /// The coordinator of the container's stores, which its contexts read and save through.
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     /// The main-queue context the app reads from, made with the container.
     public let viewContext: ManagedObjectContext

@@ -146,6 +146,7 @@ open class NSPersistentStoreDescription: CustomStringConvertible, @unchecked Sen
         return result
     }
 
+    /// The store's type, URL and configuration.
     open var description: String {
         "<NSPersistentStoreDescription> type \(type), url \(url?.path ?? "nil"), configuration \(configuration ?? "nil")"
     }

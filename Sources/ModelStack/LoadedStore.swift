@@ -4,6 +4,7 @@ import GRDB
 /// What loading one store did: created it, migrated it, moved a corrupted one aside, waited for
 /// a lock. Nothing in it is hidden from the caller.
 public struct StoreLoadReport: Sendable {
+    /// The description the store was loaded from.
     public var description: StoreDescription
     /// The version of the model the store has now: the current version.
     public var version: String
@@ -28,6 +29,7 @@ public struct StoreLoadReport: Sendable {
 
 /// A loaded store: its report, and the database its contexts read and write.
 public struct LoadedStore: Sendable {
+    /// What the load did.
     public var report: StoreLoadReport
     /// The store's open database (read-only when the description says so): a `DatabasePool` for
     /// a file store in WAL mode, else a `DatabaseQueue`; within this package only, as GRDB's

@@ -20,12 +20,17 @@ import ModelSchema
 public final class PersistentContainer: @unchecked Sendable {
     /// The model could not be read: its diagnostics say why.
     public struct ModelReadError: Error, Sendable, CustomStringConvertible {
+        /// The model's path.
         public var path: String
+        /// The problems found reading it.
         public var diagnostics: [Diagnostic]
+        /// The path and the diagnostics' messages.
         public var description: String { "\(path): cannot read the model: " + diagnostics.map(\.message).joined(separator: "; ") }
     }
 
+    /// The container's name, which names its default store.
     public let name: String
+    /// The model and all its versions.
     public let model: ModelBundle
     private let lock = NSLock()
     private var _descriptions: [StoreDescription]
@@ -105,7 +110,7 @@ public final class PersistentContainer: @unchecked Sendable {
     /// The stages a store made by an older version goes through, as an app gives Apple's
     /// staged migration manager to its store description (a plan holds code, so it is set here,
     /// for every store): the loader runs the plan's remaining stages as one atomic chain
-    /// (``StagedMigrator``), then, when the plan stops short of the current version, a last stage
+    /// (ModelMigration's `StagedMigrator`), then, when the plan stops short of the current version, a last stage
     /// to it through a mapping model of ``StoreDescription/mappingModelLocations`` or inferred.
     /// `nil` (the default) migrates in one direct step.
     public var stagedMigrationPlan: StagedMigrationPlan? {

@@ -36,11 +36,13 @@ public struct PersistentStoreLoadError: Error, Sendable, CustomStringConvertible
     /// Core Data's and Foundation's errors are both in `NSCocoaErrorDomain`.
     public static let domain = "NSCocoaErrorDomain"
 
+    /// The class of the failure, which decides the recovery.
     public var kind: Kind
     /// The `NSCocoaErrorDomain` code Core Data would report.
     public var code: Int
     /// The store's path (`/dev/null` for an in-memory store).
     public var path: String
+    /// What went wrong, in words.
     public var message: String
     /// The version of the model that made the store, when one did.
     public var storeVersion: String?
@@ -51,6 +53,7 @@ public struct PersistentStoreLoadError: Error, Sendable, CustomStringConvertible
     /// The SQLite result code underneath, when there is one.
     public var sqliteCode: Int32?
 
+    /// A load error of class `kind`; `code` defaults to the class's Core Data code.
     public init(
         _ kind: Kind, code: Int? = nil, path: String, message: String, storeVersion: String? = nil,
         modelVersion: String? = nil, metadata: StoreMetadata? = nil, sqliteCode: Int32? = nil
@@ -65,8 +68,10 @@ public struct PersistentStoreLoadError: Error, Sendable, CustomStringConvertible
         self.sqliteCode = sqliteCode
     }
 
+    /// `NSCocoaErrorDomain`.
     public var domain: String { Self.domain }
 
+    /// The path, the message, the versions when known, the class and the code.
     public var description: String {
         let versions = storeVersion.map { " (store: '\($0)', model: '\(modelVersion ?? "?")')" } ?? ""
         return "\(path): \(message)\(versions) [\(kind.rawValue), \(domain) \(code)]"
@@ -78,10 +83,13 @@ public struct PersistentStoreLoadError: Error, Sendable, CustomStringConvertible
 /// store's path (`NSFilePathErrorKey`), the reason, the store's metadata under "metadata" as
 /// Core Data gives it for 134100, and SQLite's code in `NSSQLiteErrorDomain` when there is one.
 extension PersistentStoreLoadError: CustomNSError {
+    /// `NSCocoaErrorDomain`.
     public static var errorDomain: String { domain }
 
+    /// Core Data's code.
     public var errorCode: Int { code }
 
+    /// The user info Core Data gives a load error.
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: description, NSFilePathErrorKey: path, "reason": message]
         if let metadata {

@@ -19,6 +19,7 @@ public struct RecoveryPolicy: Sendable {
     /// The action for a class not in ``actions``: ``Action/fail``.
     public var actions: [PersistentStoreLoadError.Kind: Action]
 
+    /// A policy of `actions`; by default, corrupted stores are quarantined and locked ones retried.
     public init(actions: [PersistentStoreLoadError.Kind: Action] = [.corrupted: .quarantine, .locked: .retry]) {
         self.actions = actions
     }
@@ -52,6 +53,7 @@ public enum LoadDecision: Sendable, CustomStringConvertible {
     /// Wait `delay` seconds and try again (attempt `attempt`); the error says why.
     case retry(path: String, attempt: Int, delay: TimeInterval, error: PersistentStoreLoadError)
 
+    /// The decision in words: what, where, and from which version to which.
     public var description: String {
         switch self {
         case .create(let path, let version): "create \(path) at '\(version)'"

@@ -73,5 +73,6 @@ public struct StoreDescription: Sendable, Equatable, CustomStringConvertible {
     /// An in-memory store (the `/dev/null` URL).
     public static var inMemory: StoreDescription { StoreDescription(url: URL(fileURLWithPath: "/dev/null")) }
 
+    /// The store's path, or "in-memory store".
     public var description: String { isInMemory ? "in-memory store" : url.path }
 }

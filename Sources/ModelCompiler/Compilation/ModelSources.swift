@@ -3,8 +3,8 @@ import ModelArchive
 import ModelSchema
 import ModelXML
 
-/// Reading source models of every Xcode era: today's `contents` XML through ``ModelReader``,
-/// and Xcode 3 versions (`elements`/`layout`) through ModelArchive's ``Xcode3ModelReader``, so
+/// Reading source models of every Xcode era: today's `contents` XML through ModelXML's `ModelReader`,
+/// and Xcode 3 versions (`elements`/`layout`) through ModelArchive's `Xcode3ModelReader`, so
 /// that a long-lived bundle with an Xcode 3 first version reads, validates and compiles whole.
 ///
 /// ModelXML does not know keyed archives (its layer sits below ModelArchive); this is where the

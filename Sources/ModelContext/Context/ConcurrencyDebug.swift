@@ -71,6 +71,7 @@ public struct ConcurrencyViolation: Sendable, CustomStringConvertible {
     /// Whether the context is a main-queue one.
     public let isMainQueue: Bool
 
+    /// The report: the call, the context and its queue, and how to fix it.
     public var description: String {
         let context = contextName.map { "\"\($0)\"" } ?? contextIdentifier
         let queue = isMainQueue ? "the main queue" : "its private queue"

@@ -16,15 +16,25 @@ extension ManagedObjectContext {
     public static let didMergeChangesObjectIDsNotification = Notification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
 }
 
+/// The user-info key of the objects inserted, in a context's change and save notifications.
 public let NSInsertedObjectsKey = "inserted"
+/// The user-info key of the objects updated, in a context's change and save notifications.
 public let NSUpdatedObjectsKey = "updated"
+/// The user-info key of the objects deleted, in a context's change and save notifications.
 public let NSDeletedObjectsKey = "deleted"
+/// The user-info key of the objects refreshed, in a context's change and save notifications.
 public let NSRefreshedObjectsKey = "refreshed"
+/// The user-info key of the objects the context let go, in a context's change and save notifications.
 public let NSInvalidatedObjectsKey = "invalidated"
+/// The user-info key of the mark that a reset let every object go, in a context's change and save notifications.
 public let NSInvalidatedAllObjectsKey = "invalidatedAll"
+/// The user-info key of the IDs of the objects inserted, in the notifications that carry IDs.
 public let NSInsertedObjectIDsKey = "inserted_objectIDs"
+/// The user-info key of the IDs of the objects updated, in the notifications that carry IDs.
 public let NSUpdatedObjectIDsKey = "updated_objectIDs"
+/// The user-info key of the IDs of the objects deleted, in the notifications that carry IDs.
 public let NSDeletedObjectIDsKey = "deleted_objectIDs"
+/// The user-info key of the IDs of the objects refreshed, in the notifications that carry IDs.
 public let NSRefreshedObjectIDsKey = "refreshed_objectIDs"
 /// The key of the ``HistoryToken`` of the transaction a save recorded, in did-save's user info when
 /// the store tracks history: Core Data's undocumented "newChangeToken", which apps read by that
@@ -34,10 +44,14 @@ let newChangeTokenKey = "newChangeToken"
 /// What a save changed, by object ID: what crosses queues of the notifications' contents, and
 /// what ``ManagedObjectContext/didSaveChanges()`` yields.
 public struct SavedChanges: Sendable, Hashable {
+    /// The IDs of the objects the save inserted.
     public var inserted: Set<ManagedObjectID>
+    /// The IDs of the objects the save updated.
     public var updated: Set<ManagedObjectID>
+    /// The IDs of the objects the save deleted.
     public var deleted: Set<ManagedObjectID>
 
+    /// A save's changes from the IDs of its inserted, updated and deleted objects.
     public init(inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [], deleted: Set<ManagedObjectID> = []) {
         self.inserted = inserted
         self.updated = updated

@@ -6,16 +6,19 @@ import Synchronization
 /// A scratch pad of managed objects on one queue (`NSManagedObjectContext`): it reads objects
 /// from its coordinator's store, keeps their changes in memory and writes them in one
 /// transaction on ``save()``. A context and its objects are used on its queue only (inside
-/// ``perform(_:)`` or ``performAndWait(_:)``, or on the main thread for a main-queue context),
+/// ``perform(_:)->()`` or ``performAndWait(_:)``, or on the main thread for a main-queue context),
 /// which modelc's checked mode (``ConcurrencyDebug``) enforces; object IDs cross queues. Its
 /// configuration (name, merge policy, parent...) may be set before it is used, from anywhere.
 public final class ManagedObjectContext: @unchecked Sendable {
     /// The queue a context runs on (`NSManagedObjectContextConcurrencyType`).
     public enum ConcurrencyType: Int, Sendable {
+        /// A context of its own private queue, used inside `perform` and `performAndWait`.
         case privateQueueConcurrencyType = 1
+        /// A context of the main queue, used on the main thread.
         case mainQueueConcurrencyType = 2
     }
 
+    /// The queue the context and its objects are used on.
     public let concurrencyType: ConcurrencyType
     /// Where the context reads and saves; a child context's is its root's.
     public var persistentStoreCoordinator: PersistentStoreCoordinator?
@@ -92,6 +95,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The number of the last save begun, which tells `willSave`'s rounds of one save from another's.
     var saveNumber = 0
 
+    /// A context of a queue of `concurrencyType`, without a coordinator or parent yet.
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
         queue = concurrencyType == .mainQueueConcurrencyType ? .main : DispatchQueue(label: "modelc.ManagedObjectContext")
@@ -227,10 +231,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if violatesQueue() { return onQueue { self.insertedObjects } }
         return Set(insertedList.objects)
     }
+    /// The objects whose values changed since the last save.
     public var updatedObjects: Set<ManagedObject> {
         if violatesQueue() { return onQueue { self.updatedObjects } }
         return Set(updatedList.objects)
     }
+    /// The objects deleted since the last save.
     public var deletedObjects: Set<ManagedObject> {
         if violatesQueue() { return onQueue { self.deletedObjects } }
         return Set(deletedList.objects)

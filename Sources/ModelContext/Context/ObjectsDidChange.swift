@@ -3,14 +3,18 @@ import Foundation
 /// What one objects-did-change notification of a context lists, by object ID: the element of
 /// ``ManagedObjectContext/changes``, which crosses queues where the objects themselves may not.
 public struct ObjectsDidChange: Sendable, Hashable {
+    /// Objects inserted since the last notification.
     public var inserted: Set<ManagedObjectID> = []
+    /// Objects whose values changed since the last notification.
     public var updated: Set<ManagedObjectID> = []
+    /// Objects deleted since the last notification.
     public var deleted: Set<ManagedObjectID> = []
     /// Objects refreshed by a merge of another context's save.
     public var refreshed: Set<ManagedObjectID> = []
     /// Objects the context let go (`NSInvalidatedObjectsKey`, `NSInvalidatedAllObjectsKey` of a reset).
     public var invalidated: Set<ManagedObjectID> = []
 
+    /// A notification's contents from the IDs of each kind of change.
     public init(
         inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [], deleted: Set<ManagedObjectID> = [],
         refreshed: Set<ManagedObjectID> = [], invalidated: Set<ManagedObjectID> = []

@@ -12,7 +12,9 @@ public struct QueryGenerationToken: Sendable, Hashable {
 
     let generation: Generation?
 
+    /// Whether both tokens stand for the same generation.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.generation === rhs.generation }
+    /// Hashes the generation's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(generation.map(ObjectIdentifier.init)) }
 }
 

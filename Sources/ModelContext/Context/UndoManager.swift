@@ -73,14 +73,18 @@ open class UndoManager {
         didSet { trim() }
     }
 
+    /// An undo manager with empty stacks that groups by event.
     public init() {}
 
     // MARK: - State
 
     /// How many groups are open.
     open var groupingLevel: Int { openGroups.count }
+    /// Whether an undo is running its operations.
     open var isUndoing: Bool { state == .undoing }
+    /// Whether a redo is running its operations.
     open var isRedoing: Bool { state == .redoing }
+    /// Whether operations registered now are recorded (no `disableUndoRegistration()` in force).
     open var isUndoRegistrationEnabled: Bool { disabledCount == 0 }
 
     /// Whether there is a group to undo: a closed one, or operations in the open group the next undo closes.
@@ -279,11 +283,18 @@ open class UndoManager {
 extension Notification.Name {
     /// Posted when a group opens or closes (except a top-level one opening) and when ``UndoManager/canRedo`` is read.
     public static let NSUndoManagerCheckpoint = Notification.Name("NSUndoManagerCheckpointNotification")
+    /// Posted by an undo manager after a group opens.
     public static let NSUndoManagerDidOpenUndoGroup = Notification.Name("NSUndoManagerDidOpenUndoGroupNotification")
+    /// Posted by an undo manager before a group closes.
     public static let NSUndoManagerWillCloseUndoGroup = Notification.Name("NSUndoManagerWillCloseUndoGroupNotification")
+    /// Posted by an undo manager after a group closes.
     public static let NSUndoManagerDidCloseUndoGroup = Notification.Name("NSUndoManagerDidCloseUndoGroupNotification")
+    /// Posted by an undo manager before an undo runs.
     public static let NSUndoManagerWillUndoChange = Notification.Name("NSUndoManagerWillUndoChangeNotification")
+    /// Posted by an undo manager after an undo ran.
     public static let NSUndoManagerDidUndoChange = Notification.Name("NSUndoManagerDidUndoChangeNotification")
+    /// Posted by an undo manager before a redo runs.
     public static let NSUndoManagerWillRedoChange = Notification.Name("NSUndoManagerWillRedoChangeNotification")
+    /// Posted by an undo manager after a redo ran.
     public static let NSUndoManagerDidRedoChange = Notification.Name("NSUndoManagerDidRedoChangeNotification")
 }

@@ -37,8 +37,10 @@ public struct BatchFaultingArray<Element>: RandomAccessCollection {
         self.storage = storage
     }
 
+    /// The first position: 0.
     public var startIndex: Int { 0 }
 
+    /// One past the last position: the number of results.
     public var endIndex: Int {
         switch storage {
         case .keys(let keys, _): keys.count

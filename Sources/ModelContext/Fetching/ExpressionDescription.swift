@@ -6,7 +6,9 @@ import ModelSchema
 /// of them such as `sum:(amount)`. (Foundation on Linux has an `Expression` of its own and no
 /// format strings, hence the name.)
 public struct FetchExpression: Sendable, Hashable, CustomStringConvertible {
+    /// The parsed expression.
     public let node: ExpressionNode
+    /// The expression as its format reads.
     public let description: String
 
     /// Parses `format` (`"sum:(pages)"`, `"count:(title)"`); throws the syntax error with its offset.
@@ -33,10 +35,12 @@ public struct FetchExpression: Sendable, Hashable, CustomStringConvertible {
 public final class ExpressionDescription: @unchecked Sendable {
     /// The key of the value in each dictionary.
     public var name: String
+    /// The expression whose value each dictionary holds under ``name``.
     public var expression: FetchExpression?
     /// The type the value is given in: integers, double, float, decimal, date, string.
     public var expressionResultType: AttributeType
 
+    /// A named expression whose value has `expressionResultType`.
     public init(name: String = "", expression: FetchExpression? = nil, expressionResultType: AttributeType = .undefined) {
         self.name = name
         self.expression = expression

@@ -4,8 +4,11 @@ import ModelExpression
 extension FetchPredicate {
     /// How a compound predicate joins its subpredicates (`NSCompoundPredicate.LogicalType`).
     public enum LogicalType: UInt, Sendable {
+        /// The negation of the first subpredicate.
         case not = 0
+        /// True when every subpredicate is.
         case and = 1
+        /// True when any subpredicate is.
         case or = 2
     }
 

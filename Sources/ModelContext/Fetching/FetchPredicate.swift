@@ -10,6 +10,7 @@ import ModelExpression
 /// kept with its error (``formatError``), which the fetch, count or batch request using the
 /// predicate throws, and ``checked()`` throws at once for callers that want to know first.
 public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
+    /// The predicate as a format string, as `NSPredicate.predicateFormat` writes it.
     public let predicateFormat: String
     /// The parsed predicate, its arguments in place; `FALSEPREDICATE` when the format did not parse.
     public let node: PredicateNode
@@ -60,13 +61,16 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
         try checked().node
     }
 
+    /// The predicate's format.
     public var description: String { predicateFormat }
 
+    /// Whether both predicates have the same format, tree and format error.
     public static func == (lhs: FetchPredicate, rhs: FetchPredicate) -> Bool {
         lhs.predicateFormat == rhs.predicateFormat && lhs.node == rhs.node
             && lhs.formatError.map(String.init(describing:)) == rhs.formatError.map(String.init(describing:))
     }
 
+    /// Hashes the format and the tree.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(predicateFormat)
         hasher.combine(node)

@@ -3,10 +3,14 @@ import Foundation
 /// What happened to an object in a transaction (`NSPersistentHistoryChangeType`), with Core
 /// Data's raw values, which `ACHANGE.ZCHANGETYPE` stores.
 public enum HistoryChangeType: Int, Sendable, CustomStringConvertible {
+    /// The object was inserted.
     case insert = 0
+    /// The object's values changed.
     case update = 1
+    /// The object was deleted.
     case delete = 2
 
+    /// The change type's name.
     public var description: String {
         switch self {
         case .insert: "insert"
@@ -20,6 +24,7 @@ public enum HistoryChangeType: Int, Sendable, CustomStringConvertible {
 public struct HistoryChange: @unchecked Sendable, CustomStringConvertible {
     /// The change's number (`ACHANGE.Z_PK`), in the order changes were recorded.
     public let changeID: Int64
+    /// Whether the object was inserted, updated or deleted.
     public let changeType: HistoryChangeType
     /// The object changed, its own entity and primary key.
     public let changedObjectID: ManagedObjectID
@@ -32,6 +37,7 @@ public struct HistoryChange: @unchecked Sendable, CustomStringConvertible {
     /// The number of the transaction the change belongs to.
     public let transactionNumber: Int64
 
+    /// The change type and the object's ID.
     public var description: String { "\(changeType) \(changedObjectID)" }
 
     /// The name of Core Data's entity of changes (`NSPersistentHistoryChange.entityDescription`),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A read or a pruning of a store's persistent history (`NSPersistentHistoryChangeRequest`),
-/// executed through a context with ``ManagedObjectContext/execute(_:)``. Anchors are exclusive,
+/// executed through a context with ``ManagedObjectContext/execute(_:)->HistoryResult``. Anchors are exclusive,
 /// as in Core Data: a fetch returns the transactions strictly after its anchor, a deletion
 /// removes those strictly before it and keeps the anchor.
 public final class HistoryChangeRequest: Sendable, CustomStringConvertible {
@@ -98,6 +98,7 @@ public final class HistoryChangeRequest: Sendable, CustomStringConvertible {
         deleteHistory(before: transaction?.token)
     }
 
+    /// What the request does and from which anchor.
     public var description: String {
         let anchor = switch anchor {
         case .none: "all"

@@ -10,11 +10,13 @@ public struct HistoryToken: Sendable, Hashable, Codable, Comparable, CustomStrin
     /// The transaction's number (`ATRANSACTION.Z_PK`).
     public let transactionNumber: Int64
 
+    /// The token of transaction `transactionNumber` of the store whose `NSStoreUUID` is `storeIdentifier`.
     public init(storeIdentifier: String, transactionNumber: Int64) {
         self.storeIdentifier = storeIdentifier
         self.transactionNumber = transactionNumber
     }
 
+    /// Whether `lhs` comes before `rhs`: by transaction number, then by store.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.transactionNumber, lhs.storeIdentifier) < (rhs.transactionNumber, rhs.storeIdentifier)
     }

@@ -5,6 +5,7 @@ import Foundation
 public struct HistoryTransaction: Sendable, CustomStringConvertible {
     /// The transaction's number (`ATRANSACTION.Z_PK`), increasing with each save.
     public let transactionNumber: Int64
+    /// When the save committed.
     public let timestamp: Date
     /// The saving context's `transactionAuthor`.
     public let author: String?
@@ -22,6 +23,7 @@ public struct HistoryTransaction: Sendable, CustomStringConvertible {
     /// The token that stands for this transaction: history after it begins with the next one.
     public var token: HistoryToken { HistoryToken(storeIdentifier: storeID, transactionNumber: transactionNumber) }
 
+    /// The transaction's number and how many changes it holds.
     public var description: String { "transaction \(transactionNumber) (\(changes.count) changes)" }
 
     /// The name of Core Data's entity of transactions (`NSPersistentHistoryTransaction.entityDescription`),

@@ -14,7 +14,7 @@ extension ManagedObjectContext {
     /// one without a token, or with a date, runs in every store that tracks history, and their
     /// transactions come oldest first by timestamp, each with its own store's token. Either
     /// runs only in the request's `affectedStores` when it names some. A fetch's `fetchRequest`
-    /// then keeps what its predicate matches (``HistoryFilter``).
+    /// then keeps what its predicate matches (`HistoryFilter`).
     public func execute(_ request: HistoryChangeRequest) throws -> HistoryResult {
         try checkQueue()
         let coordinator = try coordinator()

@@ -3,8 +3,11 @@ import ModelSchema
 
 /// The names of value transformers (`NSValueTransformerName`).
 public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+    /// The name.
     public let rawValue: String
+    /// The transformer name `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The transformer name `rawValue`.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// The default of transformable attributes: keyed archives of Foundation's common classes.
@@ -17,6 +20,7 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
 open class ValueTransformer: @unchecked Sendable {
     private static let registry = Mutex<[String: ValueTransformer]>([:])
 
+    /// A transformer; subclasses override the two transformations.
     public init() {}
 
     /// The object for stored `value` (data), or nil when it cannot be read.
@@ -25,6 +29,7 @@ open class ValueTransformer: @unchecked Sendable {
     /// The data to store for `value`.
     open func reverseTransformedValue(_ value: Any?) -> Any? { value }
 
+    /// Whether values can be turned back into data; true, as stores must write them.
     open class func allowsReverseTransformation() -> Bool { true }
 
     /// Registers `transformer` under `name`; nil removes it.

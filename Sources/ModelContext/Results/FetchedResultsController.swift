@@ -49,6 +49,7 @@ open class FetchedResultsController<ResultType>: NSObject {
         return copy
     }
 
+    /// The context the controller fetches in and follows.
     public var managedObjectContext: ManagedObjectContext { core.managedObjectContext }
     /// The key path whose value names an object's section; the request's first sort descriptor
     /// must sort by it.
@@ -118,6 +119,7 @@ open class FetchedResultsController<ResultType>: NSObject {
         (object as? any SharesResultsCore)?.core === core
     }
 
+    /// The hash of the results it shares, so that the app's controller and its twin hash alike.
     open override var hash: Int { ObjectIdentifier(core).hashValue }
 }
 

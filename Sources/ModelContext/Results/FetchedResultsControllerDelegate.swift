@@ -29,17 +29,22 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
 }
 
 extension FetchedResultsControllerDelegate {
+    /// Does nothing.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {}
+    /// Does nothing.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
                            for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {}
+    /// Does nothing.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>, didChange sectionInfo: any FetchedResultsSectionInfo,
                            atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {}
+    /// Does nothing.
     public func controllerDidChangeContent(_ controller: FetchedResultsController<any FetchRequestResult>) {}
     /// Not implemented by the delegate: marks it, so that the controller sends the other callbacks instead.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
                            didChangeContentWith diff: CollectionDifference<ManagedObjectID>) {
         controller.core.defaultDifferenceRan = true
     }
+    /// The controller's own index title of the section name.
     public func controller(_ controller: FetchedResultsController<any FetchRequestResult>,
                            sectionIndexTitleForSectionName sectionName: String) -> String? {
         controller.sectionIndexTitle(forSectionName: sectionName)

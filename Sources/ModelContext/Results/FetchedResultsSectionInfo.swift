@@ -7,7 +7,9 @@ public protocol FetchedResultsSectionInfo: AnyObject {
     var name: String { get }
     /// The section's entry in a section index.
     var indexTitle: String? { get }
+    /// How many objects the section holds.
     var numberOfObjects: Int { get }
+    /// The section's objects, in the request's order.
     var objects: [Any]? { get }
 }
 

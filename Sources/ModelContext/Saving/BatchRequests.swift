@@ -10,19 +10,26 @@ public protocol PersistentStoreRequest: AnyObject {
 /// What a batch request gives back (`NSPersistentStoreResult`); its `result` is, by the request's
 /// result type, `true`, the IDs of the objects it touched, or their count.
 public class PersistentStoreResult: @unchecked Sendable {
+    /// `true`, the IDs of the objects touched, or their count, by the request's result type.
     public let result: Any?
 
     init(_ result: Any?) { self.result = result }
 }
 
+/// What a ``BatchDeleteRequest`` gives back (`NSBatchDeleteResult`).
 public final class BatchDeleteResult: PersistentStoreResult, @unchecked Sendable {}
+/// What a ``BatchUpdateRequest`` gives back (`NSBatchUpdateResult`).
 public final class BatchUpdateResult: PersistentStoreResult, @unchecked Sendable {}
+/// What a ``BatchInsertRequest`` gives back (`NSBatchInsertResult`).
 public final class BatchInsertResult: PersistentStoreResult, @unchecked Sendable {}
 
 /// What a batch request returns (`NSBatchDeleteRequestResultType` and its siblings share the values).
 public enum BatchRequestResultType: Int, Sendable {
+    /// Whether the request succeeded.
     case statusOnly = 0
+    /// The IDs of the objects the request touched.
     case objectIDs = 1
+    /// How many objects the request touched.
     case count = 2
 }
 
@@ -34,9 +41,12 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
     let predicate: FetchPredicate?
     let includesSubentities: Bool
     let objectIDs: [ManagedObjectID]?
+    /// What the result holds: a status (the default), the IDs touched, or their count.
     public var resultType = BatchRequestResultType.statusOnly
+    /// The stores the request runs in; every store holding the entity when nil.
     public var affectedStores: [PersistentStore]?
 
+    /// Deletes the objects `fetchRequest` matches: its entity, predicate and subentities.
     public init<T>(fetchRequest: FetchRequest<T>) {
         entityName = fetchRequest.entityName
         predicate = fetchRequest.predicate
@@ -44,6 +54,7 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
         objectIDs = nil
     }
 
+    /// Deletes the objects of `objectIDs`.
     public init(objectIDs: [ManagedObjectID]) {
         entityName = nil
         predicate = nil
@@ -55,14 +66,20 @@ public final class BatchDeleteRequest: PersistentStoreRequest {
 /// Sets attributes of the rows a predicate matches in the store itself (`NSBatchUpdateRequest`):
 /// no object is read or validated, each row's `Z_OPT` goes up by one, contexts are not told.
 public final class BatchUpdateRequest: PersistentStoreRequest {
+    /// The name of the entity whose rows the request writes.
     public let entityName: String
+    /// Which rows are updated; every row of the entity when nil.
     public var predicate: FetchPredicate?
+    /// Whether rows of the entity's subentities are updated too.
     public var includesSubentities = true
     /// The new values, by attribute name (`nil` or `NSNull` to clear one).
     public var propertiesToUpdate: [String: Any]?
+    /// What the result holds: a status (the default), the IDs touched, or their count.
     public var resultType = BatchRequestResultType.statusOnly
+    /// The stores the request runs in; every store holding the entity when nil.
     public var affectedStores: [PersistentStore]?
 
+    /// Updates the objects of `entityName`; set ``predicate`` and ``propertiesToUpdate``.
     public init(entityName: String) {
         self.entityName = entityName
     }
@@ -75,7 +92,9 @@ public final class BatchUpdateRequest: PersistentStoreRequest {
 /// of the entity's class, so that a large import need not hold them all. A collision on a
 /// uniqueness constraint is settled by the executing context's merge policy.
 public final class BatchInsertRequest: PersistentStoreRequest {
+    /// The name of the entity whose rows the request writes.
     public let entityName: String
+    /// The attribute values of the objects to insert, one dictionary each.
     public var objectsToInsert: [[String: Any]]
     /// Fills the dictionary it is given with the next object's values and returns false, or
     /// returns true when there are no more (that call's dictionary is not inserted).
@@ -84,11 +103,14 @@ public final class BatchInsertRequest: PersistentStoreRequest {
     /// entity's class, in no context) and returns false, or returns true when there are no more
     /// (that call's object is not inserted). Relationships are not inserted, as in Core Data.
     public var managedObjectHandler: ((ManagedObject) -> Bool)?
+    /// What the result holds: a status (the default), the IDs touched, or their count.
     public var resultType = BatchRequestResultType.statusOnly
+    /// The stores the request runs in; every store holding the entity when nil.
     public var affectedStores: [PersistentStore]?
     /// The `#fileID` of the code that made a handler's request.
     var callerFileID: String?
 
+    /// Inserts one object of `entityName` per dictionary of `objects`.
     public init(entityName: String, objects: [[String: Any]]) {
         self.entityName = entityName
         objectsToInsert = objects

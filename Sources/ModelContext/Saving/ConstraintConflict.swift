@@ -8,7 +8,9 @@ public final class ConstraintConflict: @unchecked Sendable, CustomStringConverti
     public let constraint: [String]
     /// The values they share, by name.
     public let constraintValues: [String: Any]
+    /// The stored object that holds the values, when the conflict is with the store.
     public let databaseObject: ManagedObject?
+    /// The stored object's values, by name.
     public let databaseSnapshot: [String: Any]?
     /// The objects of this context that hold the values.
     public let conflictingObjects: [ManagedObject]
@@ -24,6 +26,7 @@ public final class ConstraintConflict: @unchecked Sendable, CustomStringConverti
         conflictingSnapshots = conflictingObjects.map { _ in NSNull() }
     }
 
+    /// The constraint and what the conflict is with.
     public var description: String {
         "ConstraintConflict(\(constraint), \(databaseObject.map { "stored \($0.objectID)" } ?? "\(conflictingObjects.count) new objects"))"
     }

@@ -3,11 +3,17 @@ import GRDB
 
 /// Core Data's user-info keys of validation and save errors (CoreDataErrors.h), with their values.
 public let NSDetailedErrorsKey = "NSDetailedErrors"
+/// The user-info key of the object that failed validation.
 public let NSValidationObjectErrorKey = "NSValidationErrorObject"
+/// The user-info key of the property that failed validation.
 public let NSValidationKeyErrorKey = "NSValidationErrorKey"
+/// The user-info key of the validation predicate the value failed.
 public let NSValidationPredicateErrorKey = "NSValidationErrorPredicate"
+/// The user-info key of the value that failed validation.
 public let NSValidationValueErrorKey = "NSValidationErrorValue"
+/// The user-info key of the objects an error concerns.
 public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
+/// The user-info key of the stores an error concerns.
 public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"
 /// The user-info key of the SQLite result code behind a store's error (Core Data's `NSSQLiteErrorDomain`).
 public let NSSQLiteErrorDomain = "NSSQLiteErrorDomain"

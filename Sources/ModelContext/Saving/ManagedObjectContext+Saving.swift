@@ -221,7 +221,7 @@ extension ManagedObjectContext {
     // MARK: - Delete rules
 
     /// Processes the changes made so far, as Core Data's `processPendingChanges()`: applies the
-    /// delete rules (see ``applyDeleteRules()``), announces the changes (objects-did-change), and
+    /// delete rules (see `applyDeleteRules()`), announces the changes (objects-did-change), and
     /// ends the event for undo: the undo group the undo manager opened by itself is closed, so
     /// that later changes are undone apart. A save applies the delete rules itself.
     public func processPendingChanges() {

@@ -10,11 +10,13 @@ public let NSPersistentStoreSaveConflictsErrorKey = "conflictList"
 /// reports a conflict between a context and its coordinator. Snapshots hold attributes and
 /// to-ones (their objects' IDs), never to-manys.
 public final class MergeConflict: @unchecked Sendable, CustomStringConvertible {
+    /// The context's object whose row changed.
     public let sourceObject: ManagedObject
     /// The saved values the context read.
     public let objectSnapshot: [String: Any]?
     /// The row's values now; nil when it is gone.
     public let cachedSnapshot: [String: Any]?
+    /// Always nil: contexts share the store as Core Data's share the coordinator's cache.
     public let persistedSnapshot: [String: Any]?
     /// The row's `Z_OPT` now; 0 when it is gone.
     public let newVersionNumber: Int
@@ -30,6 +32,7 @@ public final class MergeConflict: @unchecked Sendable, CustomStringConvertible {
         self.oldVersionNumber = oldVersionNumber
     }
 
+    /// The object's ID and the two version numbers.
     public var description: String {
         "MergeConflict(\(sourceObject.objectID), version \(oldVersionNumber) read, \(newVersionNumber) in the store)"
     }

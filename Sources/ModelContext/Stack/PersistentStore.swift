@@ -30,6 +30,7 @@ public final class PersistentStore: Sendable, CustomStringConvertible {
         self.index = index
     }
 
+    /// The store's identifier, configuration and file.
     public var description: String {
         "<PersistentStore \(identifier) \(configurationName) \(url?.path ?? "in memory")>"
     }

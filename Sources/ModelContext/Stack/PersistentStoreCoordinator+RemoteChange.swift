@@ -3,7 +3,7 @@ import ModelStack
 
 /// Remote-change notifications, as Core Data posts them for a store loaded with
 /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`
-/// (``StoreDescription/postsRemoteChangeNotifications``): one after every batch of commits to
+/// (ModelStack's `StoreDescription.postsRemoteChangeNotifications`): one after every batch of commits to
 /// the store, by any coordinator of this process or any other process, this coordinator's own
 /// saves included ("every write to the store"), posted on a private queue with the coordinator
 /// as `object`.
@@ -41,7 +41,7 @@ extension PersistentStoreCoordinator {
     }
 
     /// The remote changes of this coordinator's store as they are posted; empty unless the store
-    /// was loaded with ``StoreDescription/postsRemoteChangeNotifications``. Starts watching the
+    /// was loaded with ModelStack's `StoreDescription.postsRemoteChangeNotifications`. Starts watching the
     /// store when it is loaded and not yet used.
     public func remoteChanges() -> AsyncStream<RemoteChangeMessage> {
         AsyncStream { continuation in

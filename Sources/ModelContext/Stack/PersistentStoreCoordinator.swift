@@ -8,6 +8,7 @@ import Synchronization
 /// holding its objects, each store those of its configuration, found when first used so that a
 /// container's contexts can be made before its stores are loaded, as Core Data's can.
 public final class PersistentStoreCoordinator: Sendable {
+    /// The model whose objects the stores hold.
     public let managedObjectModel: ManagedObjectModel
     private let provider: @Sendable () -> [(database: any DatabaseWriter, configuration: String?)]
     private let opened = Mutex<OpenedStores?>(nil)

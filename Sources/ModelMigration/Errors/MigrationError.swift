@@ -69,7 +69,7 @@ public struct MigrationError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 }
 
-/// The classes of migration failure: a store's (``StoreErrorClass``) or one of the migration's own.
+/// The classes of migration failure: a store's (`StoreErrorClass`) or one of the migration's own.
 public enum MigrationErrorClass: Sendable, Equatable, CustomStringConvertible {
     /// The store cannot be used as it is (not found, locked, corrupt, incompatible schema, …).
     case store(StoreErrorClass)

@@ -2,12 +2,12 @@ import ModelSchema
 
 /// Infers the lightweight migration between two versions as Core Data does: entities
 /// and properties match by identity (renaming identifier, else name, on both sides) and by name
-/// (``IdentityMatch``); what cannot be inferred is reported with every reason, each at its place
+/// (`IdentityMatch`); what cannot be inferred is reported with every reason, each at its place
 /// in the model, not only the first. Reasons that only rows decide carry a ``RowCondition``.
 public enum MappingInference {
     /// `sourceHashes` and `destinationHashes` save hashing again when the caller has them.
     /// `storedEntities` limits the mapping to the entities a store holds in each version (a store
-    /// of one configuration, ``ModelVersion/storedEntityNames(inConfiguration:)``): an entity
+    /// of one configuration, `ModelVersion.storedEntityNames(inConfiguration:)`): an entity
     /// outside the source's is added, one outside the destination's removed, one outside both
     /// left out with whatever would make it impossible; entities still match by identity across
     /// the whole model.

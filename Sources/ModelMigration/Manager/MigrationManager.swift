@@ -8,7 +8,7 @@ import ModelStore
 /// own file in one transaction, the source kept as the backup. Killed at any point, the store is the old one or the new one; the
 /// next run removes what a killed one left.
 ///
-/// Mapping models are values (``MappingModel``); read them with ModelCompiler's
+/// Mapping models are values (`MappingModel`); read them with ModelCompiler's
 /// `MappingCompilation.read(at:)` or `MappingModelFinder`.
 public struct MigrationManager {
     public struct Options {

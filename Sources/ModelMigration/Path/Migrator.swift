@@ -4,7 +4,7 @@ import ModelStore
 
 /// Runs a lightweight migration on a store as Core Data does: finds the store's version by its
 /// hashes and goes in ONE direct step to the destination, whatever the versions' names or order
-/// (``MigrationPath``); stages through other versions only when the caller names them. Steps
+/// (`MigrationPath`); stages through other versions only when the caller names them. Steps
 /// run as SQL in place, each in a savepoint of one transaction, so that any failure (a
 /// constraint the data violates, a full disk, the process killed) leaves the store exactly as
 /// it was.

@@ -42,7 +42,7 @@ public enum StoreIntegrity {
     }
 
     /// Throws `corrupt` when `db` is an `auto_vacuum` database whose pointer map is damaged
-    /// (``PointerMap``), at the cost of one page in `usable size / 5`. The map is read as
+    /// (`PointerMap`), at the cost of one page in `usable size / 5`. The map is read as
     /// committed, so call it before the connection writes.
     public static func checkPointerMap(_ db: Database, path: String) throws {
         try PointerMap.check(db, path: path)

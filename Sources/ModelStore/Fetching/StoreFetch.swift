@@ -3,7 +3,7 @@ import ModelExpression
 import ModelSchema
 
 /// A fetch of one entity's rows as SQL: which rows (a predicate, translated by
-/// ``PredicateTranslator``), in which order, how many.
+/// `PredicateTranslator`), in which order, how many.
 ///
 /// The statements use the functions and collations ``CoreDataFunctions`` registers; a predicate
 /// or sort key SQL cannot answer as the evaluator would throws ``PredicateTranslationError``.

@@ -12,7 +12,7 @@ public enum StoreSnapshot {
     /// Runs `body` with the path of a private copy of the store's files (main, `-wal`,
     /// `-journal`), removed afterwards;
     /// `body` may change the copy as it likes (a dry run does).
-    /// The main file is read through SQLite (``StoreFileReader``) and the `-shm` is not read at
+    /// The main file is read through SQLite (`StoreFileReader`) and the `-shm` is not read at
     /// all (SQLite rebuilds it from the `-wal` when it opens the copy): those two files carry a
     /// connection's locks, which closing any descriptor of ours would drop.
     /// The copy is readable and writable by us whatever the store's own mode (a store of mode
@@ -80,7 +80,7 @@ public enum StoreSnapshot {
     /// Another process may be writing the store meanwhile, so the connection takes part in
     /// SQLite's locking as any reader does: a rollback-journal store opens read-only (`mode=ro`),
     /// whose shared lock keeps a writer out while it reads; a WAL store another process has open
-    /// (``LockProbe/isWALOpenElsewhere(_:)``) opens read-only too and reads the log through its
+    /// (`LockProbe.isWALOpenElsewhere(_:)`) opens read-only too and reads the log through its
     /// `-wal` and `-shm`. A WAL store without a `-shm` opens read-write with `PRAGMA
     /// query_only`, so that SQLite, which creates both for any reader, also removes them when
     /// the last connection closes, as a writer's close does; where the file or its folder

@@ -10,7 +10,7 @@ import GRDB
 /// store rolls it back first (the loading stack, a migration after a full disk); read-only
 /// commands report it (``StoreErrorClass/hotJournal``) and read a rolled-back private copy.
 public enum HotJournal {
-    /// Whether a hot journal is beside the store at `path`; see ``rollBack(_:)``.
+    /// Whether a hot journal is beside the store at `path`; see ``rollBack(_:timeout:)``.
     public static func isPresent(beside path: String) -> Bool {
         StoreFiles(path: path).hasHotJournal
     }

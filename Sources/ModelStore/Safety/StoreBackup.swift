@@ -70,7 +70,7 @@ public enum StoreBackup {
 
     /// Copies the store at `source` for a backup at `destination` (which must not exist), or,
     /// when it is nil, beside the source with `tag`, to be named later with ``Pending/publish()``.
-    /// With `byteForByte` the file is copied as it is (``StoreFileReader``), which holds the
+    /// With `byteForByte` the file is copied as it is (`StoreFileReader`), which holds the
     /// whole store only while the caller holds its write lock in a rollback journal and has
     /// written nothing yet: the backup is then the very file the store was.
     public static func prepare(_ source: String, for destination: String?, tag: String, byteForByte: Bool = false) throws -> Pending {
