@@ -7,7 +7,7 @@ import PackageDescription
 // (memory held per object, peak memory, query plans, history, merges, child saves).
 let package = Package(
     name: "ObjectLayerBenchmark",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "modelc", path: "../.."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),

@@ -3,7 +3,7 @@ import GRDB
 import GRDBSQLite
 
 /// An SQL function whose text arguments and text result keep all their bytes, U+0000 included,
-/// as ``WholeText`` keeps a column's: GRDB's `DatabaseFunction` reads an argument up to its first
+/// as `WholeText` keeps a column's: GRDB's `DatabaseFunction` reads an argument up to its first
 /// NUL (`String(cString:)`) and returns text up to it (`sqlite3_result_text(…, -1, …)`), so the
 /// function would see, and answer for, a shorter string than the store holds. Blobs, numbers
 /// and NULL pass as GRDB passes them; a thrown error is the call's SQL error, as in GRDB.

@@ -58,10 +58,11 @@ public enum BenchStores {
         }
     }
 
-    /// The store's GRDB database, the one the object layer itself writes through.
+    /// A GRDB pool of its own on the store file, as a GRDB user opens one: the object layer keeps
+    /// its database to itself.
     public static func database(of container: PersistentContainer) throws -> any DatabaseWriter {
-        guard let database = container.database else { throw DatabaseError(message: "the store did not load") }
-        return database
+        guard let url = container.loadedStores.first?.report.description.url else { throw DatabaseError(message: "the store did not load") }
+        return try DatabasePool(path: url.path)
     }
 
     /// `count` Item rows through one prepared INSERT, primary keys from `maximum + 1`, as a

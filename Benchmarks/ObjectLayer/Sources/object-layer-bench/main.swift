@@ -50,7 +50,7 @@ switch mode {
 case "seed":
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
     let container = try await container(at: storePath)
-    try container.database!.write { db in
+    try BenchStores.database(of: container).write { db in
         let statement = try db.makeStatement(
             sql: "INSERT INTO ZITEM(Z_PK, Z_ENT, Z_OPT, ZA0, ZA1, ZA2, ZA3, ZA4, ZA5, ZA6, ZA7, ZA8, ZA9) VALUES(?, 1, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         for index in 0..<count {
@@ -76,7 +76,7 @@ case "fetch":
     // A cross-check of package-benchmark's fetch figures in a process without its malloc
     // interposer: GRDB's init(row:) record and a fresh context, alternated, best and median of 7.
     let container = try await container(at: storePath)
-    let database = container.database!
+    let database = try BenchStores.database(of: container)
     var sink: Int64 = 0
     var (recordTimes, objectTimes) = ([Double](), [Double]())
     for _ in 0..<7 {
@@ -110,7 +110,7 @@ case "memory":
     // Bytes the heap holds per fetched object, against per GRDB record (a struct in an array, a
     // final class), measured as malloc's in-use bytes before and after, the results kept alive.
     let container = try await container(at: storePath)
-    let database = container.database!
+    let database = try BenchStores.database(of: container)
     func heap() -> Int { Int(cheap_bytes_in_use()) }
     var before = heap()
     let rows = try database.read { try ItemRow.fetchAll($0, sql: ItemRow.select) }
@@ -134,7 +134,7 @@ case "plan":
     var fetch = StoreFetch(entity: "Item")
     fetch.predicate = try FetchPredicate(format: "a0 == 42").node
     let statement = try fetch.select(model.rows.selectList(forTableOf: "Item"), layout: model.rows.layout, entities: model.rows.entities)
-    let plan = try container.database!.read { db in
+    let plan = try BenchStores.database(of: container).read { db in
         try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String? ?? "" }
     }
     print("plan of a0 == 42: \(plan.joined(separator: "; "))")
