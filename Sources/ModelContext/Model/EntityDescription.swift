@@ -52,7 +52,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// their property names and the attributes' slots.
     let constraints: [(names: [String], slots: [Int])]
     /// The attributes a save checks through `validateValue(_:forKey:)` (all but derived ones), each with where it is.
-    let validatedAttributes: [(attribute: Attribute, property: Property)]
+    let validatedAttributes: [(name: String, property: Property)]
 
     init(_ entity: Entity, shape: EntityRowShape, entities: EntityHierarchy) {
         name = entity.name
@@ -98,7 +98,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         }
         validatedAttributes = attributes.compactMap { attribute in
             guard !attribute.isDerived, let property = properties[attribute.name] else { return nil }
-            return (attribute, property)
+            return (attribute.name, property)
         }
     }
 

@@ -10,6 +10,10 @@ struct PropertyTable: Sendable {
     /// Each stored attribute's slot in the row, -1 for the other properties: a read of an
     /// attribute finds its slot here without opening the property's description.
     private let attributeSlots: [Int]
+    /// Whether a value of the property can break a rule of the model: false for an attribute that
+    /// is derived, or optional (or transient) with no bounds, lengths or pattern, which any value
+    /// passes, so that a save's validation asks nothing more of it.
+    private let ruled: [Bool]
     private let byName: [String: Int]?
     /// Up to this many properties are searched in order.
     private static let scanned = 16
@@ -22,6 +26,16 @@ struct PropertyTable: Sendable {
         attributeSlots = pairs.map { pair in
             if case .attribute(_, let slot) = pair.value { return slot }
             return -1
+        }
+        ruled = pairs.map { pair in
+            switch pair.value {
+            case .attribute(let attribute, _), .transient(let attribute):
+                let hasValueRules = attribute.minValueString != nil || attribute.maxValueString != nil || attribute.minDateTimeInterval != nil
+                    || attribute.maxDateTimeInterval != nil || attribute.regularExpressionString != nil
+                return !attribute.isDerived && (hasValueRules || !attribute.isOptional && !attribute.isTransient)
+            case .toOne(let relationship, _): return !relationship.isTransient && !relationship.isOptional
+            case .toMany(let relationship): return !relationship.isTransient && ((relationship.minCount ?? 0) > 0 || (relationship.maxCount ?? 0) > 0)
+            }
         }
         byName = properties.count > Self.scanned ? Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }) : nil
     }
@@ -39,6 +53,9 @@ struct PropertyTable: Sendable {
 
     /// The property at `index` (of ``index(of:)``).
     func property(at index: Int) -> EntityDescription.Property { properties[index] }
+
+    /// Whether a value of the property at `index` can break a rule of the model.
+    func isRuled(at index: Int) -> Bool { ruled[index] }
 
     /// The row slot of the property at `index` when it is a stored attribute, -1 otherwise.
     func attributeSlot(at index: Int) -> Int { attributeSlots[index] }

@@ -34,9 +34,9 @@ enum ObjectValidator {
     /// The errors of `object`'s properties, each checked through its `validateValue(_:forKey:)`.
     static func propertyErrors(of object: ManagedObject) -> [NSError] {
         var errors = [NSError]()
-        for (attribute, property) in object.entity.validatedAttributes {
-            var value = object.value(of: property, key: attribute.name)
-            errors += caught { try object.validateValue(&value, forKey: attribute.name) }
+        for (name, property) in object.entity.validatedAttributes {
+            var value = object.value(of: property, key: name)
+            errors += caught { try object.validateValue(&value, forKey: name) }
         }
         for relationship in object.entity.relationships {
             var value = object.value(forKey: relationship.name)
@@ -47,16 +47,19 @@ enum ObjectValidator {
 
     /// The error of the model's rules for property `key` of `object` holding `value`; nil when it passes.
     static func ruleError(_ value: Any?, forKey key: String, of object: ManagedObject) -> NSError? {
+        let properties = object.entity.properties
+        // Most properties have no rule any value could break: passed without casting the value.
+        guard let index = properties.index(of: key), properties.isRuled(at: index) else { return nil }
         let value = value is NSNull ? nil : value
-        switch object.entity.properties[key] {
-        case .attribute(let attribute, _)?, .transient(let attribute)?:
+        switch properties.property(at: index) {
+        case .attribute(let attribute, _), .transient(let attribute):
             guard !attribute.isDerived else { return nil }
             guard let value else {
                 guard !attribute.isOptional, !attribute.isTransient else { return nil }
                 return ContextError.validation(1570, "\(key) is a required value.", object: object, key: key, value: nil)
             }
             return checkValue(value, attribute, of: object)
-        case .toMany(let relationship)?:
+        case .toMany(let relationship):
             guard !relationship.isTransient else { return nil }
             let count = (value as? NSSet)?.count ?? (value as? NSOrderedSet)?.count ?? ManagedObject.objects(in: value).count
             if count == 0 && relationship.isOptional { return nil }
@@ -67,11 +70,9 @@ enum ObjectValidator {
                 return ContextError.validation(1590, "Too many items in \(key).", object: object, key: key, value: count)
             }
             return nil
-        case .toOne(let relationship, _)?:
+        case .toOne(let relationship, _):
             guard !relationship.isTransient, !relationship.isOptional, value == nil else { return nil }
             return ContextError.validation(1570, "\(key) is a required value.", object: object, key: key, value: nil)
-        case nil:
-            return nil
         }
     }
 

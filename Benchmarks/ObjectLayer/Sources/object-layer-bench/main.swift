@@ -17,13 +17,14 @@ import ModelStore
 //   history: N objects inserted and saved into a store that tracks persistent history, against the same without
 //   merge: a background save updating N objects, and the merge of it into a context holding them
 //   child: a child context's save of N new objects into its parent, against the parent's save of them to the store
+//   inserts: N objects made with init(context:) and typed setters, and saved, five rounds (a workload to profile)
 //   results: a fetched results controller of N objects: the time from processPendingChanges (which
 //     posts the objects-did-change of one object moved elsewhere in the order) to controllerDidChangeContent, median of 31
-// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|objects|memory|plan|batches|history|merge|child|results N
+// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|objects|inserts|memory|plan|batches|history|merge|child|results N
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|objects|memory|plan|batches|history|merge|child|results N\n".utf8))
+    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|objects|inserts|memory|plan|batches|history|merge|child|results N\n".utf8))
     exit(64)
 }
 let (modelPath, folder, mode) = (arguments[1], arguments[2], arguments[3])
@@ -222,6 +223,30 @@ case "results":
         return times.sorted()
     }
     print("results \(count): one changed object, objects-did-change to controllerDidChangeContent: median \(String(format: "%.1f", times[times.count / 2] * 1e6)) µs (min \(String(format: "%.1f", times[0] * 1e6)), max \(String(format: "%.1f", times[times.count - 1] * 1e6)))")
+case "inserts":
+    // N new objects through init(context:) and the typed setters, then one save, into a store
+    // emptied first: five rounds, each in a fresh context (a workload to profile).
+    let container = try await container(at: storePath)
+    var times = [Double]()
+    for _ in 0..<5 {
+        try BenchStores.database(of: container).write { db in
+            try db.execute(sql: "DELETE FROM ZITEM")
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 0 WHERE Z_NAME = 'Item'")
+        }
+        let context = container.newBackgroundContext()
+        times.append(try context.performAndWait {
+            try seconds {
+                for index in 0..<count {
+                    let item = Item(context: context)
+                    let value = Int64(index)
+                    (item.a0, item.a1, item.a2, item.a3, item.a4) = (value, value, value, value, value)
+                    (item.a5, item.a6, item.a7, item.a8, item.a9) = (value, value, value, value, value)
+                }
+                try context.save()
+            }
+        })
+    }
+    print("inserts \(count): init(context:), ten typed setters and one save: min \(String(format: "%.3f", times.min() ?? 0)) s")
 default:
     exit(64)
 }
