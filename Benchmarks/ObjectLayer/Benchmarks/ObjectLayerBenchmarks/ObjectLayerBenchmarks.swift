@@ -176,12 +176,7 @@ let benchmarks: @Sendable () -> Void = {
             let context = container.newBackgroundContext()
             try context.performAndWait {
                 benchmark.startMeasurement()
-                for index in 0..<insertCount {
-                    let item = Item(context: context)
-                    let value = Int64(index)
-                    (item.a0, item.a1, item.a2, item.a3, item.a4) = (value, value, value, value, value)
-                    (item.a5, item.a6, item.a7, item.a8, item.a9) = (value, value, value, value, value)
-                }
+                BenchStores.insertItems(into: context, count: insertCount)
                 try context.save()
                 benchmark.stopMeasurement()
             }

@@ -65,6 +65,17 @@ public enum BenchStores {
         return try DatabasePool(path: url.path)
     }
 
+    /// `count` new Items in `context`, made with `init(context:)` and the generated typed setters
+    /// (item `i` holds `i` in every attribute), not saved: the object layer's side of the insert benchmarks.
+    public static func insertItems(into context: ManagedObjectContext, count: Int) {
+        for index in 0..<count {
+            let item = Item(context: context)
+            let value = Int64(index)
+            (item.a0, item.a1, item.a2, item.a3, item.a4) = (value, value, value, value, value)
+            (item.a5, item.a6, item.a7, item.a8, item.a9) = (value, value, value, value, value)
+        }
+    }
+
     /// `count` Item rows through one prepared INSERT, primary keys from `maximum + 1`, as a
     /// performance-minded user writes them.
     public static func insertItems(_ db: Database, count: Int, after maximum: Int64) throws {

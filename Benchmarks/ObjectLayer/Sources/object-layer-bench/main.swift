@@ -133,7 +133,7 @@ case "plan":
     let container = try await container(at: storePath)
     let model = container.persistentStoreCoordinator.managedObjectModel
     var fetch = StoreFetch(entity: "Item")
-    fetch.predicate = try FetchPredicate(format: "a0 == 42").node
+    fetch.predicate = FetchPredicate(format: "a0 == 42").node
     let statement = try fetch.select(model.rows.selectList(forTableOf: "Item"), layout: model.rows.layout, entities: model.rows.entities)
     let plan = try BenchStores.database(of: container).read { db in
         try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String? ?? "" }
@@ -236,12 +236,7 @@ case "inserts":
         let context = container.newBackgroundContext()
         times.append(try context.performAndWait {
             try seconds {
-                for index in 0..<count {
-                    let item = Item(context: context)
-                    let value = Int64(index)
-                    (item.a0, item.a1, item.a2, item.a3, item.a4) = (value, value, value, value, value)
-                    (item.a5, item.a6, item.a7, item.a8, item.a9) = (value, value, value, value, value)
-                }
+                BenchStores.insertItems(into: context, count: count)
                 try context.save()
             }
         })
