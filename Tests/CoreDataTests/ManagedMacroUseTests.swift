@@ -48,6 +48,14 @@ enum GarageModel {
         try await container.loadPersistentStores()
         return container
     }
+
+    /// Runs `body` with a loaded container for the garage model in a new temporary folder,
+    /// removed with its store afterwards.
+    static func withContainer<Result>(_ body: (PersistentContainer) async throws -> Result) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-garage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(container(in: folder))
+    }
 }
 
 // The classes as a developer writes them for Core Data (CoreDataPlus's test model declares its

@@ -20,25 +20,24 @@ struct ObservationPortTests {
     /// in the context)": observing `maker`, its two changes fire, the other properties' changes and
     /// the save do not. Observation's onChange fires once per tracking, so each change is tracked anew.
     @Test func anObserverOfOnePropertyIsToldOfEachOfItsChanges() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-observe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let container = try await GarageModel.container(in: folder)
-        let context: NSManagedObjectContext = container.newBackgroundContext()
-        try context.performAndWait {
-            let changes = Changes()
-            let car = Vehicle(context: context)
-            car.garage = Garage(context: context)
-            func track() { _ = withObservationTracking { car.model } onChange: { changes.note() } }
-            track()
-            car.model = "McLaren"
-            track()
-            car.plate = "203"
-            car.seats = 2
-            car.model = "McLaren 2"
-            track()
-            try context.save()
-            #expect(changes.seen == 2)
-            #expect(car.model == "McLaren 2")
+        try await GarageModel.withContainer { container in
+            let context: NSManagedObjectContext = container.newBackgroundContext()
+            try context.performAndWait {
+                let changes = Changes()
+                let car = Vehicle(context: context)
+                car.garage = Garage(context: context)
+                func track() { _ = withObservationTracking { car.model } onChange: { changes.note() } }
+                track()
+                car.model = "McLaren"
+                track()
+                car.plate = "203"
+                car.seats = 2
+                car.model = "McLaren 2"
+                track()
+                try context.save()
+                #expect(changes.seen == 2)
+                #expect(car.model == "McLaren 2")
+            }
         }
     }
 
@@ -46,18 +45,17 @@ struct ObservationPortTests {
     /// inverse are told, as KVO observers of an inverse relationship are (Core Data maintains
     /// inverses, "Relationships and Fetched Properties").
     @Test func anInverseRelationshipsObserversAreTold() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-observe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let container = try await GarageModel.container(in: folder)
-        let context = container.newBackgroundContext()
-        context.performAndWait {
-            let changes = Changes()
-            let car = Vehicle(context: context)
-            let driver = Driver(context: context)
-            _ = withObservationTracking { car.owner } onChange: { changes.note() }
-            driver.addToVehicles(car)
-            #expect(changes.seen == 1)
-            #expect(car.owner === driver)
+        try await GarageModel.withContainer { container in
+            let context = container.newBackgroundContext()
+            context.performAndWait {
+                let changes = Changes()
+                let car = Vehicle(context: context)
+                let driver = Driver(context: context)
+                _ = withObservationTracking { car.owner } onChange: { changes.note() }
+                driver.addToVehicles(car)
+                #expect(changes.seen == 1)
+                #expect(car.owner === driver)
+            }
         }
     }
 
@@ -65,38 +63,36 @@ struct ObservationPortTests {
     /// and `didChangeValue(forKey:)`, as Core Data's documentation of NSManagedObject asks of custom
     /// accessors; observers of that property are told.
     @Test func willAndDidChangeValueTellObservers() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-observe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let container = try await GarageModel.container(in: folder)
-        let context = container.newBackgroundContext()
-        context.performAndWait {
-            let changes = Changes()
-            let car = Vehicle(context: context)
-            _ = withObservationTracking { car.speed } onChange: { changes.note() }
-            car.willChangeValue(forKey: "speed")
-            car.didChangeValue(forKey: "speed")
-            #expect(changes.seen == 1)
+        try await GarageModel.withContainer { container in
+            let context = container.newBackgroundContext()
+            context.performAndWait {
+                let changes = Changes()
+                let car = Vehicle(context: context)
+                _ = withObservationTracking { car.speed } onChange: { changes.note() }
+                car.willChangeValue(forKey: "speed")
+                car.didChangeValue(forKey: "speed")
+                #expect(changes.seen == 1)
+            }
         }
     }
 
     /// Where Core Data code watched one object through objects-did-change (its updated and
     /// deleted sets), `changes(for:)` yields that object's changes and ends once it is deleted.
     @Test func oneObjectsChangesAsAnAsyncSequence() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modelc-observe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let container = try await GarageModel.container(in: folder)
-        let context: NSManagedObjectContext = container.newBackgroundContext()
-        let id: NSManagedObjectID = try context.performAndWait {
-            let garage = Garage(context: context)
-            garage.name = "North"
-            try context.save()
-            return garage.objectID
+        try await GarageModel.withContainer { container in
+            let context: NSManagedObjectContext = container.newBackgroundContext()
+            let id: NSManagedObjectID = try context.performAndWait {
+                let garage = Garage(context: context)
+                garage.name = "North"
+                try context.save()
+                return garage.objectID
+            }
+            var changes = context.changes(for: id).makeAsyncIterator()
+            try context.performAndWait { (try context.existingObject(with: id) as? Garage)?.name = "South" }
+            #expect(await changes.next() == .updated)
+            try context.performAndWait { context.delete(try context.existingObject(with: id)) }
+            #expect(await changes.next() == .deleted)
+            #expect(await changes.next() == nil)
         }
-        var changes = context.changes(for: id).makeAsyncIterator()
-        try context.performAndWait { (try context.existingObject(with: id) as? Garage)?.name = "South" }
-        #expect(await changes.next() == .updated)
-        try context.performAndWait { context.delete(try context.existingObject(with: id)) }
-        #expect(await changes.next() == .deleted)
-        #expect(await changes.next() == nil)
     }
 }

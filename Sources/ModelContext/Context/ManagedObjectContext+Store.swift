@@ -69,12 +69,17 @@ extension ManagedObjectContext {
         return makeObject(entity, id: id)
     }
 
-    /// A registered fault of `entity`'s class (`type`, when the caller knows it already) for `id`.
-    func makeObject(_ entity: EntityDescription, id: ManagedObjectID, of type: ManagedObject.Type? = nil) -> ManagedObject {
+    /// A registered fault of `entity`'s class (`type`, when the caller knows it already) for `id`;
+    /// `absentKey`, when given, is its registry key, where a lookup just found nothing.
+    func makeObject(
+        _ entity: EntityDescription, id: ManagedObjectID, of type: ManagedObject.Type? = nil, absentKey: ObjectRegistry.Key? = nil
+    ) -> ManagedObject {
         let type = type ?? persistentStoreCoordinator?.classes.objectClass(for: entity) ?? ManagedObject.self
         let object = type.init(entity: entity, insertInto: nil)
         object.attach(to: self, id: id)
-        return registered.add(object)
+        guard let absentKey else { return registered.add(object) }
+        registered.insertNew(object, at: absentKey)
+        return object
     }
 
     /// The object registered under `id`, if any (an ID of another store names none).
@@ -131,9 +136,7 @@ extension ManagedObjectContext {
             } else {
                 id = ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
             }
-            let object = kind.type.init(entity: kind.entity, insertInto: nil)
-            object.attach(to: self, id: id)
-            registered.insertNew(object, at: key)
+            let object = makeObject(kind.entity, id: id, of: kind.type, absentKey: key)
             fill(object, from: stored, at: stamp)
             awakeFromFetch(object)
             return object

@@ -27,16 +27,7 @@ struct PropertyTable: Sendable {
             if case .attribute(_, let slot) = pair.value { return slot }
             return -1
         }
-        ruled = pairs.map { pair in
-            switch pair.value {
-            case .attribute(let attribute, _), .transient(let attribute):
-                let hasValueRules = attribute.minValueString != nil || attribute.maxValueString != nil || attribute.minDateTimeInterval != nil
-                    || attribute.maxDateTimeInterval != nil || attribute.regularExpressionString != nil
-                return !attribute.isDerived && (hasValueRules || !attribute.isOptional && !attribute.isTransient)
-            case .toOne(let relationship, _): return !relationship.isTransient && !relationship.isOptional
-            case .toMany(let relationship): return !relationship.isTransient && ((relationship.minCount ?? 0) > 0 || (relationship.maxCount ?? 0) > 0)
-            }
-        }
+        ruled = pairs.map { ObjectValidator.canBreakRule($0.value) }
         byName = properties.count > Self.scanned ? Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }) : nil
     }
 

@@ -15,9 +15,7 @@ extension ManagedObject {
     /// Inlined into the accessor, so that the cast is to its concrete type.
     @inlinable
     public func managedValue<Value>(for key: ManagedPropertyKey, as type: Value.Type) -> Value? {
-        let value = value(for: key)
-        if let typed = value as? Value { return typed }
-        return Self.convertedNumber(value, to: type)
+        Self.typed(value(for: key), as: type)
     }
 
     /// The value of the property `key` names, as ``value(forKey:)`` gives it.
@@ -46,8 +44,10 @@ extension ManagedObject {
         return value
     }
 
-    /// `value` as `Value`, a number converted as `@NSManaged` converts it; nil for nil or another kind.
-    private static func typed<Value>(_ value: Any?, as type: Value.Type) -> Value? {
+    /// `value` as `Value`, a number converted as `@NSManaged` converts it; nil for nil or another
+    /// kind. Inlinable, so that the cast is to the caller's concrete type.
+    @inlinable
+    static func typed<Value>(_ value: Any?, as type: Value.Type) -> Value? {
         if let typed = value as? Value { return typed }
         return convertedNumber(value, to: type)
     }

@@ -20,9 +20,14 @@ extension ManagedObject: Observable {
 
     /// Registers a read of the property of `keyPath` with the observer tracking reads, if any.
     func observeAccess(_ keyPath: ObservedKeyPath) {
-        let observation = observation ?? ObservationBox()
-        if self.observation == nil { self.observation = observation }
-        observation.registrar.access(self, keyPath: keyPath)
+        let box: ObservationBox
+        if let observation {
+            box = observation
+        } else {
+            box = ObservationBox()
+            observation = box
+        }
+        box.registrar.access(self, keyPath: keyPath)
     }
 
     /// Announces to observers that the property of `keyPath` is about to change.

@@ -7,7 +7,9 @@ import ModelStore
 /// its values are read from its row when first touched (a fault until then), changed in memory,
 /// and written by the context's save. Generated classes subclass it with typed properties.
 open class ManagedObject: NSObject {
+    /// The entity the object is an instance of (`NSManagedObject.entity`).
     public let entity: EntityDescription
+    /// The object's identity: temporary until its first save (or ``ManagedObjectContext/obtainPermanentIDs(for:)``), then the row's.
     public internal(set) var objectID: ManagedObjectID
     /// The context the object lives in; nil once it is deleted and saved, forgotten, or the
     /// context is gone (a weak reference: an object the app keeps can outlive its context, and
@@ -94,10 +96,13 @@ open class ManagedObject: NSObject {
 
     /// Whether the object's values have not been read yet.
     public var isFault: Bool { committed == nil && !inserted }
+    /// Whether the object was inserted into its context and not saved yet.
     public var isInserted: Bool { inserted }
+    /// Whether the object was deleted from its context and the deletion not saved yet.
     public var isDeleted: Bool { deleted }
     /// Whether the object has unsaved changes to its properties (an inserted or deleted object counts as changed).
     public var isUpdated: Bool { !inserted && !deleted && (!pending.isEmpty || !changedToManys.isEmpty) }
+    /// Whether the object is inserted, deleted or updated: a save would write it.
     public var hasChanges: Bool { inserted || deleted || !pending.isEmpty || !changedToManys.isEmpty }
 
     /// The persistent properties changed since the last save and their new values (to-manys as
@@ -334,40 +339,52 @@ open class ManagedObject: NSObject {
 
     // MARK: - Relationship mutators (the generated accessors call these)
 
+    /// Adds `object` to the to-many relationship `key`, its inverse following; what a generated
+    /// `addTo<Key>(_:)` calls. An unknown key, or one that is not a to-many, is ignored.
     public func addObject(_ object: ManagedObject, toRelationship key: String) {
         if let context = violatedContext() { return context.onQueue { addObject(object, toRelationship: key) } }
         guard case .toMany(let relationship)? = entity.properties[key] else { return }
         managedObjectContext?.link(object, into: relationship, of: self, at: nil)
     }
 
+    /// Removes `object` from the to-many relationship `key`, its inverse following; what a
+    /// generated `removeFrom<Key>(_:)` calls.
     public func removeObject(_ object: ManagedObject, fromRelationship key: String) {
         if let context = violatedContext() { return context.onQueue { removeObject(object, fromRelationship: key) } }
         guard case .toMany(let relationship)? = entity.properties[key] else { return }
         managedObjectContext?.unlink(object, from: relationship, of: self)
     }
 
+    /// Adds each object of `objects` to the to-many relationship `key`.
     public func addObjects(_ objects: NSSet, toRelationship key: String) {
         for case let object as ManagedObject in objects.allObjects { addObject(object, toRelationship: key) }
     }
 
+    /// Removes each object of `objects` from the to-many relationship `key`.
     public func removeObjects(_ objects: NSSet, fromRelationship key: String) {
         for case let object as ManagedObject in objects.allObjects { removeObject(object, fromRelationship: key) }
     }
 
+    /// Adds the objects of `objects`, in their order, to the to-many relationship `key`.
     public func addObjects(_ objects: NSOrderedSet, toRelationship key: String) {
         for case let object as ManagedObject in objects.array { addObject(object, toRelationship: key) }
     }
 
+    /// Removes the objects of `objects` from the to-many relationship `key`.
     public func removeObjects(_ objects: NSOrderedSet, fromRelationship key: String) {
         for case let object as ManagedObject in objects.array { removeObject(object, fromRelationship: key) }
     }
 
+    /// Inserts `object` at `index` of the ordered to-many relationship `key`; what a generated
+    /// `insertInto<Key>(_:at:)` calls.
     public func insertObject(_ object: ManagedObject, inRelationship key: String, at index: Int) {
         if let context = violatedContext() { return context.onQueue { insertObject(object, inRelationship: key, at: index) } }
         guard case .toMany(let relationship)? = entity.properties[key] else { return }
         managedObjectContext?.link(object, into: relationship, of: self, at: index)
     }
 
+    /// Removes the object at `index` of the ordered to-many relationship `key`; an index out of
+    /// range removes nothing.
     public func removeObject(inRelationship key: String, at index: Int) {
         if let context = violatedContext() { return context.onQueue { removeObject(inRelationship: key, at: index) } }
         guard case .toMany(let relationship)? = entity.properties[key], let context = managedObjectContext else { return }
@@ -376,6 +393,7 @@ open class ManagedObject: NSObject {
         context.unlink(objects[index], from: relationship, of: self)
     }
 
+    /// Puts `object` in place of the object at `index` of the ordered to-many relationship `key`.
     public func replaceObject(inRelationship key: String, at index: Int, with object: ManagedObject) {
         removeObject(inRelationship: key, at: index)
         insertObject(object, inRelationship: key, at: index)
@@ -396,6 +414,7 @@ open class ManagedObject: NSObject {
     /// Core Data's `didTurnIntoFault()`: the place to clear caches of its own; does nothing by default.
     open func didTurnIntoFault() {}
 
+    /// The class and the object's ID, and "(fault)" while its values are not read, as Core Data describes an object.
     open override var description: String {
         "<\(type(of: self)): \(objectID)>\(isFault ? " (fault)" : "")"
     }

@@ -115,6 +115,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         URL(string: description) ?? URL(fileURLWithPath: "/")
     }
 
+    /// The ID's URI text: `x-coredata://<store UUID>/<Entity>/p<Z_PK>`, or `x-coredata:///<Entity>/t<UUID><n>` while temporary.
     public var description: String {
         let entity = entityName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entityName
         switch reference {

@@ -45,6 +45,26 @@ enum ObjectValidator {
         return errors
     }
 
+    /// Whether some value of `property` can break a rule of the model: false for an attribute that
+    /// is derived, or optional (or transient) with no bounds, lengths or pattern, and for a
+    /// relationship that is transient, or optional with no counts.
+    static func canBreakRule(_ property: EntityDescription.Property) -> Bool {
+        switch property {
+        case .attribute(let attribute, _), .transient(let attribute):
+            return !attribute.isDerived && (hasValueRules(attribute) || !attribute.isOptional && !attribute.isTransient)
+        case .toOne(let relationship, _):
+            return !relationship.isTransient && !relationship.isOptional
+        case .toMany(let relationship):
+            return !relationship.isTransient && ((relationship.minCount ?? 0) > 0 || (relationship.maxCount ?? 0) > 0)
+        }
+    }
+
+    /// Whether `attribute` has bounds, lengths or a pattern that a value is checked against.
+    private static func hasValueRules(_ attribute: Attribute) -> Bool {
+        attribute.minValueString != nil || attribute.maxValueString != nil || attribute.minDateTimeInterval != nil
+            || attribute.maxDateTimeInterval != nil || attribute.regularExpressionString != nil
+    }
+
     /// The error of the model's rules for property `key` of `object` holding `value`; nil when it passes.
     static func ruleError(_ value: Any?, forKey key: String, of object: ManagedObject) -> NSError? {
         let properties = object.entity.properties
@@ -78,9 +98,7 @@ enum ObjectValidator {
 
     private static func checkValue(_ value: Any, _ attribute: Attribute, of object: ManagedObject) -> NSError? {
         // Most attributes have no rule on their value: passed without casting it (costly on Linux).
-        guard attribute.minValueString != nil || attribute.maxValueString != nil || attribute.minDateTimeInterval != nil
-            || attribute.maxDateTimeInterval != nil || attribute.regularExpressionString != nil
-        else { return nil }
+        guard hasValueRules(attribute) else { return nil }
         let key = attribute.name
         func failure(_ code: Int, _ message: String) -> NSError {
             ContextError.validation(code, message, object: object, key: key, value: value)

@@ -12,12 +12,15 @@ final class ManagedObjectClasses: @unchecked Sendable {
     private var entitiesByClass: [ObjectIdentifier: EntityDescription] = [:]
 
     func register(_ type: ManagedObject.Type, for entity: EntityDescription) {
+        lock.withLock { registerLocked(type, for: entity) }
+    }
+
+    /// ``register(_:for:)`` with the lock held.
+    private func registerLocked(_ type: ManagedObject.Type, for entity: EntityDescription) {
         guard type != ManagedObject.self else { return }
-        lock.withLock {
-            byEntity[entity.name] = type
-            let qualified = String(reflecting: type)
-            if let dot = qualified.lastIndex(of: ".") { learn(module: String(qualified[..<dot])) }
-        }
+        byEntity[entity.name] = type
+        let qualified = String(reflecting: type)
+        if let dot = qualified.lastIndex(of: ".") { learn(module: String(qualified[..<dot])) }
     }
 
     /// The entity of `model` whose class `type` is, registered as that entity's class; found by
@@ -25,8 +28,10 @@ final class ManagedObjectClasses: @unchecked Sendable {
     func entity(of type: ManagedObject.Type, in model: ManagedObjectModel) -> EntityDescription? {
         if let known = lock.withLock({ entitiesByClass[ObjectIdentifier(type)] }) { return known }
         guard let entity = model.entity(forClassNamed: String(describing: type)) else { return nil }
-        register(type, for: entity)
-        lock.withLock { entitiesByClass[ObjectIdentifier(type)] = entity }
+        lock.withLock {
+            entitiesByClass[ObjectIdentifier(type)] = entity
+            registerLocked(type, for: entity)
+        }
         return entity
     }
 
