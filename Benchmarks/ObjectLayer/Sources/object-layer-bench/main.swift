@@ -18,13 +18,14 @@ import ModelStore
 //   merge: a background save updating N objects, and the merge of it into a context holding them
 //   child: a child context's save of N new objects into its parent, against the parent's save of them to the store
 //   inserts: N objects made with init(context:) and typed setters, and saved, five rounds (a workload to profile)
+//   updates: N objects fetched, one typed setter each, and saved, five rounds (a workload to profile)
 //   results: a fetched results controller of N objects: the time from processPendingChanges (which
 //     posts the objects-did-change of one object moved elsewhere in the order) to controllerDidChangeContent, median of 31
-// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|objects|inserts|memory|plan|batches|history|merge|child|results N
+// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|objects|inserts|updates|memory|plan|batches|history|merge|child|results N
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|objects|inserts|memory|plan|batches|history|merge|child|results N\n".utf8))
+    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|objects|inserts|updates|memory|plan|batches|history|merge|child|results N\n".utf8))
     exit(64)
 }
 let (modelPath, folder, mode) = (arguments[1], arguments[2], arguments[3])
@@ -242,6 +243,23 @@ case "inserts":
         })
     }
     print("inserts \(count): init(context:), ten typed setters and one save: min \(String(format: "%.3f", times.min() ?? 0)) s")
+case "updates":
+    // N objects fetched, one attribute of each changed through its typed accessor, and saved:
+    // five rounds, each in a fresh context, on the store `seed` made (a workload to profile).
+    let container = try await container(at: storePath)
+    var times = [Double]()
+    for _ in 0..<5 {
+        let context = container.newBackgroundContext()
+        times.append(try context.performAndWait {
+            try seconds {
+                let request = Item.fetchRequest()
+                request.fetchLimit = count
+                for item in try context.fetch(request) { item.a1 &+= 1 }
+                try context.save()
+            }
+        })
+    }
+    print("updates \(count): fetch, one typed setter each and one save: min \(String(format: "%.3f", times.min() ?? 0)) s")
 default:
     exit(64)
 }
