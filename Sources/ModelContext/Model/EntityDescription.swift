@@ -51,8 +51,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The uniqueness constraints of the entity and its superentities made of stored attributes:
     /// their property names and the attributes' slots.
     let constraints: [(names: [String], slots: [Int])]
-    /// The attributes a save checks through `validateValue(_:forKey:)` (all but derived ones), each with where it is.
-    let validatedAttributes: [(name: String, property: Property)]
+    /// The attributes a save checks through `validateValue(_:forKey:)` (all but derived ones), each
+    /// with its index in ``properties``.
+    let validatedAttributes: [(name: String, index: Int)]
 
     init(_ entity: Entity, shape: EntityRowShape, entities: EntityHierarchy) {
         name = entity.name
@@ -77,7 +78,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         for relationship in relationships {
             properties[relationship.name] = relationship.isToMany ? .toMany(relationship) : .toOne(relationship, slot: toOneSlots[relationship.name])
         }
-        self.properties = PropertyTable(properties)
+        let table = PropertyTable(properties)
+        self.properties = table
         let byName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         slotAttributes = shape.attributes.compactMap { byName[$0.name] }
         defaultSlots = slotAttributes.map { attribute in
@@ -97,8 +99,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             return StoredValue.object(value, as: attribute.type).map { (attribute.name, $0) }
         }
         validatedAttributes = attributes.compactMap { attribute in
-            guard !attribute.isDerived, let property = properties[attribute.name] else { return nil }
-            return (attribute.name, property)
+            guard !attribute.isDerived, let index = table.index(of: attribute.name) else { return nil }
+            return (attribute.name, index)
         }
     }
 

@@ -2,8 +2,9 @@
 /// an entity of a few properties is searched in order, which costs less than hashing the key
 /// (names that short are compared as two machine words); a larger one through a dictionary.
 /// Each property comes with the key path Observation tracks it by (``ManagedObject/observed(_:)``),
-/// made once here so that a read does not make one.
-struct PropertyTable: Sendable {
+/// made once here so that a read does not make one. A class, so that code holding the table
+/// (a save's validation, once per property of every object) retains one reference, not its arrays.
+final class PropertyTable: Sendable {
     private let names: [String]
     private let properties: [EntityDescription.Property]
     private let keyPaths: [ManagedObject.ObservedKeyPath]

@@ -203,6 +203,12 @@ open class ManagedObject: NSObject {
     /// registered with Observation.
     func value(at index: Int, key: String) -> Any? {
         observeAccess(entity.properties.keyPath(at: index))
+        return value(ofPropertyAt: index, key: key)
+    }
+
+    /// The value of the property at `index` of the entity's table, named `key`, its read not
+    /// registered: for the object layer's own reads (a save's validation).
+    func value(ofPropertyAt index: Int, key: String) -> Any? {
         let slot = entity.properties.attributeSlot(at: index)
         guard slot >= 0 else { return value(of: entity.properties.property(at: index), key: key) }
         return attributeValue(slot)

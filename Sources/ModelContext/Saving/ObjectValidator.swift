@@ -34,8 +34,8 @@ enum ObjectValidator {
     /// The errors of `object`'s properties, each checked through its `validateValue(_:forKey:)`.
     static func propertyErrors(of object: ManagedObject) -> [NSError] {
         var errors = [NSError]()
-        for (name, property) in object.entity.validatedAttributes {
-            var value = object.value(of: property, key: name)
+        for (name, index) in object.entity.validatedAttributes {
+            var value = object.value(ofPropertyAt: index, key: name)
             errors += caught { try object.validateValue(&value, forKey: name) }
         }
         for relationship in object.entity.relationships {
