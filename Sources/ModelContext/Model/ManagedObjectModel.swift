@@ -7,7 +7,7 @@ import ModelStore
 public final class ManagedObjectModel: Sendable {
     public let version: ModelVersion
     /// Where each entity's rows and links are in a store of this version.
-    public let rows: ObjectRowLayout
+    package let rows: ObjectRowLayout
     public let entitiesByName: [String: EntityDescription]
 
     public init(_ version: ModelVersion) {
