@@ -33,7 +33,6 @@ let package = Package(
                 "CHeap",
                 .product(name: "ModelContext", package: "modelc"),
                 .product(name: "ModelStack", package: "modelc"),
-                .product(name: "ModelStore", package: "modelc"),
                 .product(name: "ModelSchema", package: "modelc"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -17,14 +17,25 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         case toMany(Relationship)
     }
 
+    /// The entity's name in the model (`NSEntityDescription.name`), by which fetch requests
+    /// (`FetchRequest(entityName:)`) and the model's `entitiesByName` find it.
     public let name: String
-    /// `representedClassName`, the class Xcode generates for the entity.
+    /// The class Xcode generates for the entity, the model's `representedClassName`
+    /// (`NSEntityDescription.managedObjectClassName`): where `entity()` finds its entity.
     public let managedObjectClassName: String?
+    /// Whether the entity has no instances of its own, only its subentities' (`NSEntityDescription.isAbstract`).
     public let isAbstract: Bool
+    /// The name of the entity this one inherits its properties from, nil for a root: Core Data's
+    /// `superentity` by name, since a description does not hold the model it belongs to.
     public let superentityName: String?
-    /// The entity's own model description.
+    /// The entity as the compiled model describes it (ModelSchema's `Entity`), with what this
+    /// description does not repeat: its user info, fetch indexes and uniqueness constraints.
     public let entity: Entity
+    /// The stored and transient attributes, inherited ones first, as `NSEntityDescription`'s
+    /// `attributesByName` holds them, in the model's order.
     public let attributes: [Attribute]
+    /// The relationships, inherited ones first, as `NSEntityDescription`'s `relationshipsByName`
+    /// holds them, in the model's order.
     public let relationships: [Relationship]
     let shape: EntityRowShape
     let properties: PropertyTable
@@ -104,13 +115,16 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The attributes by name, inherited ones included.
+    /// The attributes by name, inherited ones included (`NSEntityDescription.attributesByName`),
+    /// for code that looks an attribute up by its key.
     public var attributesByName: [String: Attribute] { Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
 
-    /// The relationships by name, inherited ones included.
+    /// The relationships by name, inherited ones included (`NSEntityDescription.relationshipsByName`),
+    /// for code that looks a relationship up by its key.
     public var relationshipsByName: [String: Relationship] {
         Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// `entity Name`: the entity's name, for messages and debugging.
     public var description: String { "entity \(name)" }
 }

@@ -5,11 +5,16 @@ import ModelStore
 /// One version of a model as the object layer uses it (`NSManagedObjectModel`): its entities by
 /// name, each with the place of its properties in the store's rows.
 public final class ManagedObjectModel: Sendable {
+    /// The compiled model version the model describes, whose entity hashes identify the stores it opens.
     public let version: ModelVersion
     /// Where each entity's rows and links are in a store of this version.
-    public let rows: ObjectRowLayout
+    package let rows: ObjectRowLayout
+    /// The entities by name (`NSManagedObjectModel.entitiesByName`), for fetch requests and
+    /// inserts that name an entity.
     public let entitiesByName: [String: EntityDescription]
 
+    /// The model of `version` (`NSManagedObjectModel(contentsOf:)` over a compiled version): its
+    /// entities with the place of their properties in the store's rows, worked out once here.
     public init(_ version: ModelVersion) {
         self.version = version
         rows = ObjectRowLayout(version, layout: StoreLayout(version))
@@ -21,7 +26,8 @@ public final class ManagedObjectModel: Sendable {
         entitiesByName = byName
     }
 
-    /// The entities in the model's order.
+    /// The entities in the model's order (`NSManagedObjectModel.entities`), for code that walks
+    /// the whole model.
     public var entities: [EntityDescription] { version.entities.compactMap { entitiesByName[$0.name] } }
 
     /// The entity whose class is named `className` (without its module), or whose name it is.

@@ -13,6 +13,8 @@ public final class ManagedPropertyKey: Sendable {
     private let place = Atomic<UInt64>(0)
     private static let indexBits: UInt64 = 24
 
+    /// A key for the property `name`, made once per property by the generated code and looked
+    /// up on first use.
     public init(_ name: String) {
         self.name = name
     }

@@ -27,8 +27,8 @@ final class ModelRegistry: Sendable {
 }
 
 extension ManagedObject {
-    /// The entity whose class is this one, in the newest model of a coordinator made so far;
-    /// nil when no such model has one.
+    /// The entity whose class is this one, in the newest model of a coordinator made so far
+    /// (what `NSManagedObject.entity()` answers); nil when no such model has one.
     public class var registeredEntity: EntityDescription? {
         ModelRegistry.shared.entity(of: self)
     }

@@ -11,7 +11,7 @@ public struct ForeignEntityRows: Sendable, Hashable, Codable {
     public var entity: String?
     public var count: Int
 
-    public init(table: String, entityNumber: Int, entity: String?, count: Int) {
+    package init(table: String, entityNumber: Int, entity: String?, count: Int) {
         self.table = table
         self.entityNumber = entityNumber
         self.entity = entity
@@ -20,7 +20,7 @@ public struct ForeignEntityRows: Sendable, Hashable, Codable {
 
     /// The foreign rows of each entity table of `layout` that `db` holds, by table and number,
     /// counted in one scan of each table.
-    public static func find(in db: Database, layout: StoreLayout) throws -> [ForeignEntityRows] {
+    package static func find(in db: Database, layout: StoreLayout) throws -> [ForeignEntityRows] {
         var result = [ForeignEntityRows]()
         for table in Set(layout.entities.map(\.table)).sorted() where try db.tableExists(table) {
             let own = layout.entities.filter { $0.table == table }.map { String($0.number) }.joined(separator: ", ")

@@ -68,7 +68,7 @@ public enum StoreCreator {
     /// An in-memory store with the same schema, entity rows, metadata and model cache as
     /// ``create(at:version:framework:journalMode:uuid:persistentHistory:configuration:)`` writes: for tests and previews; it is
     /// gone when the returned queue is released. Its connection has Core Data's SQL functions
-    /// (``CoreDataFunctions``), as the stores a loader opens from files do.
+    /// (`CoreDataFunctions`), as the stores a loader opens from files do.
     public static func createInMemory(
         version: ModelVersion, framework: FrameworkVersion = .current, uuid: UUID = UUID(), persistentHistory: Bool = false,
         configuration: String? = nil

@@ -6,10 +6,10 @@ import ModelSchema
 /// Rewrites a store's metadata and model cache for another model version, as Core Data does at
 /// the end of a migration: new hashes, identifiers, digest and checksum; the store UUID, the
 /// Core Data build and the app's own metadata keys are kept.
-public enum StoreMetadataUpdate {
+package enum StoreMetadataUpdate {
     /// `hashes` are `version`'s entity hashes when the caller has them already; `path` names the
     /// store in errors.
-    public static func apply(_ version: ModelVersion, hashes: [String: VersionHash]? = nil, to db: Database, at path: String) throws {
+    package static func apply(_ version: ModelVersion, hashes: [String: VersionHash]? = nil, to db: Database, at path: String) throws {
         let metadata = try StoreMetadata.required(from: db, path: path)
         let old = metadata.plist
         var plist = old

@@ -8,15 +8,15 @@ import GRDBSQLite
 /// text `ZTIMESTAMP`, a real too large for an integer), and a damaged or hostile store may hold
 /// any value in any column: these throw ``StoreError`` of class `corrupt` naming the table, the
 /// row and the column instead.
-public struct CheckedRow {
-    public let row: Row
+package struct CheckedRow {
+    package let row: Row
     /// The table the row comes from, for the message.
-    public let table: String
+    package let table: String
     /// The connection that read it, whose file the error names.
-    public let db: Database
+    package let db: Database
 
     /// The row `row` of `table` in the store `db` has open.
-    public init(_ row: Row, table: String, in db: Database) {
+    package init(_ row: Row, table: String, in db: Database) {
         self.row = row
         self.table = table
         self.db = db
@@ -24,7 +24,7 @@ public struct CheckedRow {
 
     /// The value of the column at `index`, named `column`; nil for NULL.
     /// - Throws: ``StoreError`` of class `corrupt` when the value is not a `T`.
-    public func optional<T: DatabaseValueConvertible>(_ index: Int, _ column: String, as type: T.Type = T.self) throws -> T? {
+    package func optional<T: DatabaseValueConvertible>(_ index: Int, _ column: String, as type: T.Type = T.self) throws -> T? {
         let value: DatabaseValue = row[index]
         if value.isNull { return nil }
         guard let converted = T.fromDatabaseValue(value) else {
@@ -35,13 +35,13 @@ public struct CheckedRow {
 
     /// The value of the column at `index`, named `column`, which must not be NULL.
     /// - Throws: ``StoreError`` of class `corrupt` when the value is NULL or not a `T`.
-    public func required<T: DatabaseValueConvertible>(_ index: Int, _ column: String, as type: T.Type = T.self) throws -> T {
+    package func required<T: DatabaseValueConvertible>(_ index: Int, _ column: String, as type: T.Type = T.self) throws -> T {
         guard let value = try optional(index, column, as: T.self) else { throw corrupt(column, "is NULL") }
         return value
     }
 
     /// The error for `column` of this row, whose value `problem` describes.
-    public func corrupt(_ column: String, _ problem: String) -> StoreError {
+    package func corrupt(_ column: String, _ problem: String) -> StoreError {
         let key = row.hasColumn("Z_PK") ? " with Z_PK \(Self.describe(row["Z_PK"] as DatabaseValue))" : ""
         let path = sqlite3_db_filename(db.sqliteConnection, "main").map { String(cString: $0) } ?? ""
         return StoreError(.corrupt, path: path, message: "\(table) row\(key): \(column) \(problem)")

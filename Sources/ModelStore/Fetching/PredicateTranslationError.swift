@@ -1,10 +1,10 @@
 /// A fetch predicate or sort key that the store's SQL cannot answer as the evaluator would:
 /// the store refuses it, naming the part, rather than return a different set of objects.
-public struct PredicateTranslationError: Error, Sendable, CustomStringConvertible {
+package struct PredicateTranslationError: Error, Sendable, CustomStringConvertible {
     /// What cannot be translated and why; the wording may change.
-    public var message: String
+    package var message: String
 
     init(_ message: String) { self.message = message }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -5,9 +5,9 @@ import ModelExpression
 ///
 /// The store sorts with the collations ``CoreDataFunctions`` registers and the context sorts
 /// unsaved objects with ``compare(_:_:by:)``; both compare strings with ``Comparison/order(_:_:)``.
-public struct SortKey: Sendable, Hashable {
+package struct SortKey: Sendable, Hashable {
     /// How strings compare: Core Data's sort selectors, each with the collation Core Data names for it.
-    public enum Comparison: Sendable, Hashable, CaseIterable {
+    package enum Comparison: Sendable, Hashable, CaseIterable {
         /// `compare:`, SQLite's `BINARY` (Unicode scalar order).
         case `default`
         /// `caseInsensitiveCompare:`, `NSCollateNoCase`.
@@ -31,7 +31,7 @@ public struct SortKey: Sendable, Hashable {
         }
 
         /// The order of two strings under this comparison.
-        public func order(_ a: String, _ b: String) -> ComparisonResult {
+        package func order(_ a: String, _ b: String) -> ComparisonResult {
             switch self {
             case .default: StringOperators.order(a, b, options: [])
             case .caseInsensitive: StringOperators.order(a, b, options: .caseInsensitive)
@@ -42,18 +42,18 @@ public struct SortKey: Sendable, Hashable {
         }
     }
 
-    public var keyPath: String
-    public var ascending: Bool
-    public var comparison: Comparison
+    package var keyPath: String
+    package var ascending: Bool
+    package var comparison: Comparison
 
-    public init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .default) {
+    package init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .default) {
         self.keyPath = keyPath
         self.ascending = ascending
         self.comparison = comparison
     }
 
     /// The same order in memory: `nil` first, numbers by value, strings by the key's comparison.
-    public static func compare(_ a: EvaluatedValue, _ b: EvaluatedValue, by key: SortKey) -> ComparisonResult {
+    package static func compare(_ a: EvaluatedValue, _ b: EvaluatedValue, by key: SortKey) -> ComparisonResult {
         let result: ComparisonResult
         switch (a, b) {
         case (.null, .null): result = .orderedSame

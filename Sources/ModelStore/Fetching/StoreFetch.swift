@@ -7,21 +7,21 @@ import ModelSchema
 ///
 /// The statements use the functions and collations ``CoreDataFunctions`` registers; a predicate
 /// or sort key SQL cannot answer as the evaluator would throws ``PredicateTranslationError``.
-public struct StoreFetch: Sendable {
-    public var entity: String
-    public var includesSubentities = true
-    public var predicate: PredicateNode?
-    public var sortKeys: [SortKey] = []
-    public var limit: Int?
-    public var offset: Int?
+package struct StoreFetch: Sendable {
+    package var entity: String
+    package var includesSubentities = true
+    package var predicate: PredicateNode?
+    package var sortKeys: [SortKey] = []
+    package var limit: Int?
+    package var offset: Int?
     /// The key space of the store the statement runs in: objects a predicate names are matched
     /// by their primary key there, and objects of other stores match no row.
-    public var keys = KeySpace.first
+    package var keys = KeySpace.first
 
-    public init(entity: String) { self.entity = entity }
+    package init(entity: String) { self.entity = entity }
 
     /// `SELECT columns` of the matching rows, sorted by the sort keys and then `Z_PK`.
-    public func select(_ columns: [String], layout: StoreLayout, entities: EntityHierarchy) throws -> StoreStatement {
+    package func select(_ columns: [String], layout: StoreLayout, entities: EntityHierarchy) throws -> StoreStatement {
         var translator = PredicateTranslator(layout: layout, entities: entities, entity: entity, keys: keys)
         let condition = try self.condition(&translator, layout, entities)
         let order = try sortKeys.map { try translator.sortTerm($0) } + ["t0.Z_PK"]
@@ -31,7 +31,7 @@ public struct StoreFetch: Sendable {
     }
 
     /// `SELECT COUNT(*)` of the matching rows.
-    public func count(layout: StoreLayout, entities: EntityHierarchy) throws -> StoreStatement {
+    package func count(layout: StoreLayout, entities: EntityHierarchy) throws -> StoreStatement {
         var translator = PredicateTranslator(layout: layout, entities: entities, entity: entity, keys: keys)
         let condition = try self.condition(&translator, layout, entities)
         return StoreStatement(sql: "SELECT COUNT(*) \(try from(layout, translator))\(condition)", arguments: StatementArguments(translator.arguments))

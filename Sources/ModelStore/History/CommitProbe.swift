@@ -9,11 +9,11 @@ import GRDB
 /// changes when another connection commits and never for a checkpoint or a read, so that a
 /// write to the `-wal` or a checkpoint into the main file that committed nothing is told apart
 /// from a commit without reading any table. Use it from one thread at a time.
-public final class CommitProbe {
+package final class CommitProbe {
     /// What a look found: a commit happened, and the newest transaction then.
-    public struct Commit: Sendable, Equatable {
+    package struct Commit: Sendable, Equatable {
         /// The newest `ATRANSACTION.Z_PK`; nil when the store does not track history or has none.
-        public var newestTransaction: Int64?
+        package var newestTransaction: Int64?
     }
 
     private let connection: DatabaseQueue
@@ -21,7 +21,7 @@ public final class CommitProbe {
 
     /// A probe on the store at `path`, which must exist.
     /// - Throws: GRDB's error when the store cannot be opened for reading.
-    public init(path: String) throws {
+    package init(path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "modelc.CommitProbe"
@@ -30,7 +30,7 @@ public final class CommitProbe {
     }
 
     /// The commit made since the last look (or since the probe opened), or nil when there was none.
-    public func look() throws -> Commit? {
+    package func look() throws -> Commit? {
         let last = dataVersion
         let (version, newest) = try connection.read { db in
             let version = try Self.dataVersion(db)

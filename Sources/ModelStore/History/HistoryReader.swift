@@ -6,13 +6,13 @@ import GRDB
 /// `NSPersistentHistoryChangeRequest`.
 ///
 /// Use it inside one access to the database `db` (a GRDB read or write closure).
-public struct HistoryReader {
-    public let db: Database
+package struct HistoryReader {
+    package let db: Database
 
-    public init(db: Database) { self.db = db }
+    package init(db: Database) { self.db = db }
 
     /// Which transactions a read or a deletion takes.
-    public enum Bound: Sendable {
+    package enum Bound: Sendable {
         /// Every transaction.
         case all
         /// Those numbered above (or, for a deletion, below) this number.
@@ -26,7 +26,7 @@ public struct HistoryReader {
     /// The transactions after `bound`, oldest first, each with its changes in recorded order.
     /// - Throws: ``StoreError`` of class `corrupt` naming the table, row and column of a value
     ///   that is not of its column's type (a text timestamp, a real change type).
-    public func transactions(after bound: Bound) throws -> [HistoryRecord] {
+    package func transactions(after bound: Bound) throws -> [HistoryRecord] {
         let (condition, arguments) = Self.condition(bound, comparison: ">")
         var records = try Row.fetchAll(db, sql: """
             SELECT t.Z_PK, t.ZTIMESTAMP,
@@ -70,13 +70,13 @@ public struct HistoryReader {
 
     /// The number of the newest transaction, or nil when history holds none: the transaction a
     /// token taken now stands for.
-    public func newestTransactionNumber() throws -> Int64? {
+    package func newestTransactionNumber() throws -> Int64? {
         try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM ATRANSACTION")
     }
 
     /// The number of the oldest transaction history still holds, or the next number to be handed
     /// out when it holds none: a token older than one less than this has lost transactions.
-    public func oldestRetainedNumber() throws -> Int64 {
+    package func oldestRetainedNumber() throws -> Int64 {
         if let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(Z_PK) FROM ATRANSACTION") { return oldest }
         let last = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'TRANSACTION'") ?? 0
         // A store that has handed out the last number has no next one: none is newer.
@@ -89,7 +89,7 @@ public struct HistoryReader {
     /// went. `Z_PRIMARYKEY` keeps its maximum, so numbers are not handed out again, and the shared
     /// strings stay.
     @discardableResult
-    public func deleteTransactions(before bound: Bound) throws -> Int {
+    package func deleteTransactions(before bound: Bound) throws -> Int {
         let (condition, arguments) = Self.condition(bound, comparison: "<")
         let filter = condition.isEmpty ? "" : "WHERE \(condition)"
         try db.execute(sql: "DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT Z_PK FROM ATRANSACTION \(filter))", arguments: arguments)

@@ -4,36 +4,36 @@ import GRDB
 /// One transaction of a store's persistent history as Core Data recorded it: an `ATRANSACTION`
 /// row with its strings resolved through `ATRANSACTIONSTRING`, and its `ACHANGE` rows in the order
 /// they were written (Documentation/History.md).
-public struct HistoryRecord: Sendable, Equatable {
+package struct HistoryRecord: Sendable, Equatable {
     /// `Z_PK`, the transaction number tokens count by.
-    public var number: Int64
+    package var number: Int64
     /// `ZTIMESTAMP`: seconds since 2001-01-01.
-    public var timestamp: Double
-    public var author: String?
-    public var contextName: String?
-    public var bundleID: String?
-    public var processID: String?
-    public var changes: [Change]
+    package var timestamp: Double
+    package var author: String?
+    package var contextName: String?
+    package var bundleID: String?
+    package var processID: String?
+    package var changes: [Change]
 
     /// One `ACHANGE` row.
-    public struct Change: Sendable, Equatable {
+    package struct Change: Sendable, Equatable {
         /// `Z_PK` of the change.
-        public var number: Int64
+        package var number: Int64
         /// `ZCHANGETYPE`: 0 insert, 1 update, 2 delete (`NSPersistentHistoryChangeType`).
-        public var type: Int
+        package var type: Int
         /// `ZENTITY`: the changed object's own entity number (`Z_ENT`).
-        public var entityNumber: Int
+        package var entityNumber: Int
         /// `ZENTITYPK`: the changed object's `Z_PK`.
-        public var primaryKey: Int64
+        package var primaryKey: Int64
         /// `ZCOLUMNS` as stored: the bitmap of the updated properties in the entity's name-sorted
         /// property list (``ChangedColumns``); nil when the row has none (inserts and deletes).
         /// Kept undecoded, so that a long bitmap costs its bytes and not a position per bit: a
         /// reader decodes only the positions its entity has.
-        public var changedColumns: Data?
+        package var changedColumns: Data?
         /// `ZTOMBSTONE0`… in order: the deleted object's preserved values, as their columns hold them.
-        public var tombstones: [DatabaseValue]
+        package var tombstones: [DatabaseValue]
 
-        public init(number: Int64, type: Int, entityNumber: Int, primaryKey: Int64, changedColumns: Data?, tombstones: [DatabaseValue]) {
+        package init(number: Int64, type: Int, entityNumber: Int, primaryKey: Int64, changedColumns: Data?, tombstones: [DatabaseValue]) {
             self.number = number
             self.type = type
             self.entityNumber = entityNumber

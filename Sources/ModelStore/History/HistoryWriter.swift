@@ -6,26 +6,26 @@ import GRDB
 /// per object, each row numbered from `Z_PRIMARYKEY` like any entity's, `Z_OPT` NULL.
 ///
 /// Use it inside the save's write transaction on `db`.
-public struct HistoryWriter {
-    public let db: Database
+package struct HistoryWriter {
+    package let db: Database
 
-    public init(db: Database) { self.db = db }
+    package init(db: Database) { self.db = db }
 
     /// What a save did to one object.
-    public struct Change: Sendable {
+    package struct Change: Sendable {
         /// 0 insert, 1 update, 2 delete.
-        public var type: Int
+        package var type: Int
         /// The object's own entity number.
-        public var entityNumber: Int
-        public var primaryKey: Int64
+        package var entityNumber: Int
+        package var primaryKey: Int64
         /// For an update, the positions of its changed properties in the entity's name-sorted list.
-        public var updatedPositions: [Int]?
+        package var updatedPositions: [Int]?
         /// For a delete, the values of `ZTOMBSTONE0`, `ZTOMBSTONE1`, … in order.
-        public var tombstones: [DatabaseValue]
+        package var tombstones: [DatabaseValue]
 
         /// The change of the object `object` (a key of the object layer, whose store's key space
         /// is dropped: the row's own primary key is recorded).
-        public init(type: Int, object: ObjectKey, updatedPositions: [Int]?, tombstones: [DatabaseValue] = []) {
+        package init(type: Int, object: ObjectKey, updatedPositions: [Int]?, tombstones: [DatabaseValue] = []) {
             self.type = type
             entityNumber = object.number
             primaryKey = KeySpace.primaryKey(of: object.key)
@@ -36,7 +36,7 @@ public struct HistoryWriter {
 
     /// Writes one transaction with `changes`, in their order; returns its number.
     @discardableResult
-    public func record(
+    package func record(
         timestamp: Double, author: String?, contextName: String?, bundleID: String?, processID: String?, changes: [Change]
     ) throws -> Int64 {
         let number = try ObjectRowWriter.reserveKeys(rootNumber: 16002, count: 1, in: db)

@@ -177,7 +177,7 @@ public enum StoreSnapshot {
     /// its `-shm`; `immutable=1` ignores both, which is right only when the log holds nothing
     /// and no other process writes the store meanwhile: it takes no lock. A store that may be
     /// live is read with ``withReadingQueue(at:configuration:busyTimeout:_:)``.
-    public static func inPlaceURI(of path: String) -> String? {
+    package static func inPlaceURI(of path: String) -> String? {
         let files = StoreFiles(path: path)
         guard readsURIs, !files.hasHotJournal, let isWAL = files.headerSaysWAL else { return nil }
         let log = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int

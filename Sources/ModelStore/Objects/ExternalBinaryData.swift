@@ -7,31 +7,31 @@ import GRDBSQLite
 /// name of a file in the store's `.<Store>_SUPPORT/_EXTERNAL_DATA/` folder (a UUID in capitals
 /// and a NUL, 38 bytes in all: wire's stores hold both forms). Values above ``threshold`` go to
 /// a file, smaller ones stay in the row.
-public struct ExternalBinaryData: Sendable {
+package struct ExternalBinaryData: Sendable {
     /// Values larger than this many bytes are written to a file: Apple's engineers give 100 KB
     /// (Ask Apple 2022); wire's stores keep a 55,361-byte picture inline.
-    public static let threshold = 100 * 1024
+    package static let threshold = 100 * 1024
     static let inlineMarker: UInt8 = 0x01
     static let referenceMarker: UInt8 = 0x02
 
     /// The `_EXTERNAL_DATA` folder, nil for a store that is not a file (in memory).
-    public let folder: URL?
+    package let folder: URL?
 
     /// The folder of the store file `db` has open as its main database.
-    public init(_ db: Database) {
+    package init(_ db: Database) {
         let path = sqlite3_db_filename(db.sqliteConnection, "main").map { String(cString: $0) } ?? ""
         folder = path.isEmpty ? nil : Self.folder(ofStoreAt: URL(fileURLWithPath: path))
     }
 
     /// `.<name without extension>_SUPPORT/_EXTERNAL_DATA` beside the store file.
-    public static func folder(ofStoreAt store: URL) -> URL {
+    package static func folder(ofStoreAt store: URL) -> URL {
         let name = store.deletingPathExtension().lastPathComponent
         return store.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
     }
 
     /// The value a column holds: inline bytes, a referenced file's contents (nil when the file is
     /// missing, as the store then has no value to give), or, without a marker, the bytes as they are.
-    public func value(_ column: Data) -> Data? {
+    package func value(_ column: Data) -> Data? {
         switch column.first {
         case Self.inlineMarker: return column.dropFirst()
         case Self.referenceMarker:

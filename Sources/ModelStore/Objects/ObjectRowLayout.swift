@@ -3,9 +3,9 @@ import ModelSchema
 /// A model version's entities as the object layer reads and writes their rows: for each entity
 /// its table, number, root number and the columns of its stored attributes and to-ones; for each
 /// table the select list its rows are read with.
-public struct ObjectRowLayout: Sendable {
-    public let layout: StoreLayout
-    public let entities: EntityHierarchy
+package struct ObjectRowLayout: Sendable {
+    package let layout: StoreLayout
+    package let entities: EntityHierarchy
     private let shapesByName: [String: EntityRowShape]
     private let shapesByNumber: [Int: EntityRowShape]
     /// Each table's columns after `Z_PK, Z_ENT, Z_OPT`, in the order they are selected.
@@ -13,7 +13,7 @@ public struct ObjectRowLayout: Sendable {
     /// The order columns of join tables, as `table.column`.
     private let joinOrderColumns: Set<String>
 
-    public init(_ version: ModelVersion, layout: StoreLayout) {
+    package init(_ version: ModelVersion, layout: StoreLayout) {
         self.layout = layout
         entities = EntityHierarchy(version)
         var columnsByTable = [String: [String]]()
@@ -39,14 +39,14 @@ public struct ObjectRowLayout: Sendable {
     }
 
     /// The shape of the entity `name`.
-    public func shape(named name: String) -> EntityRowShape? { shapesByName[name] }
+    package func shape(named name: String) -> EntityRowShape? { shapesByName[name] }
 
     /// The shape of the entity whose `Z_ENT` is `number`.
-    public func shape(number: Int) -> EntityRowShape? { shapesByNumber[number] }
+    package func shape(number: Int) -> EntityRowShape? { shapesByNumber[number] }
 
     /// The columns a fetch of `entity` selects, on alias `t0`: `Z_PK`, `Z_ENT`, `Z_OPT`, then every
     /// column of its table, so that rows of any subentity decode from one statement.
-    public func selectList(forTableOf entity: String) -> [String] {
+    package func selectList(forTableOf entity: String) -> [String] {
         guard let table = shapesByName[entity]?.table else { return ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] }
         return ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + (tableColumns[table] ?? []).map { "t0." + $0 }
     }
@@ -54,28 +54,28 @@ public struct ObjectRowLayout: Sendable {
     /// The column of a join table that orders the objects of `otherColumn` in the list of the
     /// other column's object (`Z_FOK_` and its name: wire's ordered many-to-manys), when that
     /// side is ordered.
-    public func orderColumn(ofJoinTable table: String, otherColumn: String) -> String? {
+    package func orderColumn(ofJoinTable table: String, otherColumn: String) -> String? {
         let name = "Z_FOK_" + otherColumn.dropFirst(2)
         return joinOrderColumns.contains("\(table).\(name)") ? name : nil
     }
 
     /// Where `relationship` of `entity` keeps its links.
-    public func storage(of relationship: Relationship, in entity: String) -> RelationshipStorage? {
+    package func storage(of relationship: Relationship, in entity: String) -> RelationshipStorage? {
         RelationshipStorage(relationship, of: entity, entities: entities, layout: layout)
     }
 }
 
 /// One entity's row: its table and numbers, and the place of each stored attribute and to-one in
 /// the table's select list.
-public struct EntityRowShape: Sendable {
+package struct EntityRowShape: Sendable {
     /// A stored attribute and its column.
-    public struct AttributeSlot: Sendable {
-        public let name: String
-        public let type: AttributeType
+    package struct AttributeSlot: Sendable {
+        package let name: String
+        package let type: AttributeType
         /// Derived attributes are computed by the store's triggers and never written.
-        public let isDerived: Bool
+        package let isDerived: Bool
         /// Values of attributes that allow external storage carry a marker (``ExternalBinaryData``).
-        public let isExternal: Bool
+        package let isExternal: Bool
         let column: String
         /// The column's index in a selected row.
         let index: Int
@@ -83,9 +83,9 @@ public struct EntityRowShape: Sendable {
 
     /// A stored to-one relationship and its foreign key (with the destination's entity column when
     /// the destination has subentities, and the order column when the inverse is ordered).
-    public struct ToOneSlot: Sendable {
-        public let name: String
-        public let destination: String
+    package struct ToOneSlot: Sendable {
+        package let name: String
+        package let destination: String
         let column: String
         let entityColumn: String?
         let orderColumn: String?
@@ -93,15 +93,15 @@ public struct EntityRowShape: Sendable {
         let entityIndex: Int?
     }
 
-    public let name: String
-    public let number: Int
+    package let name: String
+    package let number: Int
     /// The number of the hierarchy's root, whose `Z_PRIMARYKEY.Z_MAX` hands out this table's keys.
-    public let rootNumber: Int
-    public let table: String
-    public let attributes: [AttributeSlot]
-    public let toOnes: [ToOneSlot]
+    package let rootNumber: Int
+    package let table: String
+    package let attributes: [AttributeSlot]
+    package let toOnes: [ToOneSlot]
     /// Whether any attribute's values carry the external-storage marker.
-    public var hasExternalAttributes: Bool { attributes.contains { $0.isExternal } }
+    package var hasExternalAttributes: Bool { attributes.contains { $0.isExternal } }
 
     init(entity: Entity, layout: EntityLayout, rootNumber: Int, entities: EntityHierarchy, selected: [String]) {
         name = entity.name

@@ -6,14 +6,14 @@ import ModelSchema
 /// A row of one object as read from its table: key, entity number, version (`Z_OPT`), attribute
 /// values in the order of its shape's attribute slots and to-one targets in the order of its
 /// to-one slots.
-public struct StoredObject {
-    public var key: Int64
-    public var number: Int
-    public var version: Int64
-    public var attributes: [Any?]
-    public var toOnes: [ObjectKey?]
+package struct StoredObject {
+    package var key: Int64
+    package var number: Int
+    package var version: Int64
+    package var attributes: [Any?]
+    package var toOnes: [ObjectKey?]
 
-    public init(key: Int64, number: Int, version: Int64, attributes: [Any?], toOnes: [ObjectKey?]) {
+    package init(key: Int64, number: Int, version: Int64, attributes: [Any?], toOnes: [ObjectKey?]) {
         self.key = key
         self.number = number
         self.version = version
@@ -23,11 +23,11 @@ public struct StoredObject {
 }
 
 /// An object's place in a store: its entity number and primary key.
-public struct ObjectKey: Sendable, Hashable {
-    public var number: Int
-    public var key: Int64
+package struct ObjectKey: Sendable, Hashable {
+    package var number: Int
+    package var key: Int64
 
-    public init(number: Int, key: Int64) {
+    package init(number: Int, key: Int64) {
         self.number = number
         self.key = key
     }
@@ -35,19 +35,19 @@ public struct ObjectKey: Sendable, Hashable {
 
 /// Reads objects' rows and relationships' links for the object layer, inside one database access;
 /// the keys it takes and gives are those of the store's key space.
-public struct ObjectRowReader {
-    public let db: Database
-    public let rows: ObjectRowLayout
-    public let keys: KeySpace
+package struct ObjectRowReader {
+    package let db: Database
+    package let rows: ObjectRowLayout
+    package let keys: KeySpace
 
-    public init(db: Database, rows: ObjectRowLayout, keys: KeySpace = .first) {
+    package init(db: Database, rows: ObjectRowLayout, keys: KeySpace = .first) {
         self.db = db
         self.rows = rows
         self.keys = keys
     }
 
     /// The objects a statement selecting ``ObjectRowLayout/selectList(forTableOf:)`` returns, in its order.
-    public func objects(_ statement: StoreStatement) throws -> [StoredObject] {
+    package func objects(_ statement: StoreStatement) throws -> [StoredObject] {
         var result = [StoredObject]()
         let prepared = try db.cachedStatement(sql: statement.sql)
         let cursor = try Row.fetchCursor(prepared, arguments: statement.arguments)
@@ -59,7 +59,7 @@ public struct ObjectRowReader {
 
     /// The rows a statement selecting `t0.Z_PK, t0.Z_ENT, t0.Z_OPT` returns, with their versions
     /// (a batch request's rows, written at the version they are read at in its transaction).
-    public func versionedKeys(_ statement: StoreStatement) throws -> [(key: ObjectKey, version: Int64)] {
+    package func versionedKeys(_ statement: StoreStatement) throws -> [(key: ObjectKey, version: Int64)] {
         try Row.fetchAll(db.cachedStatement(sql: statement.sql), arguments: statement.arguments).map { row in
             let checked = CheckedRow(row, table: "the batch's table", in: db)
             return (
@@ -70,7 +70,7 @@ public struct ObjectRowReader {
     }
 
     /// The keys a statement selecting `t0.Z_PK` returns, in its order.
-    public func primaryKeys(_ statement: StoreStatement) throws -> PrimaryKeys {
+    package func primaryKeys(_ statement: StoreStatement) throws -> PrimaryKeys {
         var keys = PrimaryKeys()
         let cursor = try Int64.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
         while let key = try cursor.next() { keys.append(self.keys.key(key)) }
@@ -79,7 +79,7 @@ public struct ObjectRowReader {
 
     /// The rows of `entity`'s table whose keys are `keys`, in no particular order (a batch of a
     /// batch-faulting fetch: `… WHERE t0.Z_PK IN (?, …)`, as Core Data reads one).
-    public func objects(keys: [Int64], inTableOf entity: String) throws -> [StoredObject] {
+    package func objects(keys: [Int64], inTableOf entity: String) throws -> [StoredObject] {
         guard let table = rows.shape(named: entity)?.table, !keys.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
         let select = rows.selectList(forTableOf: entity).joined(separator: ", ")
@@ -87,12 +87,12 @@ public struct ObjectRowReader {
     }
 
     /// The first column of the statement's first row as an integer (a count).
-    public func integer(_ statement: StoreStatement) throws -> Int {
+    package func integer(_ statement: StoreStatement) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: statement.sql), arguments: statement.arguments) ?? 0
     }
 
     /// The row of one object, or nil when the store has none (deleted elsewhere).
-    public func object(_ key: ObjectKey) throws -> StoredObject? {
+    package func object(_ key: ObjectKey) throws -> StoredObject? {
         guard let shape = rows.shape(number: key.number) else { return nil }
         let select = rows.selectList(forTableOf: shape.name).joined(separator: ", ")
         // Through a cursor, whose row still has its text whole (a fetched row's copy cuts it).
@@ -104,7 +104,7 @@ public struct ObjectRowReader {
     /// The row of `shape`'s table whose attributes in `slots` hold `values`, the stored side of a
     /// uniqueness constraint's collision; nil when there is none (or a value is null, which a
     /// unique index lets repeat).
-    public func object(in shape: EntityRowShape, attributes slots: [Int], equalTo values: [DatabaseValue]) throws -> StoredObject? {
+    package func object(in shape: EntityRowShape, attributes slots: [Int], equalTo values: [DatabaseValue]) throws -> StoredObject? {
         guard !slots.isEmpty, !values.contains(where: \.isNull) else { return nil }
         let select = rows.selectList(forTableOf: shape.name).joined(separator: ", ")
         let tests = slots.map { "t0.\(shape.attributes[$0].column) = ?" }.joined(separator: " AND ")
@@ -182,7 +182,7 @@ public struct ObjectRowReader {
 
     /// The objects `relationship` of the object `owner` links to, in the relationship's order
     /// (ordered relationships by their order column, others by primary key).
-    public func related(_ relationship: Relationship, of owner: ObjectKey) throws -> [ObjectKey] {
+    package func related(_ relationship: Relationship, of owner: ObjectKey) throws -> [ObjectKey] {
         guard let shape = rows.shape(number: owner.number), case .foreignKey(let column, let entityColumn)? = rows.storage(of: relationship, in: shape.name)
         else { return try related(relationship, ofAll: [owner])[owner.key] ?? [] }
         let row = try Row.fetchOne(
@@ -197,7 +197,7 @@ public struct ObjectRowReader {
     /// the relationship's order, read for many owners at once (`… IN (?, …)`, 500 keys a
     /// statement), as Core Data prefetches `relationshipKeyPathsForPrefetching`. Owners that
     /// link to nothing are absent; to-ones, read with their owner's row, give nothing.
-    public func related(_ relationship: Relationship, ofAll owners: [ObjectKey]) throws -> [Int64: [ObjectKey]] {
+    package func related(_ relationship: Relationship, ofAll owners: [ObjectKey]) throws -> [Int64: [ObjectKey]] {
         guard let first = owners.first, let shape = rows.shape(number: first.number),
             let storage = rows.storage(of: relationship, in: shape.name),
             let target = rows.shape(named: relationship.destinationEntityName)

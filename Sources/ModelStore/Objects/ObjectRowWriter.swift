@@ -12,17 +12,17 @@ import ModelSchema
 /// (those of an update that matched no row at once), files of values it replaces or deletes once
 /// it commits, when the update or delete matched their row. The keys it takes and gives are those
 /// of the store's key space.
-public struct ObjectRowWriter {
-    public let db: Database
-    public let rows: ObjectRowLayout
-    public let keys: KeySpace
+package struct ObjectRowWriter {
+    package let db: Database
+    package let rows: ObjectRowLayout
+    package let keys: KeySpace
     private let files: ExternalFileChanges
     /// The writer's statements: an entity's inserts, updates of one set of columns (a save writes
     /// many rows of few entities and shapes).
     private let inserts = PreparedStatements<Int>()
     private let updates = PreparedStatements<UpdateSignature>()
 
-    public init(db: Database, rows: ObjectRowLayout, keys: KeySpace = .first) {
+    package init(db: Database, rows: ObjectRowLayout, keys: KeySpace = .first) {
         self.db = db
         self.rows = rows
         self.keys = keys
@@ -30,7 +30,7 @@ public struct ObjectRowWriter {
     }
 
     /// Reserves `count` keys of the hierarchy whose root is `rootNumber` and returns the first.
-    public func reserveKeys(rootNumber: Int, count: Int) throws -> Int64 {
+    package func reserveKeys(rootNumber: Int, count: Int) throws -> Int64 {
         keys.key(try Self.reserveKeys(rootNumber: rootNumber, count: count, in: db))
     }
 
@@ -52,7 +52,7 @@ public struct ObjectRowWriter {
 
     /// Inserts the row of a new object with `Z_OPT` 1; `attributes` and `toOnes` follow the shape's
     /// slots (derived attributes are skipped: the store's triggers set them).
-    public func insert(_ shape: EntityRowShape, key: Int64, attributes: [DatabaseValue], toOnes: [ObjectKey?], orders: [Int64?]) throws {
+    package func insert(_ shape: EntityRowShape, key: Int64, attributes: [DatabaseValue], toOnes: [ObjectKey?], orders: [Int64?]) throws {
         // The column list only for the entity's first row: the statement is prepared once.
         var columns: [String]? = inserts.has(shape.number) ? nil : ["Z_PK", "Z_ENT", "Z_OPT"]
         var values: [DatabaseValue] = [keys.primaryKey(key).databaseValue, shape.number.databaseValue, 1.databaseValue]
@@ -73,7 +73,7 @@ public struct ObjectRowWriter {
 
     /// Updates the changed attributes and to-ones of an object whose row is at `version`, and sets
     /// `Z_OPT` to `version + 1`; false when the row is gone or at another version (a conflict).
-    public func update(
+    package func update(
         _ shape: EntityRowShape, key: Int64, version: Int64, attributes: [(slot: Int, value: DatabaseValue)],
         toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]
     ) throws -> Bool {
@@ -108,7 +108,7 @@ public struct ObjectRowWriter {
     }
 
     /// Deletes an object's row at `version`; false when it is gone or at another version.
-    public func delete(_ shape: EntityRowShape, key: Int64, version: Int64) throws -> Bool {
+    package func delete(_ shape: EntityRowShape, key: Int64, version: Int64) throws -> Bool {
         let key = keys.primaryKey(key)
         return try files.replacing(shape.attributes.filter(\.isExternal).map(\.column), in: shape.table, key: key, db) {
             let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
@@ -119,7 +119,7 @@ public struct ObjectRowWriter {
 
     /// Adds or removes the link between `owner` and `member` of a to-many stored in a join table
     /// or a hidden column (the other kinds are the member's to-one, written with its row).
-    public func setLinked(_ linked: Bool, _ relationship: Relationship, owner: ObjectKey, member: ObjectKey) throws {
+    package func setLinked(_ linked: Bool, _ relationship: Relationship, owner: ObjectKey, member: ObjectKey) throws {
         guard let shape = rows.shape(number: owner.number), let storage = rows.storage(of: relationship, in: shape.name) else { return }
         switch storage {
         case .joinTable(let table, let own, let other):
@@ -136,7 +136,7 @@ public struct ObjectRowWriter {
 
     /// Numbers the members of an ordered many-to-many of `owner` in the join table's order
     /// column as Core Data numbers a list it writes: 2048, 3072, … (wire's stores).
-    public func setOrder(_ relationship: Relationship, owner: ObjectKey, members: [ObjectKey]) throws {
+    package func setOrder(_ relationship: Relationship, owner: ObjectKey, members: [ObjectKey]) throws {
         guard let shape = rows.shape(number: owner.number), case .joinTable(let table, let own, let other)? = rows.storage(of: relationship, in: shape.name),
             let order = rows.orderColumn(ofJoinTable: table, otherColumn: other)
         else { return }
@@ -148,7 +148,7 @@ public struct ObjectRowWriter {
 
     /// Removes every join-table row that names `object` in a many-to-many of its entity, as a
     /// delete leaves none behind.
-    public func unlinkAll(_ object: ObjectKey) throws {
+    package func unlinkAll(_ object: ObjectKey) throws {
         guard let shape = rows.shape(number: object.number), let model = rows.entities.entity(named: shape.name) else { return }
         for relationship in rows.entities.relationships(of: model) where relationship.isToMany {
             guard case .joinTable(let table, let own, _) = rows.storage(of: relationship, in: shape.name) else { continue }

@@ -1,12 +1,12 @@
 /// The primary keys of a fetch's rows in its order, four bytes each while every key fits (a
 /// million keys in 4 MB), eight from the first that does not.
-public struct PrimaryKeys: Sendable {
+package struct PrimaryKeys: Sendable {
     private var narrow: [UInt32] = []
     private var wide: [Int64]?
 
-    public var count: Int { wide?.count ?? narrow.count }
+    package var count: Int { wide?.count ?? narrow.count }
 
-    public subscript(index: Int) -> Int64 {
+    package subscript(index: Int) -> Int64 {
         if let wide { return wide[index] }
         return Int64(narrow[index])
     }

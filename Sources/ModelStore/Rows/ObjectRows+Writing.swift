@@ -12,7 +12,7 @@ extension ObjectRows {
 
     /// Inserts an instance of `entity` with the given attribute values (the others get their
     /// default) and returns it.
-    public func insert(_ entity: String, values: [String: EvaluatedValue] = [:]) throws -> ObjectReference {
+    package func insert(_ entity: String, values: [String: EvaluatedValue] = [:]) throws -> ObjectReference {
         let found = try entityLayout(entity)
         guard let model = entities.entity(named: entity), !model.isAbstract else {
             throw EvaluationError("cannot insert an instance of the abstract entity '\(entity)'")
@@ -55,20 +55,20 @@ extension ObjectRows {
 
     /// The highest primary key handed out so far in the table of `entity`: rows inserted by
     /// SQL take the keys after it, then ``claimPrimaryKeys(upTo:forTableOf:)`` records them.
-    public func lastPrimaryKey(ofTableOf entity: String) throws -> Int64 {
+    package func lastPrimaryKey(ofTableOf entity: String) throws -> Int64 {
         let table = try entityLayout(entity).table
         if lastKeys[table] == nil { _ = try nextKey(table: table); lastKeys[table]! -= 1 }
         return lastKeys[table]!
     }
 
     /// Records that the keys up to `key` of the table of `entity` are taken.
-    public func claimPrimaryKeys(upTo key: Int64, forTableOf entity: String) throws {
+    package func claimPrimaryKeys(upTo key: Int64, forTableOf entity: String) throws {
         let table = try entityLayout(entity).table
         lastKeys[table] = max(lastKeys[table] ?? 0, key)
     }
 
     /// Writes the highest primary key handed out in each table to its root's `Z_PRIMARYKEY.Z_MAX`.
-    public func writePrimaryKeyMaximums() throws {
+    package func writePrimaryKeyMaximums() throws {
         for (table, last) in lastKeys {
             for root in layout.entities where root.table == table && root.superNumber == 0 {
                 try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(COALESCE(Z_MAX, 0), ?) WHERE Z_ENT = ?", arguments: [last, root.number])
@@ -80,7 +80,7 @@ extension ObjectRows {
 
     /// Sets `key` of `object`: an attribute's value, a to-one's object (`.null` clears it), or a
     /// to-many's objects (added to those it has).
-    public func setValue(_ value: EvaluatedValue, forKey key: String, of object: ObjectReference) throws {
+    package func setValue(_ value: EvaluatedValue, forKey key: String, of object: ObjectReference) throws {
         let found = try entityLayout(object.entity)
         if let attribute = attribute(key, of: object.entity) {
             guard let column = found.columns[key] else { return }

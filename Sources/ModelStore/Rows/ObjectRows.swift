@@ -8,13 +8,13 @@ import ModelSchema
 /// their columns and where its relationships' links are.
 ///
 /// Use it inside one access to the database `db` (a GRDB write or read closure).
-public final class ObjectRows {
-    public let db: Database
-    public let version: ModelVersion
-    public let layout: StoreLayout
-    public let entities: EntityHierarchy
+package final class ObjectRows {
+    package let db: Database
+    package let version: ModelVersion
+    package let layout: StoreLayout
+    package let entities: EntityHierarchy
     /// Which store of a migration the objects belong to, as their references say.
-    public let side: ObjectReference.Side
+    package let side: ObjectReference.Side
     /// Entity names by number, for the `Z_ENT` of rows.
     private let names: [Int: String]
     /// The highest primary key handed out in each root table, loaded on first insert.
@@ -24,7 +24,7 @@ public final class ObjectRows {
     private var storageByRelationship: [String: RelationshipStorage?] = [:]
     private var kinds: [String: String] = [:]
 
-    public init(db: Database, version: ModelVersion, layout: StoreLayout, side: ObjectReference.Side) {
+    package init(db: Database, version: ModelVersion, layout: StoreLayout, side: ObjectReference.Side) {
         self.db = db
         self.version = version
         self.layout = layout
@@ -44,7 +44,7 @@ public final class ObjectRows {
     }
 
     /// The numbers of `entity` and of its subentities, for `Z_ENT IN (…)`.
-    public func kindNumbers(_ entity: String) -> String {
+    package func kindNumbers(_ entity: String) -> String {
         if let known = kinds[entity] { return known }
         let numbers = layout.entities.filter { entities.isKind($0.name, of: entity) }.map { String($0.number) }.joined(separator: ", ")
         kinds[entity] = numbers
@@ -60,7 +60,7 @@ public final class ObjectRows {
 
     /// The primary keys of the instances of `entity` itself (not its subentities, as a migration's
     /// source fetch reads them) after `key`, at most `limit`, in key order.
-    public func primaryKeys(of entity: String, after key: Int64, limit: Int) throws -> [Int64] {
+    package func primaryKeys(of entity: String, after key: Int64, limit: Int) throws -> [Int64] {
         let found = try entityLayout(entity)
         return try Int64.fetchAll(
             db.cachedStatement(sql: "SELECT Z_PK FROM \(found.table) WHERE Z_ENT = ? AND Z_PK > ? ORDER BY Z_PK LIMIT ?"),
@@ -68,7 +68,7 @@ public final class ObjectRows {
     }
 
     /// The instances of `entity` and its subentities after `key`, at most `limit`, in key order.
-    public func instances(ofKind entity: String, after key: Int64, limit: Int) throws -> [ObjectReference] {
+    package func instances(ofKind entity: String, after key: Int64, limit: Int) throws -> [ObjectReference] {
         let found = try entityLayout(entity)
         return try references(
             db.cachedStatement(sql: "SELECT Z_PK, Z_ENT FROM \(found.table) WHERE Z_ENT IN (\(kindNumbers(entity))) AND Z_PK > ? ORDER BY Z_PK LIMIT ?"),
@@ -76,7 +76,7 @@ public final class ObjectRows {
     }
 
     /// The instances of `entity` and its subentities whose attribute `key` equals `value`, in key order.
-    public func instances(ofKind entity: String, where key: String, equals value: EvaluatedValue) throws -> [ObjectReference] {
+    package func instances(ofKind entity: String, where key: String, equals value: EvaluatedValue) throws -> [ObjectReference] {
         let found = try entityLayout(entity)
         guard let column = found.columns[key], let attribute = attribute(key, of: entity) else {
             throw EvaluationError("entity '\(entity)' has no attribute '\(key)'")
@@ -91,7 +91,7 @@ public final class ObjectRows {
     }
 
     /// How many instances of `entity` itself the store holds.
-    public func count(of entity: String) throws -> Int {
+    package func count(of entity: String) throws -> Int {
         let found = try entityLayout(entity)
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \(found.table) WHERE Z_ENT = ?"), arguments: [found.number]) ?? 0
     }
@@ -99,7 +99,7 @@ public final class ObjectRows {
     // MARK: - Values
 
     /// The stored attribute `name` of `entity` (inherited ones included).
-    public func attribute(_ name: String, of entity: String) -> Attribute? {
+    package func attribute(_ name: String, of entity: String) -> Attribute? {
         if let known = attributesByEntity[entity] { return known[name] }
         let all = entities.entity(named: entity).map { entities.attributes(of: $0) } ?? []
         attributesByEntity[entity] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -117,7 +117,7 @@ public final class ObjectRows {
 
     /// The value of `key` on `object`: an attribute's typed value, a to-one's object or `.null`, a
     /// to-many's objects as a collection.
-    public func value(forKey key: String, of object: ObjectReference) throws -> EvaluatedValue {
+    package func value(forKey key: String, of object: ObjectReference) throws -> EvaluatedValue {
         let found = try entityLayout(object.entity)
         if let attribute = attribute(key, of: object.entity) {
             guard let column = found.columns[key] else { return .null }
@@ -132,7 +132,7 @@ public final class ObjectRows {
     }
 
     /// The objects `relationship` of `object` links to, in the relationship's order.
-    public func related(_ relationship: Relationship, of object: ObjectReference) throws -> [ObjectReference] {
+    package func related(_ relationship: Relationship, of object: ObjectReference) throws -> [ObjectReference] {
         guard let storage = storage(of: relationship, in: object.entity) else { return [] }
         let target = relationship.destinationEntityName
         let targetLayout = try entityLayout(target)

@@ -3,7 +3,7 @@ import ModelSchema
 /// Where the links of one relationship live in a store: a foreign key in the
 /// owner's row, the inverse's foreign key in the destination's rows, a many-to-many join table,
 /// or the hidden column of a to-many without an inverse.
-public enum RelationshipStorage: Sendable, Hashable {
+package enum RelationshipStorage: Sendable, Hashable {
     /// A to-one: `column` in the owner's table, with the destination's `Z_ENT` in `entityColumn`
     /// when the destination has subentities.
     case foreignKey(column: String, entityColumn: String?)
@@ -17,7 +17,7 @@ public enum RelationshipStorage: Sendable, Hashable {
 
     /// How `relationship` of `entity` is stored in a store laid out as `layout`; nil when it has
     /// no storage (transient, or the layout lacks it).
-    public init?(_ relationship: Relationship, of entity: String, entities: EntityHierarchy, layout: StoreLayout) {
+    package init?(_ relationship: Relationship, of entity: String, entities: EntityHierarchy, layout: StoreLayout) {
         guard !relationship.isTransient, let owner = layout.entity(named: entity) else { return nil }
         if !relationship.isToMany {
             guard let column = owner.columns[relationship.name] else { return nil }

@@ -6,7 +6,7 @@ import ModelSchema
 /// `Double`, `Float`, `Decimal`, `Bool`, `Date`, `Data` (binary and transformable), `UUID`, `URL`.
 extension StoredValue {
     /// The value a managed object holds for a column of an attribute of `type`.
-    public static func object(_ value: DatabaseValue, as type: AttributeType) -> Any? {
+    package static func object(_ value: DatabaseValue, as type: AttributeType) -> Any? {
         switch value.storage {
         case .null:
             return nil
@@ -54,7 +54,7 @@ extension StoredValue {
 
     /// The column value for `value` in an attribute of `type`; throws for a value the type cannot
     /// hold (a string in an integer attribute), as Core Data's save refuses it.
-    public static func databaseValue(object value: Any?, as type: AttributeType) throws -> DatabaseValue {
+    package static func databaseValue(object value: Any?, as type: AttributeType) throws -> DatabaseValue {
         guard let value else { return .null }
         // The Swift type objects hold for the attribute's type: one cast (a save makes one per value).
         switch type {
@@ -90,7 +90,7 @@ extension StoredValue {
 }
 
 /// A value that cannot be stored in its attribute's column.
-public struct StoredValueError: Error, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct StoredValueError: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }

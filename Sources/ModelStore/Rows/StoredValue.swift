@@ -6,11 +6,11 @@ import ModelSchema
 /// How an attribute's value sits in its column, both ways: dates as seconds since
 /// 2001-01-01, decimals as reals, UUIDs as 16 raw bytes, URIs as text, booleans as 0/1, binary
 /// and transformable values as bytes.
-public enum StoredValue {
+package enum StoredValue {
     // MARK: - Reading
 
     /// The typed value of a column holding an attribute of `type`.
-    public static func decode(_ value: DatabaseValue, as type: AttributeType) -> EvaluatedValue {
+    package static func decode(_ value: DatabaseValue, as type: AttributeType) -> EvaluatedValue {
         switch value.storage {
         case .null:
             return .null
@@ -50,7 +50,7 @@ public enum StoredValue {
 
     /// The column value for `value` stored in an attribute of `type`, converted as key-value
     /// coding on a managed object would accept it; throws for a value the type cannot hold.
-    public static func encode(_ value: EvaluatedValue, as type: AttributeType) throws -> DatabaseValue {
+    package static func encode(_ value: EvaluatedValue, as type: AttributeType) throws -> DatabaseValue {
         if value.isNull { return .null }
         switch type {
         case .boolean:

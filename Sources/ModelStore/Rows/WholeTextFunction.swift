@@ -7,9 +7,9 @@ import GRDBSQLite
 /// NUL (`String(cString:)`) and returns text up to it (`sqlite3_result_text(…, -1, …)`), so the
 /// function would see, and answer for, a shorter string than the store holds. Blobs, numbers
 /// and NULL pass as GRDB passes them; a thrown error is the call's SQL error, as in GRDB.
-public struct WholeTextFunction: Sendable {
+package struct WholeTextFunction: Sendable {
     /// The function's body: its arguments in, its result out (nil for NULL).
-    public typealias Body = @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?
+    package typealias Body = @Sendable ([DatabaseValue]) throws -> (any DatabaseValueConvertible)?
 
     let name: String
     let argumentCount: Int?
@@ -18,7 +18,7 @@ public struct WholeTextFunction: Sendable {
 
     /// A function `name` of `argumentCount` arguments (nil: any number); `pure` when its result
     /// depends on its arguments only, which lets SQLite reuse it.
-    public init(_ name: String, argumentCount: Int? = nil, pure: Bool = false, body: @escaping Body) {
+    package init(_ name: String, argumentCount: Int? = nil, pure: Bool = false, body: @escaping Body) {
         self.name = name
         self.argumentCount = argumentCount
         self.isPure = pure
@@ -28,7 +28,7 @@ public struct WholeTextFunction: Sendable {
     /// Registers the function on `db` (`sqlite3_create_function_v2`), replacing one of the same
     /// name and argument count; SQLite frees the body when it drops the function.
     /// - Throws: `DatabaseError` with SQLite's code when SQLite refuses the registration.
-    public func install(in db: Database) throws {
+    package func install(in db: Database) throws {
         guard let connection = db.sqliteConnection else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot add the function \(name) to a closed connection")
         }

@@ -3,8 +3,8 @@ import Foundation
 /// Names for files modelc puts beside a store (a backup, a quarantined store):
 /// `<name>.<tag>-<UTC time>.<extension>`, with `-2`, `-3`, … when that name is taken, so that
 /// nothing is ever overwritten.
-public enum SiblingName {
-    public static func free(for path: String, tag: String, at date: Date = Date()) -> String {
+package enum SiblingName {
+    package static func free(for path: String, tag: String, at date: Date = Date()) -> String {
         let url = URL(fileURLWithPath: path)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

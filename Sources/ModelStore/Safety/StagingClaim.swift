@@ -11,8 +11,8 @@ import Darwin
 /// it ends, so that another run cleaning up beside the store removes only dead runs' files.
 /// Within one process the claimed paths are known without opening them: closing a descriptor of
 /// a file drops the process's POSIX locks on it, which SQLite may hold on that file meanwhile.
-public final class StagingClaim: @unchecked Sendable {
-    public let path: String
+package final class StagingClaim: @unchecked Sendable {
+    package let path: String
     private let lock = NSLock()
     private var descriptor: Int32
 
@@ -39,7 +39,7 @@ public final class StagingClaim: @unchecked Sendable {
     deinit { release() }
 
     /// Lets the file go (it is no longer claimed; the caller removes or keeps it).
-    public func release() {
+    package func release() {
         lock.lock()
         defer { lock.unlock() }
         guard descriptor >= 0 else { return }

@@ -13,7 +13,7 @@ import Darwin
 ///
 /// The copy is written under a temporary name (`<backup>.modelc-<UUID>`) and given its name with
 /// `link(2)`, which fails when the name is taken: two runs never pick the same name, and a
-/// backup never replaces a file. A migration names it only once it has committed (``Pending``).
+/// backup never replaces a file. A migration names it only once it has committed (`Pending`).
 public enum StoreBackup {
     /// Copies the store at `source` to `destination`, which must not exist.
     public static func backup(_ source: String, to destination: String) throws {
@@ -30,10 +30,10 @@ public enum StoreBackup {
     /// removes as a dead run's; one killed between its commit and the naming leaves a copy the
     /// next run names (``StoreLeftovers/cleanUp(beside:storeHashes:)``, beside the store or the
     /// backup).
-    public struct Pending: Sendable {
+    package struct Pending: Sendable {
         let source: String
         /// Where the unnamed copy is.
-        public let staging: String
+        package let staging: String
         /// The run's claim on the unnamed copy, which tells other runs it is not a dead run's.
         let claim: StagingClaim
         /// The chosen path, or nil for a free `<name>.<tag>-<time>` beside the source.
@@ -41,7 +41,7 @@ public enum StoreBackup {
         let tag: String
 
         /// Names the copy and copies the external-data folder beside it; returns its path.
-        public func publish() throws -> String {
+        package func publish() throws -> String {
             let named = try name()
             discard()
             try StoreBackup.copySupportFolder(of: source, to: named)
@@ -62,7 +62,7 @@ public enum StoreBackup {
         }
 
         /// Removes the unnamed copy.
-        public func discard() {
+        package func discard() {
             StoreFiles(path: staging).removeDatabaseAndSidecars()
             claim.release()
         }
@@ -73,7 +73,7 @@ public enum StoreBackup {
     /// With `byteForByte` the file is copied as it is (`StoreFileReader`), which holds the
     /// whole store only while the caller holds its write lock in a rollback journal and has
     /// written nothing yet: the backup is then the very file the store was.
-    public static func prepare(_ source: String, for destination: String?, tag: String, byteForByte: Bool = false) throws -> Pending {
+    package static func prepare(_ source: String, for destination: String?, tag: String, byteForByte: Bool = false) throws -> Pending {
         let manager = FileManager.default
         guard manager.fileExists(atPath: source) else { throw StoreError.notFound(path: source) }
         if let destination, manager.fileExists(atPath: destination) { throw StoreError.alreadyExists(path: destination) }

@@ -10,16 +10,16 @@ import Darwin
 /// What modelc leaves beside a store when a run is killed, and the backups it keeps there:
 /// removes the temporary files of dead runs (naming the backup a migration killed after its
 /// commit left unnamed), and old backups beyond a number to keep.
-public enum StoreLeftovers {
+package enum StoreLeftovers {
     /// What a clean-up beside a store did, for the run to list.
-    public struct Cleanup: Sendable, Equatable {
+    package struct Cleanup: Sendable, Equatable {
         /// The dead runs' files removed.
-        public var removed: [String] = []
+        package var removed: [String] = []
         /// Backups that migrations killed after their commit had left under a staging name,
         /// now named.
-        public var namedBackups: [String] = []
+        package var namedBackups: [String] = []
 
-        public init(removed: [String] = [], namedBackups: [String] = []) {
+        package init(removed: [String] = [], namedBackups: [String] = []) {
             self.removed = removed
             self.namedBackups = namedBackups
         }
@@ -37,7 +37,7 @@ public enum StoreLeftovers {
     /// it holds that lock, or claims it (``StagingClaim``: a backup copy waiting for its
     /// migration's commit to be named, a new store being filled), so one present then and
     /// unclaimed was left by a run that died.
-    public static func cleanUp(beside path: String, storeHashes: [String: VersionHash]) -> Cleanup {
+    package static func cleanUp(beside path: String, storeHashes: [String: VersionHash]) -> Cleanup {
         let url = URL(fileURLWithPath: path)
         let owners = [url.deletingPathExtension().lastPathComponent + ".pre-", url.lastPathComponent + ".modelc-"]
         let dead = siblings(of: path).filter { file in
@@ -98,7 +98,7 @@ public enum StoreLeftovers {
     /// (`<name>.<tag>-<time>.<extension>`), with their external-data folders; returns the
     /// removed paths.
     @discardableResult
-    public static func pruneBackups(beside path: String, tag: String, keeping count: Int) -> [String] {
+    package static func pruneBackups(beside path: String, tag: String, keeping count: Int) -> [String] {
         let url = URL(fileURLWithPath: path)
         let prefix = url.deletingPathExtension().lastPathComponent + ".\(tag)-"
         let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
@@ -118,7 +118,7 @@ public enum StoreLeftovers {
     }
 
     /// The external-data folder of the store (or backup) at `path`.
-    public static func supportFolder(of path: String) -> String {
+    package static func supportFolder(of path: String) -> String {
         StoreFiles(path: path).supportFolder
     }
 

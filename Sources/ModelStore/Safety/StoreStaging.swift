@@ -18,17 +18,17 @@ import Darwin
 /// A change to an existing store is made in place instead, in one transaction
 /// (``StoreTransaction``): a copy renamed onto a store would leave every other connection to it
 /// writing to the replaced file.
-public struct StoreStaging: Sendable {
+package struct StoreStaging: Sendable {
     /// The store the staging file becomes.
-    public let store: String
+    package let store: String
     /// The staging file.
-    public let path: String
+    package let path: String
     /// The run's claim on the staging file, which tells other runs it is not a dead run's.
     private let claim: StagingClaim
 
     /// Claims a staging file beside `store` and writes in it the empty store of `version`, as
     /// ``StoreCreator`` creates one.
-    public static func new(for store: String, version: ModelVersion) throws -> StoreStaging {
+    package static func new(for store: String, version: ModelVersion) throws -> StoreStaging {
         try StoreCreator.refuseTooWide(version, path: store)
         let path = store + ".modelc-\(UUID().uuidString)"
         let staging = StoreStaging(store: store, path: path, claim: try StagingClaim(creating: path))
@@ -44,14 +44,14 @@ public struct StoreStaging: Sendable {
     }
 
     /// Removes the staging file and its sidecars, and lets go of the claim.
-    public func discard() {
+    package func discard() {
         StoreFiles(path: path).removeDatabaseAndSidecars()
         claim.release()
     }
 
     /// Gives the new store, which no connection may have open, its name; the staging file is
     /// discarded whether or not this throws.
-    public func commit() throws {
+    package func commit() throws {
         defer { discard() }
         guard link(path, store) == 0 else {
             if errno == EEXIST { throw StoreError.alreadyExists(path: store) }

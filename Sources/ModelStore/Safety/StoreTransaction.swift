@@ -13,11 +13,11 @@ import GRDB
 /// store would go on writing to the replaced file, and its saves would be lost.
 /// The saves inside join the transaction as savepoints
 /// (``GRDB/DatabaseWriter/writeJoiningTransaction(_:)``).
-public enum StoreTransaction {
+package enum StoreTransaction {
     /// Opens the store at `path` with `configuration`, takes its write lock (waiting up to
     /// `timeout` seconds for another writer, then failing with class `locked`), runs `change`
     /// on the connection and commits; rolls back when `change` throws.
-    public static func run<Result>(
+    package static func run<Result>(
         _ path: String, configuration: Configuration = Configuration(), timeout: TimeInterval = 5, _ change: (DatabaseQueue) throws -> Result
     ) throws -> Result {
         var configuration = configuration
@@ -43,7 +43,7 @@ extension DatabaseWriter {
     /// Runs `updates` in a transaction of its own, as `write` does, or, on a connection inside a
     /// transaction a caller holds open (``StoreTransaction``), in a savepoint of it, which then
     /// commits or rolls back with that transaction.
-    public func writeJoiningTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
+    package func writeJoiningTransaction<T>(_ updates: (Database) throws -> T) throws -> T {
         try writeWithoutTransaction { db in
             var result: T?
             try db.inSavepoint {

@@ -6,16 +6,16 @@ import GRDB
 /// memory. Without them, any write to such a table fails with "no such function"; modelc has
 /// no objects in memory to refresh, so they do nothing and return NULL. Fetches use the string
 /// functions and collations of `CoreDataFunctions+Fetching.swift`.
-public enum CoreDataFunctions {
+package enum CoreDataFunctions {
     /// The functions the triggers of real stores call (CoreDataPlus's SampleModel2 stores).
-    public static let names = [
+    package static let names = [
         "NSCoreDataDATriggerUpdatedAffectedObjectValue",
         "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
     ]
 
     /// Registers the functions on a connection that reads or writes a Core Data store.
     /// - Throws: `DatabaseError` when SQLite refuses a function.
-    public static func register(in db: Database) throws {
+    package static func register(in db: Database) throws {
         for name in names {
             db.add(function: DatabaseFunction(name, argumentCount: nil, pure: false) { _ in nil })
         }
@@ -23,7 +23,7 @@ public enum CoreDataFunctions {
     }
 
     /// `configuration` with the functions registered on every connection it opens.
-    public static func registering(in configuration: Configuration) -> Configuration {
+    package static func registering(in configuration: Configuration) -> Configuration {
         var configuration = configuration
         configuration.prepareDatabase { try register(in: $0) }
         return configuration

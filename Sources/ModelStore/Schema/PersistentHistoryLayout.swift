@@ -6,20 +6,20 @@ import ModelSchema
 /// kept as three private entities numbered from 16001 (as build 1344 writes them; see
 /// Documentation/Stores.md). They belong to Core Data, not to the model, so a store compares
 /// with its model's layout without them.
-public enum PersistentHistoryLayout {
+package enum PersistentHistoryLayout {
     /// `CHANGE`, `TRANSACTION` and `TRANSACTIONSTRING`, in `Z_PRIMARYKEY`'s order.
-    public static let entities = [
+    package static let entities = [
         StoreEntityRow(number: 16001, name: "CHANGE", superNumber: 0),
         StoreEntityRow(number: 16002, name: "TRANSACTION", superNumber: 0),
         StoreEntityRow(number: 16003, name: "TRANSACTIONSTRING", superNumber: 0),
     ]
 
     /// The first entity number Core Data keeps for its own entities.
-    public static let firstEntityNumber = 16001
+    package static let firstEntityNumber = 16001
 
     /// The three tables, created after the bookkeeping tables, `ACHANGE` with `tombstones`
     /// `ZTOMBSTONEn` columns after `ZCOLUMNS` (see ``tombstoneCount(of:)``).
-    public static func tables(tombstones: Int = 0) -> [StoreTable] {
+    package static func tables(tombstones: Int = 0) -> [StoreTable] {
         [
             table("ACHANGE", [
                 ("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER"), ("ZCHANGETYPE", "INTEGER"), ("ZENTITY", "INTEGER"),
@@ -43,14 +43,14 @@ public enum PersistentHistoryLayout {
     static let tombstoneType = "BLOB"
 
     /// `ZTOMBSTONE0`, `ZTOMBSTONE1`, …
-    public static func tombstoneColumn(_ index: Int) -> String { "ZTOMBSTONE\(index)" }
+    package static func tombstoneColumn(_ index: Int) -> String { "ZTOMBSTONE\(index)" }
 
     /// How many `ZTOMBSTONEn` columns `ACHANGE` needs for `version`: an entity's attributes
     /// preserved on deletion (inherited ones included, transient and external binary data ones
     /// never) take columns 0, 1, … in name order, so the table has as many as the entity with the
     /// most. Each entity is counted once, through its parent's count, so that a long chain of
     /// subentities stays linear.
-    public static func tombstoneCount(of version: ModelVersion) -> Int {
+    package static func tombstoneCount(of version: ModelVersion) -> Int {
         let hierarchy = EntityHierarchy(version)
         var counts = [String: Int]()
         var most = 0
@@ -74,12 +74,12 @@ public enum PersistentHistoryLayout {
     }
 
     /// Whether Core Data keeps the attribute's value in a delete's tombstone.
-    public static func isTombstoned(_ attribute: Attribute) -> Bool {
+    package static func isTombstoned(_ attribute: Attribute) -> Bool {
         attribute.preservesValueInHistoryOnDeletion && !attribute.isTransient && !attribute.allowsExternalBinaryDataStorage
     }
 
     /// The indexes of the three tables, after the tables.
-    public static let indexes = [
+    package static let indexes = [
         StoreIndex(name: "ACHANGE_ZTRANSACTIONID_INDEX", table: "ACHANGE", sql: "CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID)"),
     ] + ["ZAUTHORTS", "ZBUNDLEIDTS", "ZCONTEXTNAMETS", "ZPROCESSIDTS"].map { column in
         StoreIndex(
@@ -98,12 +98,12 @@ public enum PersistentHistoryLayout {
     ]
 
     /// Whether a store's schema tracks persistent history (it has Core Data's transaction table).
-    public static func isPresent(in schema: StoreSchema) -> Bool {
+    package static func isPresent(in schema: StoreSchema) -> Bool {
         schema.table(named: "ATRANSACTION") != nil
     }
 
     /// Whether an open store tracks persistent history, without reading its whole schema.
-    public static func isPresent(in db: Database) throws -> Bool {
+    package static func isPresent(in db: Database) throws -> Bool {
         try db.tableExists("ATRANSACTION")
     }
 
@@ -111,7 +111,7 @@ public enum PersistentHistoryLayout {
     /// Data does when a store is first opened with history tracking on; to a store that has them,
     /// the `ZTOMBSTONEn` columns up to `tombstones` that it lacks (its model gained attributes
     /// preserved on deletion since).
-    public static func install(in db: Database, tombstones: Int = 0) throws {
+    package static func install(in db: Database, tombstones: Int = 0) throws {
         guard try !isPresent(in: db) else {
             let present = try db.columns(in: "ACHANGE").map(\.name)
             for index in 0..<tombstones where !present.contains(tombstoneColumn(index)) {

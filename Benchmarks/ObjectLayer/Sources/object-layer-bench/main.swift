@@ -4,7 +4,6 @@ import Foundation
 import GRDB
 import ModelContext
 import ModelStack
-import ModelStore
 
 // What package-benchmark cannot measure of the object layer (ObjectLayerBenchmarks times fetch,
 // insert, update and count side by side with GRDB), on one store file:
@@ -131,13 +130,14 @@ case "memory":
     print("memory per object, \(items.count) held: GRDB init(row:) struct \(Int(rowBytes)) B, final class \(Int(objectRowBytes)) B, registered object \(Int(itemBytes)) B, ratio to the final class \(String(format: "%.1f", itemBytes / objectRowBytes))")
     withExtendedLifetime((rows, objectRows, items, context)) {}
 case "plan":
+    // The statement the object layer runs for a fetch of Item with `a0 == 42` (every column of
+    // the entity's table as t0, the predicate on its column, the order by Z_PK: the shape
+    // StoreFetchSQLTests pin), asked of SQLite through a GRDB pool, the layer's own being private.
     let container = try await container(at: storePath)
-    let model = container.persistentStoreCoordinator.managedObjectModel
-    var fetch = StoreFetch(entity: "Item")
-    fetch.predicate = FetchPredicate(format: "a0 == 42").node
-    let statement = try fetch.select(model.rows.selectList(forTableOf: "Item"), layout: model.rows.layout, entities: model.rows.entities)
+    let columns = (["Z_PK", "Z_ENT", "Z_OPT"] + keys.map { "Z" + $0.uppercased() }).map { "t0." + $0 }
+    let sql = "SELECT \(columns.joined(separator: ", ")) FROM ZITEM t0 WHERE t0.ZA0 = ?1 ORDER BY t0.Z_PK"
     let plan = try BenchStores.database(of: container).read { db in
-        try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String? ?? "" }
+        try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: [42]).map { $0["detail"] as String? ?? "" }
     }
     print("plan of a0 == 42: \(plan.joined(separator: "; "))")
 case "history":
