@@ -2,7 +2,7 @@ import BenchFixtures
 import CHeap
 import Foundation
 import GRDB
-import ModelContext
+import ModelObjects
 import ModelStack
 import ModelStore
 
