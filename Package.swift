@@ -17,7 +17,7 @@ let package = Package(
         .library(name: "ModelStore", targets: ["ModelStore"]),
         .library(name: "ModelMigration", targets: ["ModelMigration"]),
         .library(name: "ModelStack", targets: ["ModelStack"]),
-        .library(name: "ModelContext", targets: ["ModelContext"]),
+        .library(name: "ModelObjects", targets: ["ModelObjects"]),
         // Core Data's names over the object layer, for `import CoreData` where Apple's framework
         // is absent: depend on it with `condition: .when(platforms: [.linux, .windows, .android])`.
         .library(name: "CoreData", targets: ["CoreData"]),
@@ -66,7 +66,7 @@ let package = Package(
             dependencies: ["ModelSchema", "ModelCompiler", "ModelStore", "ModelMigration", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
-            name: "ModelContext",
+            name: "ModelObjects",
             dependencies: [
                 "ModelSchema", "ModelArchive", "ModelExpression", "ModelStore", "ModelStack", .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -81,7 +81,7 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
-        .target(name: "CoreData", dependencies: ["ModelSchema", "ModelCompiler", "ModelContext", "ModelStack", "ModelMacros"]),
+        .target(name: "CoreData", dependencies: ["ModelSchema", "ModelCompiler", "ModelObjects", "ModelStack", "ModelMacros"]),
         .executableTarget(
             name: "modelc",
             dependencies: [
@@ -91,7 +91,7 @@ let package = Package(
                 "ModelCompiler",
                 "ModelStack",
                 "ModelStore",
-                "ModelContext",
+                "ModelObjects",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -120,11 +120,11 @@ let package = Package(
             dependencies: ["ModelStack", "ModelStore", "_ModelTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // A second process for the object layer's two-process tests, which run the built binary.
-        .executableTarget(name: "ContextWorker", dependencies: ["ModelContext", "ModelStack"], path: "Tests/ContextWorker"),
+        .executableTarget(name: "ContextWorker", dependencies: ["ModelObjects", "ModelStack"], path: "Tests/ContextWorker"),
         .testTarget(
-            name: "ModelContextTests",
+            name: "ModelObjectsTests",
             dependencies: [
-                "ContextWorker", "ModelContext", "ModelCompiler", "ModelStack", "ModelStore", "ModelXML", "_ModelTestSupport",
+                "ContextWorker", "ModelObjects", "ModelCompiler", "ModelStack", "ModelStore", "ModelXML", "_ModelTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The object layer (ModelContext) against GRDB on the same store file, release build.
+# The object layer (ModelObjects) against GRDB on the same store file, release build.
 # Side by side on package-benchmark (Benchmarks/ObjectLayer/Benchmarks/ObjectLayerBenchmarks), each
 # benchmark in a process of its own, one warm-up iteration, then up to 9 timed iterations:
 #   fetch 200,000 × 10 integers: GRDB init(row:) struct / final class / Decodable record, against

@@ -17,7 +17,7 @@ let package = Package(
         .target(
             name: "BenchFixtures",
             dependencies: [
-                .product(name: "ModelContext", package: "modelc"),
+                .product(name: "ModelObjects", package: "modelc"),
                 .product(name: "ModelStack", package: "modelc"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -31,7 +31,7 @@ let package = Package(
             dependencies: [
                 "BenchFixtures",
                 "CHeap",
-                .product(name: "ModelContext", package: "modelc"),
+                .product(name: "ModelObjects", package: "modelc"),
                 .product(name: "ModelStack", package: "modelc"),
                 .product(name: "ModelSchema", package: "modelc"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -41,7 +41,7 @@ let package = Package(
             name: "ObjectLayerBenchmarks",
             dependencies: [
                 "BenchFixtures",
-                .product(name: "ModelContext", package: "modelc"),
+                .product(name: "ModelObjects", package: "modelc"),
                 .product(name: "ModelStack", package: "modelc"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Benchmark", package: "benchmark"),

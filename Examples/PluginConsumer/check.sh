@@ -55,8 +55,8 @@ step "clean build"
 build
 [ "$status" -eq 0 ] || { cat "$work/build.log"; fail "clean build failed"; }
 grep -qF "$compile_step" "$work/build.log" || fail "clean build did not compile the model"
-# NotesModel does not depend on ModelContext, so its entities' classes are not generated.
-! grep -qF "Generating classes of Core Data model" "$work/build.log" || fail "classes were generated for a target without ModelContext"
+# NotesModel does not depend on ModelObjects, so its entities' classes are not generated.
+! grep -qF "Generating classes of Core Data model" "$work/build.log" || fail "classes were generated for a target without ModelObjects"
 expect_same_hashes "clean build"
 cat "$work/bundle.txt"
 cp "$work/bundle.txt" "$work/original.txt"

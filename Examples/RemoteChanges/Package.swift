@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "remote-changes",
             dependencies: [
-                .product(name: "ModelContext", package: "modelc"),
+                .product(name: "ModelObjects", package: "modelc"),
                 .product(name: "ModelStack", package: "modelc"),
             ],
             // The plugin compiles the model; SwiftPM must not also treat it as a file of the target.

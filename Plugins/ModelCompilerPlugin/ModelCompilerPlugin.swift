@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// Compiles every Core Data model of a target with `modelc compile` at build time, so that the
 /// compiled `.momd` (or `.mom`) lands in the target's resource bundle as Xcode's would; in a
-/// target that depends on `ModelContext`, also writes the entities' classes with `modelc
+/// target that depends on `ModelObjects`, also writes the entities' classes with `modelc
 /// generate`, as Xcode's code generation does, for SwiftPM to compile into the target: with Core
 /// Data's names and `@Managed` (`--api coredata`) when the target depends on the `CoreData` library.
 ///
@@ -28,7 +28,7 @@ struct ModelCompilerPlugin: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL
         // Generated classes need the object layer: a target without it gets the compiled model only.
         let dependencies = module.recursiveTargetDependencies.map(\.name)
-        let generates = dependencies.contains("ModelContext")
+        let generates = dependencies.contains("ModelObjects")
         let api = dependencies.contains("CoreData") ? "coredata" : "modelc"
         let options = try CompileOptions(in: module.directoryURL)
         return try models.flatMap { model in

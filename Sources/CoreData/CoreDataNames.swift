@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 
 // Core Data's names for the object layer's types, where the type already behaves as Apple's:
 // code written for Core Data compiles against them unchanged.

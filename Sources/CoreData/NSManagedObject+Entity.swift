@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 
 /// What a managed object class knows of its entity without a context, as `NSManagedObject`'s
 /// class methods give it.

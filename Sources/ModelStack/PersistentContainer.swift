@@ -15,7 +15,7 @@ import ModelSchema
 /// print(container.loadedStores[0].report.migratedFrom ?? "not migrated")
 /// ```
 ///
-/// With the object layer (`import ModelContext`), the container also gives the contexts that
+/// With the object layer (`import ModelObjects`), the container also gives the contexts that
 /// read and write the stores' objects: `viewContext`, `newBackgroundContext()`.
 public final class PersistentContainer: @unchecked Sendable {
     /// The model could not be read: its diagnostics say why.

@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 import ModelStack
 
 /// A second process for the object layer's two-process tests: it opens a store with a model

@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 import ModelStack
 
 /// The stress of the two-process tests: several contexts of this process increment the `pages`

@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 import ModelStack
 
 /// The worker's one context and the commands run on it.

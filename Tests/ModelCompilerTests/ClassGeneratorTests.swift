@@ -134,9 +134,9 @@ struct ClassGeneratorTests {
         let generator = try Self.generator()
         let single = generator.singleFile(named: "Shop")
         #expect(single.name == "Shop+CoreDataModel.swift")
-        #expect(single.contents.components(separatedBy: "import ModelContext").count == 2)
+        #expect(single.contents.components(separatedBy: "import ModelObjects").count == 2)
         for file in generator.files() {
-            let body = try #require(file.contents.components(separatedBy: "import ModelContext\n\n").last)
+            let body = try #require(file.contents.components(separatedBy: "import ModelObjects\n\n").last)
             #expect(single.contents.contains(body), "\(file.name)")
         }
     }

@@ -2,7 +2,7 @@
 /// over key-value coding), or Core Data's (`NSManagedObject`, `@Managed` in place of
 /// `@NSManaged`), for code that imports the `CoreData` module and ports to Apple's unchanged.
 public enum GeneratedAPI: String, Sendable, Hashable, CaseIterable {
-    /// `import ModelContext`, `ManagedObject`, `FetchRequest`, properties with written accessors.
+    /// `import ModelObjects`, `ManagedObject`, `FetchRequest`, properties with written accessors.
     case modelc
     /// `import CoreData`, `NSManagedObject`, `NSFetchRequest`, `@Managed` properties and
     /// `@ManagedAccessor` to-many accessors, as Xcode writes them less the `@objc(…)` lines.
@@ -11,7 +11,7 @@ public enum GeneratedAPI: String, Sendable, Hashable, CaseIterable {
     /// The module the files import after Foundation.
     var module: String {
         switch self {
-        case .modelc: "ModelContext"
+        case .modelc: "ModelObjects"
         case .coreData: "CoreData"
         }
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GRDB
-import ModelContext
+import ModelObjects
 import ModelSchema
 import ModelStore
 

@@ -21,7 +21,7 @@ struct GenerateCommand: ParsableCommand {
             decimals as Decimal?; strings, dates, data, UUIDs and URLs optional; transformables \
             as their custom class or NSObject?; to-manys as NSSet? or NSOrderedSet?. Properties \
             read and write through value(forKey:) and setValue(_:forKey:), since Swift on Linux \
-            has no @NSManaged. The code imports ModelContext: the target compiling it must \
+            has no @NSManaged. The code imports ModelObjects: the target compiling it must \
             depend on that library.
 
             With --api coredata, the files are Xcode's own text for code that imports CoreData \
@@ -54,7 +54,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Generate this version (the folder name without .xcdatamodel) instead of the current one.")
     var modelVersion: String?
 
-    @Option(help: "The names the code uses: modelc (ModelContext's) or coredata (Core Data's, with @Managed).")
+    @Option(help: "The names the code uses: modelc (the ModelObjects library's) or coredata (Core Data's, with @Managed).")
     var api: GeneratedAPI = .modelc
 
     @Flag(help: "Write one file, DIR/Name+CoreDataModel.swift, instead of two per entity.")

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ModelContext
+import ModelObjects
 
 /// `modelc history`: a store's persistent history as Core Data recorded it, read-only.
 struct HistoryCommand: ParsableCommand {

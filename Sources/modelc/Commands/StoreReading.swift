@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import ModelArchive
 import ModelCompiler
-import ModelContext
+import ModelObjects
 import ModelSchema
 import ModelStore
 

@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 import ModelSchema
 
 /// `fetch` output: the objects with their attributes and links, JSON or a table.

@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 
 /// `history` output: transactions and their changes, JSON or a table.
 struct HistoryReport: Encodable {

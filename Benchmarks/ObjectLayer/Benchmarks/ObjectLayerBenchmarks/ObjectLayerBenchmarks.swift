@@ -2,7 +2,7 @@ import BenchFixtures
 import Benchmark
 import Foundation
 import GRDB
-import ModelContext
+import ModelObjects
 import ModelStack
 
 // The object layer side by side with GRDB on the same store file, both sides timing the same

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ModelContext
+import ModelObjects
 import ModelStack
 
 /// The stores both sides of a benchmark read: made by the object layer (so the schema is Core

@@ -2,7 +2,7 @@ import BenchFixtures
 import CHeap
 import Foundation
 import GRDB
-import ModelContext
+import ModelObjects
 import ModelStack
 
 // What package-benchmark cannot measure of the object layer (ObjectLayerBenchmarks times fetch,

@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 import ModelStack
 
 /// The app's Core Data stack, as Xcode's template writes it (`PersistenceController` with an

@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 import ModelStack
 
 /// The ``TaskRepository`` over the controller's loaded store, through the object layer as a

@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 
 /// A to-do item as the app's views see it: a copy of a ``TaskItem``'s values that crosses
 /// queues and actors, which the managed object itself does not.

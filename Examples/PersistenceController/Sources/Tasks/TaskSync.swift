@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 import ModelStack
 
 /// The documents' background-sync pattern: a background context imports tasks (from a server, a

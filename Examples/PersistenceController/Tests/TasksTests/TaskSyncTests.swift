@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 import Tasks
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 import ModelStack
 
 /// `remote-changes [COUNT]`: makes a store, starts a copy of itself as a writer (`remote-changes

@@ -1,4 +1,4 @@
-import ModelContext
+import ModelObjects
 import ModelSchema
 
 /// The model as an import looks it up: per entity, its description and its properties by name,

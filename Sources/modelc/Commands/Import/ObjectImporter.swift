@@ -1,5 +1,5 @@
 import Foundation
-import ModelContext
+import ModelObjects
 import ModelSchema
 
 /// Inserts an import file's objects into a context and links them by their ids in the file,

@@ -1,0 +1,193 @@
+import Foundation
+import ModelStack
+import Observation
+import Synchronization
+import Testing
+import _ModelTestSupport
+
+@testable import ModelObjects
+
+/// Observation of objects and of a context's changes. Core Data's objects announce each
+/// property's changes to observers (key-value observing: NSManagedObject's `willChangeValue(forKey:)`
+/// and `didChangeValue(forKey:)`); here Swift's Observation does it: `withObservationTracking`
+/// "tracks access to any property within the apply closure, and informs the caller of value
+/// changes made to participating properties by way of the onChange closure" ("it doesn't track
+/// changes to any other property"; Apple's documentation of withObservationTracking(_:onChange:)).
+/// A refresh without merging "discards pending changes and the managed object becomes a fault", and
+/// `mergeChanges(fromContextDidSave:)` "refreshes any objects which have been updated in the other
+/// context" (Apple's documentation of both): the values an observer read change, so it is told.
+struct ObservationTests {
+    typealias Support = ContextTestSupport
+
+    /// How many times an observer's onChange ran.
+    final class Changes: Sendable {
+        private let count = Mutex(0)
+        var seen: Int { count.withLock { $0 } }
+        func note() { count.withLock { $0 += 1 } }
+    }
+
+    /// Reads `key` of `object` under observation tracking; the returned counter counts onChange calls.
+    static func observe(_ key: String, of object: ManagedObject) -> Changes {
+        let changes = Changes()
+        _ = withObservationTracking { object.value(forKey: key) } onChange: { changes.note() }
+        return changes
+    }
+
+    static func author(_ context: ManagedObjectContext, _ container: PersistentContainer) -> ManagedObject {
+        ManagedObject(entity: container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Author"]!, insertInto: context)
+    }
+
+    @Test func settingAPropertyNotifiesItsObserversOnly() async throws {
+        let container = try await Support.container(in: nil)
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            let author = Self.author(context, container)
+            author.setValue("Ursula", forKey: "name")
+            let changes = Self.observe("name", of: author)
+            author.setValue("u@x", forKey: "email")
+            #expect(changes.seen == 0)
+            author.setValue("Ursula K.", forKey: "name")
+            #expect(changes.seen == 1)
+        }
+    }
+
+    @Test func aRelationshipsInverseNotifiesItsObservers() async throws {
+        let container = try await Support.container(in: nil)
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            let author = Self.author(context, container)
+            let book = ManagedObject(entity: container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Book"]!, insertInto: context)
+            let changes = Self.observe("publications", of: author)
+            book.setValue(author, forKey: "author")
+            #expect(changes.seen == 1)
+            #expect((author.value(forKey: "publications") as? NSOrderedSet)?.count == 1)
+        }
+    }
+
+    @Test func fulfillingAFaultDoesNotNotify() async throws {
+        let container = try await Support.container(in: nil)
+        let id = try NotificationTests.saveAuthor(container)
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            let author = context.object(with: id)
+            #expect(author.isFault)
+            // The read under tracking fulfills the fault: no change to announce.
+            let changes = Self.observe("name", of: author)
+            #expect(!author.isFault)
+            _ = author.value(forKey: "email")
+            #expect(changes.seen == 0)
+            author.setValue("Le Guin", forKey: "name")
+            #expect(changes.seen == 1)
+        }
+    }
+
+    @Test func aRefreshDiscardingAChangeNotifies() async throws {
+        let container = try await Support.container(in: nil)
+        let id = try NotificationTests.saveAuthor(container)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = try context.existingObject(with: id)
+            author.setValue("Le Guin", forKey: "name")
+            let changes = Self.observe("name", of: author)
+            context.refresh(author, mergeChanges: false)
+            #expect(changes.seen == 1)
+            #expect(author.value(forKey: "name") as? String == "Ursula")
+        }
+    }
+
+    @Test func aMergedSaveOfAnotherContextNotifies() async throws {
+        let container = try await Support.container(in: nil)
+        let id = try NotificationTests.saveAuthor(container)
+        let (reader, writer) = (container.newBackgroundContext(), container.newBackgroundContext())
+        let (author, changes) = try reader.performAndWait {
+            let author = try reader.existingObject(with: id)
+            return (author, Self.observe("name", of: author))
+        }
+        try writer.performAndWait {
+            try writer.existingObject(with: id).setValue("Le Guin", forKey: "name")
+            try writer.save()
+        }
+        #expect(changes.seen == 0)
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: [id]], into: [reader])
+        #expect(changes.seen == 1)
+        reader.performAndWait { #expect(author.value(forKey: "name") as? String == "Le Guin") }
+    }
+
+    @Test func willAndDidChangeValueNotifyObservers() async throws {
+        let container = try await Support.container(in: nil)
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            let author = Self.author(context, container)
+            let changes = Self.observe("born", of: author)
+            author.willChangeValue(forKey: "name")
+            author.didChangeValue(forKey: "name")
+            #expect(changes.seen == 0)
+            author.willChangeValue(forKey: "born")
+            author.didChangeValue(forKey: "born")
+            #expect(changes.seen == 1)
+        }
+    }
+
+    // MARK: - Async sequences
+
+    @Test func changesYieldAfterAPerformBlockASaveAndAMerge() async throws {
+        let container = try await Support.container(in: nil)
+        let (context, other) = (container.newBackgroundContext(), container.newBackgroundContext())
+        var changes = context.changes.makeAsyncIterator()
+        var saves = context.saves.makeAsyncIterator()
+        let author = context.performAndWait {
+            let author = Self.author(context, container)
+            author.setValue("Ursula", forKey: "name")
+            return author
+        }
+        let temporary = author.objectID
+        #expect(await changes.next()?.inserted == [temporary])
+        let id = try context.performAndWait {
+            try context.save()
+            return author.objectID
+        }
+        #expect(await saves.next()?.inserted == [id])
+        try other.performAndWait {
+            try other.existingObject(with: id).setValue("Le Guin", forKey: "name")
+            try other.save()
+        }
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: [id]], into: [context])
+        #expect(await changes.next()?.refreshed == [id])
+    }
+
+    @Test func oneObjectsChangesEndWithItsDeletion() async throws {
+        let container = try await Support.container(in: nil)
+        let id = try NotificationTests.saveAuthor(container)
+        let context = container.newBackgroundContext()
+        var changes = context.changes(for: id).makeAsyncIterator()
+        context.performAndWait {
+            // Another object's change is not this one's.
+            Self.author(context, container).setValue("Other", forKey: "name")
+        }
+        try context.performAndWait { try context.existingObject(with: id).setValue("Le Guin", forKey: "name") }
+        #expect(await changes.next() == .updated)
+        try context.performAndWait { context.delete(try context.existingObject(with: id)) }
+        #expect(await changes.next() == .deleted)
+        #expect(await changes.next() == nil)
+        #expect(context.changeSequenceObservers.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func aCancelledConsumerRemovesItsObserver() async throws {
+        let container = try await Support.container(in: nil)
+        let context = container.newBackgroundContext()
+        let consumer = Task {
+            for await _ in context.changes {}
+        }
+        try await Self.wait { context.changeSequenceObservers.load(ordering: .relaxed) == 1 }
+        #expect(context.changeSequenceObservers.load(ordering: .relaxed) == 1)
+        consumer.cancel()
+        await consumer.value
+        try await Self.wait { context.changeSequenceObservers.load(ordering: .relaxed) == 0 }
+        #expect(context.changeSequenceObservers.load(ordering: .relaxed) == 0)
+    }
+
+    /// Waits up to two seconds for `condition`.
+    static func wait(_ condition: () -> Bool) async throws {
+        for _ in 0..<200 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    }
+}
