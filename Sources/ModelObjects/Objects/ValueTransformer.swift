@@ -19,15 +19,26 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
 /// attribute gives (`valueTransformerName`).
 open class ValueTransformer: @unchecked Sendable {
     private static let registry = Mutex<[String: ValueTransformer]>([:])
+    /// For a transformer made by ``init(forName:)``, the registered one it answers for: Swift's
+    /// initializer cannot return that instance itself, as Foundation's factory method does.
+    private let standIn: ValueTransformer?
 
     /// A transformer; subclasses override the two transformations.
-    public init() {}
+    public init() { standIn = nil }
+
+    private init(standingFor registered: ValueTransformer) { standIn = registered }
 
     /// The object for stored `value` (data), or nil when it cannot be read.
-    open func transformedValue(_ value: Any?) -> Any? { value }
+    open func transformedValue(_ value: Any?) -> Any? {
+        if let standIn { return standIn.transformedValue(value) }
+        return value
+    }
 
     /// The data to store for `value`.
-    open func reverseTransformedValue(_ value: Any?) -> Any? { value }
+    open func reverseTransformedValue(_ value: Any?) -> Any? {
+        if let standIn { return standIn.reverseTransformedValue(value) }
+        return value
+    }
 
     /// Whether values can be turned back into data; true, as stores must write them.
     open class func allowsReverseTransformation() -> Bool { true }
@@ -37,10 +48,11 @@ open class ValueTransformer: @unchecked Sendable {
         registry.withLock { $0[name.rawValue] = transformer }
     }
 
-    /// The transformer registered under `name`.
+    /// The transformer registered under `name`, nil when none is: its transformations are the
+    /// registered transformer's.
     public convenience init?(forName name: NSValueTransformerName) {
-        guard Self.registry.withLock({ $0[name.rawValue] }) != nil else { return nil }
-        self.init()
+        guard let registered = Self.registry.withLock({ $0[name.rawValue] }) else { return nil }
+        self.init(standingFor: registered)
     }
 
     static func registered(_ name: String) -> ValueTransformer? { registry.withLock { $0[name] } }
