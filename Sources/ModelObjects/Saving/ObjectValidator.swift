@@ -68,19 +68,18 @@ enum ObjectValidator {
     /// The error of the model's rules for property `key` of `object` holding `value`; nil when it passes.
     static func ruleError(_ value: Any?, forKey key: String, of object: ManagedObject) -> NSError? {
         let properties = object.entity.properties
-        // Most properties have no rule any value could break: passed without casting the value.
+        // Most properties have no rule any value could break (``canBreakRule(_:)``, which also
+        // passes derived attributes and transient relationships): passed without casting the value.
         guard let index = properties.index(of: key), properties.isRuled(at: index) else { return nil }
         let value = value is NSNull ? nil : value
         switch properties.property(at: index) {
         case .attribute(let attribute, _), .transient(let attribute):
-            guard !attribute.isDerived else { return nil }
             guard let value else {
                 guard !attribute.isOptional, !attribute.isTransient else { return nil }
                 return ContextError.validation(1570, "\(key) is a required value.", object: object, key: key, value: nil)
             }
             return checkValue(value, attribute, of: object)
         case .toMany(let relationship):
-            guard !relationship.isTransient else { return nil }
             let count = (value as? NSSet)?.count ?? (value as? NSOrderedSet)?.count ?? ManagedObject.objects(in: value).count
             if count == 0 && relationship.isOptional { return nil }
             if let minimum = relationship.minCount, minimum > 0, count < minimum {
@@ -90,8 +89,8 @@ enum ObjectValidator {
                 return ContextError.validation(1590, "Too many items in \(key).", object: object, key: key, value: count)
             }
             return nil
-        case .toOne(let relationship, _):
-            guard !relationship.isTransient, !relationship.isOptional, value == nil else { return nil }
+        case .toOne:
+            guard value == nil else { return nil }
             return ContextError.validation(1570, "\(key) is a required value.", object: object, key: key, value: nil)
         }
     }

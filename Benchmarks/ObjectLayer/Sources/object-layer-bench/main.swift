@@ -35,6 +35,17 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
 }
 
+/// The shortest of five rounds of `round`, each on the queue of a fresh background context of
+/// `container`; `round` returns the seconds it timed.
+func fiveRounds(in container: PersistentContainer, _ round: (ManagedObjectContext) throws -> Double) throws -> Double {
+    var times = [Double]()
+    for _ in 0..<5 {
+        let context = container.newBackgroundContext()
+        times.append(try context.performAndWait { try round(context) })
+    }
+    return times.min() ?? 0
+}
+
 func container(at path: String, history: Bool = false) async throws -> PersistentContainer {
     let container = try PersistentContainer(name: "Bench", model: URL(fileURLWithPath: modelPath))
     var description = StoreDescription(url: URL(fileURLWithPath: path))
@@ -226,40 +237,32 @@ case "results":
     print("results \(count): one changed object, objects-did-change to controllerDidChangeContent: median \(String(format: "%.1f", times[times.count / 2] * 1e6)) µs (min \(String(format: "%.1f", times[0] * 1e6)), max \(String(format: "%.1f", times[times.count - 1] * 1e6)))")
 case "inserts":
     // N new objects through init(context:) and the typed setters, then one save, into a store
-    // emptied first: five rounds, each in a fresh context (a workload to profile).
+    // emptied first (a workload to profile).
     let container = try await container(at: storePath)
-    var times = [Double]()
-    for _ in 0..<5 {
+    let best = try fiveRounds(in: container) { context in
         try BenchStores.database(of: container).write { db in
             try db.execute(sql: "DELETE FROM ZITEM")
             try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 0 WHERE Z_NAME = 'Item'")
         }
-        let context = container.newBackgroundContext()
-        times.append(try context.performAndWait {
-            try seconds {
-                BenchStores.insertItems(into: context, count: count)
-                try context.save()
-            }
-        })
+        return try seconds {
+            BenchStores.insertItems(into: context, count: count)
+            try context.save()
+        }
     }
-    print("inserts \(count): init(context:), ten typed setters and one save: min \(String(format: "%.3f", times.min() ?? 0)) s")
+    print("inserts \(count): init(context:), ten typed setters and one save: min \(String(format: "%.3f", best)) s")
 case "updates":
-    // N objects fetched, one attribute of each changed through its typed accessor, and saved:
-    // five rounds, each in a fresh context, on the store `seed` made (a workload to profile).
+    // N objects fetched, one attribute of each changed through its typed accessor, and saved, on
+    // the store `seed` made (a workload to profile).
     let container = try await container(at: storePath)
-    var times = [Double]()
-    for _ in 0..<5 {
-        let context = container.newBackgroundContext()
-        times.append(try context.performAndWait {
-            try seconds {
-                let request = Item.fetchRequest()
-                request.fetchLimit = count
-                for item in try context.fetch(request) { item.a1 &+= 1 }
-                try context.save()
-            }
-        })
+    let best = try fiveRounds(in: container) { context in
+        try seconds {
+            let request = Item.fetchRequest()
+            request.fetchLimit = count
+            for item in try context.fetch(request) { item.a1 &+= 1 }
+            try context.save()
+        }
     }
-    print("updates \(count): fetch, one typed setter each and one save: min \(String(format: "%.3f", times.min() ?? 0)) s")
+    print("updates \(count): fetch, one typed setter each and one save: min \(String(format: "%.3f", best)) s")
 default:
     exit(64)
 }
