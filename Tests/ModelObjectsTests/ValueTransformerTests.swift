@@ -34,4 +34,14 @@ struct ValueTransformerTests {
         ValueTransformer.setValueTransformer(nil, forName: name)
         #expect(ValueTransformer(forName: name) == nil)
     }
+
+    /// The object layer's own names, which Apple platforms use, reach the same registry as
+    /// Foundation's names, which it gives where Foundation lacks them.
+    @Test func theObjectLayersNamesAndFoundationsReachOneRegistry() throws {
+        let name = AttributeValueTransformer.Name("OwnNames-\(UUID().uuidString)")
+        AttributeValueTransformer.setValueTransformer(ReversingTransformer(), forName: name)
+        defer { AttributeValueTransformer.setValueTransformer(nil, forName: name) }
+        let found = try #require(ValueTransformer(forName: NSValueTransformerName(name.rawValue)))
+        #expect(found.reverseTransformedValue("xy") as? Data == Data("yx".utf8))
+    }
 }

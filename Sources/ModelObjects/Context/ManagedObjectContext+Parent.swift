@@ -74,7 +74,7 @@ extension ManagedObjectContext {
         object.pending.changedAttributes.forEach { index in
             guard let value = object.pending.attribute(index) else { return }
             attributes[index] = entity.slotKinds[index].type == .transformable
-                ? value.map { ValueTransformer.data(for: $0, of: entity.slotAttributes[index]) } : value
+                ? value.map { AttributeValueTransformer.data(for: $0, of: entity.slotAttributes[index]) } : value
         }
         return attributes
     }

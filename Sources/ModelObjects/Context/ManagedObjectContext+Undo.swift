@@ -32,7 +32,7 @@ extension ManagedObjectContext {
 
     /// Records `restore` with the undo manager; a main-queue context's first change of an event
     /// also has the main queue's next turn end the event, as the main run loop does on Apple platforms.
-    private func registerUndo(_ manager: UndoManager, _ restore: @escaping (ManagedObjectContext) -> Void) {
+    private func registerUndo(_ manager: ContextUndoManager, _ restore: @escaping (ManagedObjectContext) -> Void) {
         if concurrencyType == .mainQueueConcurrencyType, manager.groupingLevel == 0, manager.groupsByEvent {
             DispatchQueue.main.async { [weak self] in self?.endUndoEvent() }
         }

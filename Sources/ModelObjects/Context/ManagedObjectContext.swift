@@ -40,7 +40,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
     /// Where the context records its changes for undo and redo (`undoManager`): nil, the
     /// default, for none, as in Core Data; see ``undo()``. Set it on the context's queue.
-    public var undoManager: UndoManager? {
+    public var undoManager: ContextUndoManager? {
         didSet { undoManager?.attach(self) }
     }
     /// The objects an undo or redo in progress changed, to announce when it ends.

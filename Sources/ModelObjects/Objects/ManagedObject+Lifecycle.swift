@@ -22,7 +22,7 @@ extension ManagedObject {
         guard var values = committed, values.indices.contains(slot) else { return }
         let kind = entity.slotKinds[slot]
         let normalized = Self.normalized(value, as: kind.type)
-        values[slot] = kind.type == .transformable ? normalized.map { ValueTransformer.data(for: $0, of: entity.slotAttributes[slot]) } : normalized
+        values[slot] = kind.type == .transformable ? normalized.map { AttributeValueTransformer.data(for: $0, of: entity.slotAttributes[slot]) } : normalized
         committed = values
     }
 

@@ -130,7 +130,7 @@ open class ManagedObject: NSObject {
         for key in keys ?? Array(entity.properties.keys) {
             switch entity.properties[key] {
             case .attribute(let attribute, let slot)?:
-                result[key] = committed?[slot].flatMap { ValueTransformer.object(from: $0, for: attribute) } ?? NSNull()
+                result[key] = committed?[slot].flatMap { AttributeValueTransformer.object(from: $0, for: attribute) } ?? NSNull()
             case .toOne(_, let slot?)?:
                 result[key] = committedToOnes[slot].flatMap { managedObjectContext?.registeredOrFault($0) } ?? NSNull()
             case .toMany(let relationship)?:
@@ -220,7 +220,7 @@ open class ManagedObject: NSObject {
         if let changed = pending.attribute(slot) { return changed }
         if committed == nil { managedObjectContext?.fulfill(self) }
         guard let stored = committed?[slot] else { return nil }
-        return entity.slotKinds[slot].type == .transformable ? ValueTransformer.object(from: stored, for: entity.slotAttributes[slot]) : stored
+        return entity.slotKinds[slot].type == .transformable ? AttributeValueTransformer.object(from: stored, for: entity.slotAttributes[slot]) : stored
     }
 
     /// The value of a property already looked up in the entity.
@@ -434,7 +434,7 @@ extension ManagedObject {
         guard case .attribute(let attribute, let slot)? = entity.properties[key], attribute.type == .transformable else {
             return value(forKey: key)
         }
-        if let changed = pending.attribute(slot) { return changed.map { ValueTransformer.data(for: $0, of: attribute) } }
+        if let changed = pending.attribute(slot) { return changed.map { AttributeValueTransformer.data(for: $0, of: attribute) } }
         managedObjectContext?.fulfill(self)
         return committed?[slot] ?? nil
     }

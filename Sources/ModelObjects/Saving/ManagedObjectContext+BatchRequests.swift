@@ -240,7 +240,7 @@ extension ManagedObjectContext {
             let type = shape.attributes[slot].type
             do {
                 if type == .transformable, let entity, !(value is NSNull) {
-                    return (slot, try StoredValue.databaseValue(object: ValueTransformer.data(for: value, of: entity.slotAttributes[slot]), as: type))
+                    return (slot, try StoredValue.databaseValue(object: AttributeValueTransformer.data(for: value, of: entity.slotAttributes[slot]), as: type))
                 }
                 return (slot, try StoredValue.databaseValue(object: ManagedObject.normalized(value, as: type), as: type))
             } catch {

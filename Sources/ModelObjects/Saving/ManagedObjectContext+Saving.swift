@@ -331,7 +331,7 @@ extension ManagedObjectContext {
         let type = object.entity.slotKinds[slot].type
         do {
             guard type == .transformable, let value else { return try StoredValue.databaseValue(object: value, as: type) }
-            return try StoredValue.databaseValue(object: ValueTransformer.data(for: value, of: object.entity.slotAttributes[slot]), as: type)
+            return try StoredValue.databaseValue(object: AttributeValueTransformer.data(for: value, of: object.entity.slotAttributes[slot]), as: type)
         } catch {
             let name = object.entity.shape.attributes[slot].name
             throw ContextError.validation(1550, "'\(name)' of \(object.entity.name) cannot hold this value: \(error)", object: object, key: name, value: value)

@@ -1,17 +1,18 @@
 import Foundation
 
-/// Foundation's `UndoManager` (`NSUndoManager`), which swift-corelibs-foundation does not have: a
-/// recorder of undo operations in groups, that undoes the last group and records its inverse for
-/// redo, as a context's ``ManagedObjectContext/undoManager`` uses it. With ``groupsByEvent`` (the
-/// default) the first operation registered opens a group that the end of the event closes; Apple's
-/// run loop ends events, and here a context ends them (the end of a `perform` block,
-/// ``ManagedObjectContext/processPendingChanges()``, a main-queue context's next turn of the main
-/// queue), as do ``undo()`` and ``redo()``. Misuse Foundation answers with an exception (ending a
-/// group never begun, undoing with a nested group open) does nothing here. An undo manager belongs
-/// to the queue of the context it serves and is not `Sendable`; targets are held weakly, as
-/// `NSUndoManager` does not retain them. `registerUndo(withTarget:selector:object:)` and
+/// The undo manager of Foundation on Apple platforms (`UndoManager`, `NSUndoManager`), which
+/// swift-corelibs-foundation does not have, so that on Linux the object layer gives this class that
+/// name too: a recorder of undo operations in groups, that undoes the last group and records its
+/// inverse for redo, as a context's ``ManagedObjectContext/undoManager`` uses it. With
+/// ``groupsByEvent`` (the default) the first operation registered opens a group that the end of the
+/// event closes; Apple's run loop ends events, and here a context ends them (the end of a `perform`
+/// block, ``ManagedObjectContext/processPendingChanges()``, a main-queue context's next turn of the
+/// main queue), as do ``undo()`` and ``redo()``. Misuse Foundation answers with an exception
+/// (ending a group never begun, undoing with a nested group open) does nothing here. An undo
+/// manager belongs to the queue of the context it serves and is not `Sendable`; targets are held
+/// weakly, as `NSUndoManager` does not retain them. `registerUndo(withTarget:selector:object:)` and
 /// `prepare(withInvocationTarget:)` need the Objective-C runtime and are left out.
-open class UndoManager {
+open class ContextUndoManager {
     /// One recorded operation: its handler, for its target while the target lives.
     private struct Action {
         weak var target: AnyObject?
@@ -281,7 +282,7 @@ open class UndoManager {
 
 /// The undo manager's notifications, under the names Swift gives Foundation's.
 extension Notification.Name {
-    /// Posted when a group opens or closes (except a top-level one opening) and when ``UndoManager/canRedo`` is read.
+    /// Posted when a group opens or closes (except a top-level one opening) and when ``ContextUndoManager/canRedo`` is read.
     public static let NSUndoManagerCheckpoint = Notification.Name("NSUndoManagerCheckpointNotification")
     /// Posted by an undo manager after a group opens.
     public static let NSUndoManagerDidOpenUndoGroup = Notification.Name("NSUndoManagerDidOpenUndoGroupNotification")
