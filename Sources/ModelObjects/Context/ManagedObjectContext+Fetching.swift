@@ -62,7 +62,7 @@ extension ManagedObjectContext {
         if !ancestors.isEmpty {
             stored = stored.compactMap { row in ancestors[ObjectKey(number: row.number, key: row.key)] ?? row }
         }
-        var result = try materialize(stored)
+        var result = try materialize(consume stored)
         guard merging else { return result }
         let evaluation = ObjectEvaluation(self)
         let predicate = try request.predicate?.checkedNode()

@@ -62,15 +62,15 @@ extension ManagedObjectContext {
 
     /// The attribute values of `object` with its unsaved changes, as its row would hold them;
     /// `settling`, the object's saved values are used up making them (the caller sets them back).
-    func currentAttributes(of object: ManagedObject, settling: Bool = false) -> [Any?] {
+    func currentAttributes(of object: ManagedObject, settling: Bool = false) -> AttributeValues {
         let entity = object.entity
         let shape = entity.shape
         // A new object's values, every slot set: its row as they are.
-        if object.committed == nil, !entity.hasTransformableSlots, let all = object.pending.allAttributes { return all }
-        var attributes = object.committed ?? []
+        if object.committed == nil, !entity.hasTransformableSlots, let all = object.pending.allAttributes { return AttributeValues(all) }
+        var attributes = object.committed ?? AttributeValues(nils: 0)
         // A save's new saved values: taken out of the object, so that they change in place, not in a copy.
         if settling { object.committed = nil }
-        if attributes.count < shape.attributes.count { attributes = Array(repeating: nil, count: shape.attributes.count) }
+        if attributes.count < shape.attributes.count { attributes = AttributeValues(nils: shape.attributes.count) }
         object.pending.changedAttributes.forEach { index in
             guard let value = object.pending.attribute(index) else { return }
             attributes[index] = entity.slotKinds[index].type == .transformable

@@ -99,8 +99,10 @@ extension ManagedObjectContext {
     }
 
     /// The registered objects of rows read together, in their order: each entity's description
-    /// and class are found once for all its rows, not once a row.
-    func materialize(_ rows: [StoredObject]) throws -> [ManagedObject] {
+    /// and class are found once for all its rows, not once a row. The rows' values move into the
+    /// objects (``fill(_:taking:at:)``), so the rows are taken, not copied.
+    func materialize(_ given: consuming [StoredObject]) throws -> [ManagedObject] {
+        var rows = given
         let coordinator = try coordinator()
         let model = coordinator.managedObjectModel
         let stores = try coordinator.stores()
@@ -109,44 +111,56 @@ extension ManagedObjectContext {
         var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
         registered.reserve(rows.count)
         let stamp = readStamp(coordinator)
-        return try rows.map { stored in
-            let key = ObjectRegistry.Key(number: stored.number, value: stored.key)
+        var objects = [ManagedObject]()
+        objects.reserveCapacity(rows.count)
+        for index in rows.indices {
+            let number = rows[index].number
+            let rowKey = rows[index].key
+            let key = ObjectRegistry.Key(number: number, value: rowKey)
             if let known = registered[key] {
                 if known.committed == nil, !known.inserted {
-                    fill(known, from: stored, at: stamp)
+                    fill(known, taking: &rows[index], at: stamp)
                     awakeFromFetch(known)
                 }
-                return known
+                objects.append(known)
+                continue
             }
             let kind: (entity: EntityDescription, type: ManagedObject.Type)
-            if let known = kinds[stored.number] {
+            if let known = kinds[number] {
                 kind = known
             } else {
-                guard let shape = model.rows.shape(number: stored.number), let entity = model.entitiesByName[shape.name] else {
+                guard let shape = model.rows.shape(number: number), let entity = model.entitiesByName[shape.name] else {
                     throw ContextError.make(134060, "the store has a row of an entity the model lacks")
                 }
                 kind = (entity, coordinator.classes.objectClass(for: entity))
-                kinds[stored.number] = kind
+                kinds[number] = kind
             }
             let id: ManagedObjectID
-            if stored.key > 0 {
-                let store = stores.isSingle ? 0 : KeySpace.store(of: stored.key)
+            if rowKey > 0 {
+                let store = stores.isSingle ? 0 : KeySpace.store(of: rowKey)
                 guard store < storeIDs.count else { throw ContextError.make(134060, "the object is in a store this coordinator does not have") }
-                id = ManagedObjectID(entityName: kind.entity.name, storeOf: storeIDs[store], primaryKey: stored.key)
+                id = ManagedObjectID(entityName: kind.entity.name, storeOf: storeIDs[store], primaryKey: rowKey)
             } else {
-                id = ManagedObjectID(temporaryFor: kind.entity.name, reference: -stored.key)
+                id = ManagedObjectID(temporaryFor: kind.entity.name, reference: -rowKey)
             }
             let object = makeObject(kind.entity, id: id, of: kind.type, absentKey: key)
-            fill(object, from: stored, at: stamp)
+            fill(object, taking: &rows[index], at: stamp)
             awakeFromFetch(object)
-            return object
+            objects.append(object)
         }
+        return objects
     }
 
-    /// Gives `object` the saved values of `stored`, read at `stamp` (its cached row, if it had one, is older).
-    func fill(_ object: ManagedObject, from stored: StoredObject, at stamp: ReadStamp) {
-        object.committed = stored.attributes
-        object.committedToOnes = stored.toOnes
+    /// Gives `object` the saved values of `stored`, read at `stamp` (its cached row, if it had one,
+    /// is older). The values move into the object, without the retain and release a copy of them
+    /// costs, and the row is left without them.
+    func fill(_ object: ManagedObject, taking stored: inout StoredObject, at stamp: ReadStamp) {
+        var attributes = AttributeValues(nils: 0)
+        var toOnes: [ObjectKey?] = []
+        swap(&attributes, &stored.attributes)
+        swap(&toOnes, &stored.toOnes)
+        object.committed = consume attributes
+        object.committedToOnes = consume toOnes
         object.version = stored.version
         object.readStamp = stamp
         object.cachedRow = nil
@@ -172,11 +186,11 @@ extension ManagedObjectContext {
         } else {
             (try? reading(key) { try $0.object(key) }) ?? nil
         }
-        if let stored {
-            fill(object, from: stored, at: stamp)
+        if var stored {
+            fill(object, taking: &stored, at: stamp)
             awakeFromFetch(object)
         } else {
-            object.committed = Array(repeating: nil, count: object.entity.shape.attributes.count)
+            object.committed = AttributeValues(nils: object.entity.shape.attributes.count)
             object.committedToOnes = Array(repeating: nil, count: object.entity.shape.toOnes.count)
         }
     }

@@ -14,12 +14,12 @@ struct ReadStamp {
 /// snapshot: a fault fired while they are fresh enough takes them instead of reading the store.
 /// A class, so that an object without one carries a single empty reference.
 final class CachedRow {
-    let attributes: [Any?]
+    let attributes: AttributeValues
     let toOnes: [ObjectKey?]
     let version: Int64
     let stamp: ReadStamp
 
-    init(attributes: [Any?], toOnes: [ObjectKey?], version: Int64, stamp: ReadStamp) {
+    init(attributes: AttributeValues, toOnes: [ObjectKey?], version: Int64, stamp: ReadStamp) {
         self.attributes = attributes
         self.toOnes = toOnes
         self.version = version

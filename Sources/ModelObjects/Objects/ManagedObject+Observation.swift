@@ -20,24 +20,20 @@ extension ManagedObject: Observable {
 
     /// Registers a read of the property of `keyPath` with the observer tracking reads, if any.
     func observeAccess(_ keyPath: ObservedKeyPath) {
-        let box: ObservationBox
-        if let observation {
-            box = observation
-        } else {
-            box = ObservationBox()
-            observation = box
-        }
-        box.registrar.access(self, keyPath: keyPath)
+        if let observation { return observation.access(self, keyPath) }
+        let box = ObservationBox()
+        observation = box
+        box.access(self, keyPath)
     }
 
     /// Announces to observers that the property of `keyPath` is about to change.
     func observeWillChange(_ keyPath: ObservedKeyPath) {
-        observation?.registrar.willSet(self, keyPath: keyPath)
+        observation?.willSet(self, keyPath)
     }
 
     /// Announces to observers that the property of `keyPath` changed.
     func observeDidChange(_ keyPath: ObservedKeyPath) {
-        observation?.registrar.didSet(self, keyPath: keyPath)
+        observation?.didSet(self, keyPath)
     }
 
     /// Runs `change` of the property `key`, announced to observers before and after.
@@ -52,11 +48,11 @@ extension ManagedObject: Observable {
     /// again when next used, announcing a change of every property: any may now read differently.
     /// A fault without changes has no values to let go, and announces nothing.
     func observingValuesReplaced(_ change: () -> Void) {
-        guard let registrar = observation?.registrar, !isFault || hasChanges else { return change() }
+        guard let observation, !isFault || hasChanges else { return change() }
         let keyPaths = entity.properties.allKeyPaths
-        for keyPath in keyPaths { registrar.willSet(self, keyPath: keyPath) }
+        for keyPath in keyPaths { observation.willSet(self, keyPath) }
         change()
-        for keyPath in keyPaths { registrar.didSet(self, keyPath: keyPath) }
+        for keyPath in keyPaths { observation.didSet(self, keyPath) }
     }
 
     /// Registers a read of property `key` with Observation, as Core Data's `willAccessValue(forKey:)`
@@ -83,7 +79,26 @@ extension ManagedObject: Observable {
 
 /// An object's Observation registrar, in a box of its own: the registrar's layout is private to
 /// the Observation library, so an optional one stored in the object would be copied, through its
-/// value witnesses, on every read; the box's constant is used in place.
+/// value witnesses, on every read. The box's constant is used in place only from the box's own
+/// methods: read from outside (`box.registrar.access`), it was copied and destroyed again.
 final class ObservationBox: Sendable {
-    let registrar = ObservationRegistrar()
+    private let registrar = ObservationRegistrar()
+
+    /// Registers a read of `keyPath` of `object` with the observer tracking reads, if any.
+    @inline(__always)
+    func access(_ object: ManagedObject, _ keyPath: ManagedObject.ObservedKeyPath) {
+        registrar.access(object, keyPath: keyPath)
+    }
+
+    /// Announces that `keyPath` of `object` is about to change.
+    @inline(__always)
+    func willSet(_ object: ManagedObject, _ keyPath: ManagedObject.ObservedKeyPath) {
+        registrar.willSet(object, keyPath: keyPath)
+    }
+
+    /// Announces that `keyPath` of `object` changed.
+    @inline(__always)
+    func didSet(_ object: ManagedObject, _ keyPath: ManagedObject.ObservedKeyPath) {
+        registrar.didSet(object, keyPath: keyPath)
+    }
 }

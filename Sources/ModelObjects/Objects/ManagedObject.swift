@@ -27,7 +27,7 @@ open class ManagedObject: NSObject {
     /// object here too: saving that deletion again writes nothing.
     var deletedElsewhere = false
     /// The saved attribute values in the order of the entity's row slots; nil while a fault.
-    final var committed: [Any?]?
+    final var committed: AttributeValues?
     /// The saved to-ones' targets, in the order of the entity's to-one slots.
     var committedToOnes: [ObjectKey?] = []
     /// Attributes and to-ones changed since the last save.
@@ -220,7 +220,8 @@ open class ManagedObject: NSObject {
         if let changed = pending.attribute(slot) { return changed }
         if committed == nil { managedObjectContext?.fulfill(self) }
         guard let stored = committed?[slot] else { return nil }
-        return entity.slotKinds[slot].type == .transformable ? AttributeValueTransformer.object(from: stored, for: entity.slotAttributes[slot]) : stored
+        guard entity.hasTransformableSlots, entity.slotKinds[slot].type == .transformable else { return stored }
+        return AttributeValueTransformer.object(from: stored, for: entity.slotAttributes[slot])
     }
 
     /// The value of a property already looked up in the entity.

@@ -383,7 +383,7 @@ extension ManagedObjectContext {
     }
 
     /// A row's values by property name as Core Data's snapshots hold them: attributes, and to-ones as object IDs.
-    private func snapshot(of entity: EntityDescription, _ attributes: [Any?], _ toOnes: [ObjectKey?]) -> [String: Any] {
+    private func snapshot(of entity: EntityDescription, _ attributes: AttributeValues, _ toOnes: [ObjectKey?]) -> [String: Any] {
         var result = [String: Any]()
         for (slot, value) in zip(entity.shape.attributes, attributes) { result[slot.name] = value ?? NSNull() }
         for (slot, target) in zip(entity.shape.toOnes, toOnes) { result[slot.name] = target.flatMap { try? objectID(of: $0) } ?? NSNull() }
@@ -419,7 +419,8 @@ extension ManagedObjectContext {
                 // The stored row is the object's now: written over (one version more), or taken as it is.
                 guard mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite else {
                     discardChanges(of: object)
-                    fill(object, from: stored, at: stamp)
+                    var row = stored
+                    fill(object, taking: &row, at: stamp)
                     continue
                 }
                 object.version = stored.version + 1

@@ -10,10 +10,10 @@ package struct StoredObject {
     package var key: Int64
     package var number: Int
     package var version: Int64
-    package var attributes: [Any?]
+    package var attributes: AttributeValues
     package var toOnes: [ObjectKey?]
 
-    package init(key: Int64, number: Int, version: Int64, attributes: [Any?], toOnes: [ObjectKey?]) {
+    package init(key: Int64, number: Int, version: Int64, attributes: AttributeValues, toOnes: [ObjectKey?]) {
         self.key = key
         self.number = number
         self.version = version
@@ -123,17 +123,16 @@ package struct ObjectRowReader {
     func decode(_ row: Row, _ statement: SQLiteStatement) throws -> StoredObject? {
         guard let number = try integer(row, statement, 1, "Z_ENT", table: "an entity table").map(Int.init), let shape = rows.shape(number: number)
         else { return nil }
-        var attributes = [Any?]()
-        attributes.reserveCapacity(shape.attributes.count)
+        var attributes = AttributeValues(nils: shape.attributes.count)
         // Where externally stored values are, found only for a row that has one (a fault's row
         // is read by a reader of its own).
         var external: ExternalBinaryData?
-        for slot in shape.attributes {
+        for (index, slot) in shape.attributes.enumerated() {
             if slot.isExternal, case .blob(let data) = WholeColumn.value(row, slot.index).storage {
                 if external == nil { external = ExternalBinaryData(db) }
-                attributes.append(external?.value(data))
+                attributes[index] = external?.value(data)
             } else {
-                attributes.append(Self.value(statement, CInt(slot.index), as: slot.type))
+                Self.read(statement, CInt(slot.index), as: slot.type, into: &attributes, at: index)
             }
         }
         var toOnes = [ObjectKey?]()
@@ -164,19 +163,21 @@ package struct ObjectRowReader {
         }
     }
 
-    /// The value an object holds for column `index` of an attribute of `type`, as
-    /// ``StoredValue/object(_:as:)`` gives it; the common pairs of storage class and type are
-    /// read without making a `DatabaseValue`.
-    private static func value(_ statement: SQLiteStatement, _ index: CInt, as type: AttributeType) -> Any? {
+    /// Sets `slot` of `values` to the value an object holds for column `index` of an attribute
+    /// of `type`, as ``StoredValue/object(_:as:)`` gives it; the common pairs of storage class
+    /// and type are read without making a `DatabaseValue` or an `Any`.
+    private static func read(
+        _ statement: SQLiteStatement, _ index: CInt, as type: AttributeType, into values: inout AttributeValues, at slot: Int
+    ) {
         switch (sqlite3_column_type(statement, index), type) {
-        case (SQLITE_NULL, _): nil
-        case (SQLITE_INTEGER, .integer64): sqlite3_column_int64(statement, index)
-        case (SQLITE_INTEGER, .integer32): Int32(truncatingIfNeeded: sqlite3_column_int64(statement, index))
-        case (SQLITE_INTEGER, .integer16): Int16(truncatingIfNeeded: sqlite3_column_int64(statement, index))
-        case (SQLITE_INTEGER, .boolean): sqlite3_column_int64(statement, index) != 0
-        case (SQLITE_FLOAT, .double): sqlite3_column_double(statement, index)
-        case (SQLITE_FLOAT, .date): Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, index))
-        default: StoredValue.object(WholeText.value(of: statement, at: index), as: type)
+        case (SQLITE_NULL, _): break
+        case (SQLITE_INTEGER, .integer64): values.set(sqlite3_column_int64(statement, index), at: slot)
+        case (SQLITE_INTEGER, .integer32): values.set(Int32(truncatingIfNeeded: sqlite3_column_int64(statement, index)), at: slot)
+        case (SQLITE_INTEGER, .integer16): values.set(Int16(truncatingIfNeeded: sqlite3_column_int64(statement, index)), at: slot)
+        case (SQLITE_INTEGER, .boolean): values.set(sqlite3_column_int64(statement, index) != 0, at: slot)
+        case (SQLITE_FLOAT, .double): values.set(sqlite3_column_double(statement, index), at: slot)
+        case (SQLITE_FLOAT, .date): values.set(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, index)), at: slot)
+        default: values[slot] = StoredValue.object(WholeText.value(of: statement, at: index), as: type)
         }
     }
 

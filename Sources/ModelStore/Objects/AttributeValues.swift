@@ -1,0 +1,120 @@
+import Foundation
+
+/// An object's attribute values in the order of its row's attribute slots, kept compactly: an
+/// integer, a boolean, a floating-point number or a date as its eight bytes beside a byte naming
+/// its type, any other value (a string, data, a decimal, a UUID…) as itself. A row of ten integers
+/// takes one allocation of 13 words, where `[Any?]` takes ten 40-byte existentials, so a context
+/// holding many objects touches a third of the memory, and reading a value back makes its `Any`
+/// from the bits, without copying an existential through its value witnesses. A value keeps its
+/// exact Swift type: only an `Int64` is kept as one, an `NSNumber` or an `Int` is kept as itself.
+package struct AttributeValues {
+    /// The type of the value in a slot, a byte each.
+    private enum Kind: UInt8 {
+        case null = 0, int64, int32, int16, bool, double, float, date, other
+    }
+
+    /// The number of slots.
+    package let count: Int
+    /// The kinds, eight bytes to a word, then a word for each slot: its value's bits, or for a
+    /// value of another type its place in `others`.
+    private var words: ContiguousArray<UInt64>
+    /// The values of other types, in the order they were set.
+    private var others: ContiguousArray<Any> = []
+
+    /// `count` slots, all nil.
+    package init(nils count: Int) {
+        self.count = count
+        words = ContiguousArray(repeating: 0, count: (count + 7) >> 3 + count)
+    }
+
+    /// The values of `values`, each of its own type.
+    package init(_ values: [Any?]) {
+        self.init(nils: values.count)
+        for slot in values.indices where values[slot] != nil { self[slot] = values[slot] }
+    }
+
+    /// Where slot 0's word is: after the kinds.
+    private var firstValue: Int { (count + 7) >> 3 }
+
+    private func kind(_ slot: Int) -> Kind {
+        let byte = UInt8(truncatingIfNeeded: words[slot >> 3] >> UInt64((slot & 7) << 3))
+        return Kind(rawValue: byte) ?? .null
+    }
+
+    private mutating func set(_ kind: Kind, _ bits: UInt64, at slot: Int) {
+        precondition(slot >= 0 && slot < count, "attribute slot \(slot) of \(count)")
+        let shift = UInt64((slot & 7) << 3)
+        words[slot >> 3] = words[slot >> 3] & ~(0xFF << shift) | UInt64(kind.rawValue) << shift
+        words[firstValue + slot] = bits
+    }
+
+    /// Sets slot `slot` to `value`, an `Int64`.
+    package mutating func set(_ value: Int64, at slot: Int) { set(.int64, UInt64(bitPattern: value), at: slot) }
+    /// Sets slot `slot` to `value`, an `Int32`.
+    package mutating func set(_ value: Int32, at slot: Int) { set(.int32, UInt64(bitPattern: Int64(value)), at: slot) }
+    /// Sets slot `slot` to `value`, an `Int16`.
+    package mutating func set(_ value: Int16, at slot: Int) { set(.int16, UInt64(bitPattern: Int64(value)), at: slot) }
+    /// Sets slot `slot` to `value`, a `Bool`.
+    package mutating func set(_ value: Bool, at slot: Int) { set(.bool, value ? 1 : 0, at: slot) }
+    /// Sets slot `slot` to `value`, a `Double`.
+    package mutating func set(_ value: Double, at slot: Int) { set(.double, value.bitPattern, at: slot) }
+    /// Sets slot `slot` to `value`, a `Float`.
+    package mutating func set(_ value: Float, at slot: Int) { set(.float, UInt64(value.bitPattern), at: slot) }
+    /// Sets slot `slot` to `value`, a `Date`.
+    package mutating func set(_ value: Date, at slot: Int) { set(.date, value.timeIntervalSinceReferenceDate.bitPattern, at: slot) }
+
+    /// Sets slot `slot` to `value`, of a type kept as itself: in the place of the slot's earlier
+    /// value of such a type, if it had one.
+    private mutating func set(other value: Any, at slot: Int) {
+        if kind(slot) == .other {
+            others[Int(words[firstValue + slot])] = value
+            return
+        }
+        others.append(value)
+        set(.other, UInt64(others.count - 1), at: slot)
+    }
+}
+
+extension AttributeValues: RandomAccessCollection, MutableCollection {
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
+
+    /// The value in slot `slot`, of the type it was set with; nil for a slot never set.
+    package subscript(slot: Int) -> Any? {
+        get {
+            let bits = words[firstValue + slot]
+            switch kind(slot) {
+            case .null: return nil
+            case .int64: return Int64(bitPattern: bits)
+            case .int32: return Int32(truncatingIfNeeded: Int64(bitPattern: bits))
+            case .int16: return Int16(truncatingIfNeeded: Int64(bitPattern: bits))
+            case .bool: return bits != 0
+            case .double: return Double(bitPattern: bits)
+            case .float: return Float(bitPattern: UInt32(truncatingIfNeeded: bits))
+            case .date: return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
+            case .other: return others[Int(bits)]
+            }
+        }
+        set {
+            guard let value = newValue else { return set(.null, 0, at: slot) }
+            // By exact type: a bridged cast (`as? Int64` of an NSNumber) would change the value's type.
+            switch ObjectIdentifier(type(of: value)) {
+            case ObjectIdentifier(Int64.self): set(value as! Int64, at: slot)
+            case ObjectIdentifier(Int32.self): set(value as! Int32, at: slot)
+            case ObjectIdentifier(Int16.self): set(value as! Int16, at: slot)
+            case ObjectIdentifier(Bool.self): set(value as! Bool, at: slot)
+            case ObjectIdentifier(Double.self): set(value as! Double, at: slot)
+            case ObjectIdentifier(Float.self): set(value as! Float, at: slot)
+            case ObjectIdentifier(Date.self): set(value as! Date, at: slot)
+            default: set(other: value, at: slot)
+            }
+        }
+    }
+}
+
+extension AttributeValues: ExpressibleByArrayLiteral {
+    /// The values listed, each of its own type.
+    package init(arrayLiteral values: Any?...) {
+        self.init(values)
+    }
+}
