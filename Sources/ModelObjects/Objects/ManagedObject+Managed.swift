@@ -12,18 +12,49 @@ extension ManagedObject {
     /// The value of the property `key` names as `Value`, nil when unset or of another kind:
     /// what generated accessors and `@Managed` properties read through. The key finds the
     /// property by its place in the entity, with no name to compare (``ManagedPropertyKey``).
-    /// Inlined into the accessor, so that the cast is to its concrete type.
+    /// Inlined into the accessor, so that a saved number, boolean or date of the declared type
+    /// reaches it without an `Any` or a dynamic cast, and other values are cast to its concrete type.
     @inlinable
     public func managedValue<Value>(for key: ManagedPropertyKey, as type: Value.Type) -> Value? {
-        Self.typed(value(for: key), as: type)
+        switch read(key) {
+        case .int64(let value): value as? Value ?? Self.typed(value, as: type)
+        case .int32(let value): value as? Value ?? Self.typed(value, as: type)
+        case .int16(let value): value as? Value ?? Self.typed(value, as: type)
+        case .bool(let value): value as? Value ?? Self.typed(value, as: type)
+        case .double(let value): value as? Value ?? Self.typed(value, as: type)
+        case .float(let value): value as? Value ?? Self.typed(value, as: type)
+        case .date(let value): value as? Value ?? Self.typed(value, as: type)
+        case .value(let value): Self.typed(value, as: type)
+        }
     }
 
     /// The value of the property `key` names, as ``value(forKey:)`` gives it.
     public func value(for key: ManagedPropertyKey) -> Any? {
-        if let context = violatedContext() { return context.onQueue { value(for: key) } }
+        read(key).value
+    }
+
+    /// The value of the property `key` names, a saved scalar as itself (``AttributeRead``).
+    @usableFromInline
+    func read(_ key: ManagedPropertyKey) -> AttributeRead {
+        if let context = violatedContext() { return context.onQueue { read(key) } }
         keyProbe?.keys.append(key.name)
-        guard let index = key.index(in: entity) else { return nil }
-        return value(at: index, key: key.name)
+        guard let index = key.index(in: entity) else { return .value(nil) }
+        let slot = entity.properties.attributeSlot(at: index)
+        guard slot >= 0, pending.attribute(slot) == nil, !entity.hasTransformableSlots || entity.slotKinds[slot].type != .transformable else {
+            return .value(value(at: index, key: key.name))
+        }
+        observeAccess(entity.properties.keyPath(at: index))
+        if committed == nil { managedObjectContext?.fulfill(self) }
+        return switch committed?.scalar(at: slot) {
+        case .int64(let value)?: .int64(value)
+        case .int32(let value)?: .int32(value)
+        case .int16(let value)?: .int16(value)
+        case .bool(let value)?: .bool(value)
+        case .double(let value)?: .double(value)
+        case .float(let value)?: .float(value)
+        case .date(let value)?: .date(value)
+        case nil: .value(committed?[slot] ?? nil)
+        }
     }
 
     /// Sets the property `key` names, as ``setValue(_:forKey:)`` does: what generated
@@ -101,5 +132,29 @@ extension ManagedObject {
         default: nil
         }
         return converted as? Value
+    }
+}
+
+/// A property's value as an accessor reads it: a saved number, boolean or date as itself, so
+/// that an inlined accessor of that type takes it without an `Any` and a dynamic cast; any other
+/// value (unsaved, transformable, a relationship, a string…) as ``ManagedObject/value(forKey:)``
+/// gives it.
+@usableFromInline
+enum AttributeRead {
+    case int64(Int64), int32(Int32), int16(Int16), bool(Bool), double(Double), float(Float), date(Date)
+    case value(Any?)
+
+    /// The value as ``ManagedObject/value(forKey:)`` gives it.
+    var value: Any? {
+        switch self {
+        case .int64(let value): value
+        case .int32(let value): value
+        case .int16(let value): value
+        case .bool(let value): value
+        case .double(let value): value
+        case .float(let value): value
+        case .date(let value): value
+        case .value(let value): value
+        }
     }
 }

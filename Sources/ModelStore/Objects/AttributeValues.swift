@@ -33,6 +33,27 @@ package struct AttributeValues {
         for slot in values.indices where values[slot] != nil { self[slot] = values[slot] }
     }
 
+    /// A value kept as its bits, as its type.
+    package enum Scalar {
+        case int64(Int64), int32(Int32), int16(Int16), bool(Bool), double(Double), float(Float), date(Date)
+    }
+
+    /// The value in slot `slot` when it is kept as its bits, without making an `Any` of it; nil
+    /// for nil or a value kept as itself.
+    package func scalar(at slot: Int) -> Scalar? {
+        let bits = words[firstValue + slot]
+        switch kind(slot) {
+        case .null, .other: return nil
+        case .int64: return .int64(Int64(bitPattern: bits))
+        case .int32: return .int32(Int32(truncatingIfNeeded: Int64(bitPattern: bits)))
+        case .int16: return .int16(Int16(truncatingIfNeeded: Int64(bitPattern: bits)))
+        case .bool: return .bool(bits != 0)
+        case .double: return .double(Double(bitPattern: bits))
+        case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: bits)))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
+        }
+    }
+
     /// Where slot 0's word is: after the kinds.
     private var firstValue: Int { (count + 7) >> 3 }
 
@@ -82,17 +103,15 @@ extension AttributeValues: RandomAccessCollection, MutableCollection {
     /// The value in slot `slot`, of the type it was set with; nil for a slot never set.
     package subscript(slot: Int) -> Any? {
         get {
-            let bits = words[firstValue + slot]
-            switch kind(slot) {
-            case .null: return nil
-            case .int64: return Int64(bitPattern: bits)
-            case .int32: return Int32(truncatingIfNeeded: Int64(bitPattern: bits))
-            case .int16: return Int16(truncatingIfNeeded: Int64(bitPattern: bits))
-            case .bool: return bits != 0
-            case .double: return Double(bitPattern: bits)
-            case .float: return Float(bitPattern: UInt32(truncatingIfNeeded: bits))
-            case .date: return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
-            case .other: return others[Int(bits)]
+            switch scalar(at: slot) {
+            case .int64(let value)?: value
+            case .int32(let value)?: value
+            case .int16(let value)?: value
+            case .bool(let value)?: value
+            case .double(let value)?: value
+            case .float(let value)?: value
+            case .date(let value)?: value
+            case nil: kind(slot) == .other ? others[Int(words[firstValue + slot])] : nil
             }
         }
         set {

@@ -1,0 +1,55 @@
+import Foundation
+import ModelStore
+import Testing
+
+/// An object's saved values come back as they were set: each of its own Swift type, with its
+/// exact bits, whether kept as eight bytes or as itself.
+struct AttributeValuesTests {
+    @Test func everyValueComesBackOfItsTypeWithItsBits() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 1234.000_000_1)
+        let values: [Any?] = [
+            Int64.min, Int32(-7), Int16(-32768), true, Double.nan, -0.0, Float(-1.5), date, nil, "text",
+            Data([0, 1]), NSNumber(value: 5), 5 as Int, Decimal(string: "1.10")!, UUID(uuidString: "3B7E4C1A-0000-4000-8000-000000000001")!,
+        ]
+        let kept = AttributeValues(values)
+        #expect(kept.count == values.count)
+        #expect(kept[0] as? Int64 == Int64.min)
+        #expect(kept[1] as? Int32 == -7)
+        #expect(kept[2] as? Int16 == -32768)
+        #expect(kept[3] as? Bool == true)
+        #expect((kept[4] as? Double)?.bitPattern == Double.nan.bitPattern)
+        #expect((kept[5] as? Double)?.bitPattern == (-0.0 as Double).bitPattern)
+        #expect(kept[6] as? Float == -1.5)
+        #expect(kept[7] as? Date == date)
+        #expect(kept[8] == nil)
+        #expect(kept[9] as? String == "text")
+        #expect(kept[10] as? Data == Data([0, 1]))
+        // A number of another type keeps its type: a bridged cast would have made these Int64s.
+        #expect(type(of: try #require(kept[11])) == type(of: NSNumber(value: 5) as Any))
+        #expect(type(of: try #require(kept[12])) == Int.self)
+        #expect(kept[13] as? Decimal == Decimal(string: "1.10"))
+        #expect(kept[14] as? UUID == UUID(uuidString: "3B7E4C1A-0000-4000-8000-000000000001"))
+        #expect(type(of: try #require(kept[0])) == Int64.self)
+        #expect(type(of: try #require(kept[7])) == Date.self)
+    }
+
+    @Test func aSlotTakesValuesOfAnyKindInTurn() {
+        var values = AttributeValues(nils: 9)
+        #expect(values.allSatisfy { $0 == nil })
+        values[8] = "first"
+        values[8] = Int64(3)
+        values[8] = "second"
+        values[8] = nil
+        values[0] = "zero"
+        #expect(values[8] == nil)
+        #expect(values[0] as? String == "zero")
+        values[8] = Decimal(2)
+        #expect(values[8] as? Decimal == Decimal(2))
+        #expect(values[0] as? String == "zero")
+        // A copy is a value: changing it leaves the original as it was.
+        var copy = values
+        copy[0] = Int64(1)
+        #expect(values[0] as? String == "zero")
+        #expect(copy[0] as? Int64 == 1)
+    }
+}
