@@ -66,8 +66,9 @@ package struct ObjectRowLayout: Sendable {
 }
 
 /// One entity's row: its table and numbers, and the place of each stored attribute and to-one in
-/// the table's select list.
-package struct EntityRowShape: Sendable {
+/// the table's select list. A class, as every row read looks its shape up: a struct of names and
+/// arrays was copied, each of its references retained and released, once a row.
+package final class EntityRowShape: Sendable {
     /// A stored attribute and its column.
     package struct AttributeSlot: Sendable {
         package let name: String

@@ -127,12 +127,15 @@ package struct ObjectRowReader {
         // Where externally stored values are, found only for a row that has one (a fault's row
         // is read by a reader of its own).
         var external: ExternalBinaryData?
-        for (index, slot) in shape.attributes.enumerated() {
-            if slot.isExternal, case .blob(let data) = WholeColumn.value(row, slot.index).storage {
+        // Each slot's fields read in place: a copy of the slot would retain and release its names.
+        let slots = shape.attributes
+        for index in slots.indices {
+            let column = slots[index].index
+            if slots[index].isExternal, case .blob(let data) = WholeColumn.value(row, column).storage {
                 if external == nil { external = ExternalBinaryData(db) }
                 attributes[index] = external?.value(data)
             } else {
-                Self.read(statement, CInt(slot.index), as: slot.type, into: &attributes, at: index)
+                Self.read(statement, CInt(column), as: slots[index].type, into: &attributes, at: index)
             }
         }
         var toOnes = [ObjectKey?]()
