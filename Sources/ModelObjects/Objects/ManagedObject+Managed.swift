@@ -40,7 +40,7 @@ extension ManagedObject {
         keyProbe?.keys.append(key.name)
         guard let index = key.index(in: entity) else { return .value(nil) }
         let slot = entity.properties.attributeSlot(at: index)
-        guard slot >= 0, pending.attribute(slot) == nil, !entity.hasTransformableSlots || entity.slotKinds[slot].type != .transformable else {
+        guard slot >= 0, !pending.changedAttributes.contains(slot), !entity.hasTransformableSlots || entity.slotKinds[slot].type != .transformable else {
             return .value(value(at: index, key: key.name))
         }
         observeAccess(entity.properties.keyPath(at: index))
