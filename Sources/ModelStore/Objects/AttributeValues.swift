@@ -1,4 +1,5 @@
 import Foundation
+import ModelSchema
 
 /// An object's attribute values in the order of its row's attribute slots, kept compactly: an
 /// integer, a boolean, a floating-point number or a date as its eight bytes beside a byte naming
@@ -21,10 +22,21 @@ package struct AttributeValues {
     /// The values of other types, in the order they were set.
     private var others: ContiguousArray<Any> = []
 
-    /// `count` slots, all nil.
-    package init(nils count: Int) {
+    /// `count` slots, all nil, with room for `others` values kept as themselves, so that a row's
+    /// strings are not stored by growing an array one value at a time.
+    package init(nils count: Int, others: Int = 0) {
         self.count = count
         words = ContiguousArray(repeating: 0, count: (count + 7) >> 3 + count)
+        if others > 0 { self.others.reserveCapacity(others) }
+    }
+
+    /// Whether values of an attribute of `type` are kept as their bits: those of every type but
+    /// strings, data, decimals, UUIDs, URIs, transformables and object IDs.
+    package static func keepsBits(of type: AttributeType) -> Bool {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean, .double, .float, .date: true
+        default: false
+        }
     }
 
     /// The values of `values`, each of its own type.

@@ -101,6 +101,9 @@ package final class EntityRowShape: Sendable {
     package let table: String
     package let attributes: [AttributeSlot]
     package let toOnes: [ToOneSlot]
+    /// How many of the attributes' values an object keeps as themselves, not as their bits
+    /// (``AttributeValues``): the room a row's values set aside for them.
+    package let attributesKeptAsThemselves: Int
     /// Whether any attribute's values carry the external-storage marker.
     package var hasExternalAttributes: Bool { attributes.contains { $0.isExternal } }
 
@@ -116,6 +119,7 @@ package final class EntityRowShape: Sendable {
             return AttributeSlot(
                 name: attribute.name, type: attribute.type, isDerived: attribute.isDerived, isExternal: isExternal, column: column, index: index)
         }
+        attributesKeptAsThemselves = attributes.count { !AttributeValues.keepsBits(of: $0.type) }
         toOnes = entities.relationships(of: entity).compactMap { relationship in
             guard !relationship.isToMany, let column = layout.columns[relationship.name], let index = position[column] else { return nil }
             let entityColumn = layout.entityColumns[relationship.name]
