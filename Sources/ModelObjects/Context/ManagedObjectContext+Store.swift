@@ -101,8 +101,7 @@ extension ManagedObjectContext {
     /// The registered objects of rows read together, in their order: each entity's description
     /// and class are found once for all its rows, not once a row. The rows' values move into the
     /// objects (``fill(_:taking:at:)``), so the rows are taken, not copied.
-    func materialize(_ given: consuming [StoredObject]) throws -> [ManagedObject] {
-        var rows = given
+    func materialize(_ rows: consuming [StoredObject]) throws -> [ManagedObject] {
         let coordinator = try coordinator()
         let model = coordinator.managedObjectModel
         let stores = try coordinator.stores()

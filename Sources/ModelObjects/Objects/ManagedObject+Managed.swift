@@ -40,21 +40,9 @@ extension ManagedObject {
         keyProbe?.keys.append(key.name)
         guard let index = key.index(in: entity) else { return .value(nil) }
         let slot = entity.properties.attributeSlot(at: index)
-        guard slot >= 0, !pending.changedAttributes.contains(slot), !entity.hasTransformableSlots || entity.slotKinds[slot].type != .transformable else {
-            return .value(value(at: index, key: key.name))
-        }
+        guard slot >= 0 else { return .value(value(at: index, key: key.name)) }
         observeAccess(entity.properties.keyPath(at: index))
-        if committed == nil { managedObjectContext?.fulfill(self) }
-        return switch committed?.scalar(at: slot) {
-        case .int64(let value)?: .int64(value)
-        case .int32(let value)?: .int32(value)
-        case .int16(let value)?: .int16(value)
-        case .bool(let value)?: .bool(value)
-        case .double(let value)?: .double(value)
-        case .float(let value)?: .float(value)
-        case .date(let value)?: .date(value)
-        case nil: .value(committed?[slot] ?? nil)
-        }
+        return attributeRead(slot)
     }
 
     /// Sets the property `key` names, as ``setValue(_:forKey:)`` does: what generated

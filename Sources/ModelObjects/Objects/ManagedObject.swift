@@ -217,11 +217,27 @@ open class ManagedObject: NSObject {
     /// The value of the stored attribute in row slot `slot`: its unsaved value, or its saved one
     /// (the fault fulfilled first), a transformable's data transformed.
     private func attributeValue(_ slot: Int) -> Any? {
-        if let changed = pending.attribute(slot) { return changed }
+        attributeRead(slot).value
+    }
+
+    /// ``attributeValue(_:)`` with a saved number, boolean or date as itself (``AttributeRead``),
+    /// for the typed accessors.
+    func attributeRead(_ slot: Int) -> AttributeRead {
+        if pending.changedAttributes.contains(slot) { return .value(pending.attribute(slot) ?? nil) }
         if committed == nil { managedObjectContext?.fulfill(self) }
-        guard let stored = committed?[slot] else { return nil }
-        guard entity.hasTransformableSlots, entity.slotKinds[slot].type == .transformable else { return stored }
-        return AttributeValueTransformer.object(from: stored, for: entity.slotAttributes[slot])
+        if entity.hasTransformableSlots, entity.slotKinds[slot].type == .transformable {
+            return .value(committed?[slot].flatMap { AttributeValueTransformer.object(from: $0, for: entity.slotAttributes[slot]) })
+        }
+        return switch committed?.scalar(at: slot) {
+        case .int64(let value)?: .int64(value)
+        case .int32(let value)?: .int32(value)
+        case .int16(let value)?: .int16(value)
+        case .bool(let value)?: .bool(value)
+        case .double(let value)?: .double(value)
+        case .float(let value)?: .float(value)
+        case .date(let value)?: .date(value)
+        case nil: .value(committed?[slot] ?? nil)
+        }
     }
 
     /// The value of a property already looked up in the entity.

@@ -128,18 +128,30 @@ extension AttributeValues: RandomAccessCollection, MutableCollection {
         }
         set {
             guard let value = newValue else { return set(.null, 0, at: slot) }
-            // By exact type: a bridged cast (`as? Int64` of an NSNumber) would change the value's type.
-            switch ObjectIdentifier(type(of: value)) {
-            case ObjectIdentifier(Int64.self): set(value as! Int64, at: slot)
-            case ObjectIdentifier(Int32.self): set(value as! Int32, at: slot)
-            case ObjectIdentifier(Int16.self): set(value as! Int16, at: slot)
-            case ObjectIdentifier(Bool.self): set(value as! Bool, at: slot)
-            case ObjectIdentifier(Double.self): set(value as! Double, at: slot)
-            case ObjectIdentifier(Float.self): set(value as! Float, at: slot)
-            case ObjectIdentifier(Date.self): set(value as! Date, at: slot)
-            default: set(other: value, at: slot)
+            if let number = Self.exactly(value, Int64.self) {
+                set(number, at: slot)
+            } else if let number = Self.exactly(value, Int32.self) {
+                set(number, at: slot)
+            } else if let number = Self.exactly(value, Int16.self) {
+                set(number, at: slot)
+            } else if let flag = Self.exactly(value, Bool.self) {
+                set(flag, at: slot)
+            } else if let number = Self.exactly(value, Double.self) {
+                set(number, at: slot)
+            } else if let number = Self.exactly(value, Float.self) {
+                set(number, at: slot)
+            } else if let date = Self.exactly(value, Date.self) {
+                set(date, at: slot)
+            } else {
+                set(other: value, at: slot)
             }
         }
+    }
+
+    /// `value` as `T` when its type is exactly `T`, else nil: a bridged cast (`as? Int64` of an
+    /// `NSNumber`) would change the value's type.
+    private static func exactly<T>(_ value: Any, _ type: T.Type) -> T? {
+        ObjectIdentifier(Swift.type(of: value)) == ObjectIdentifier(type) ? value as? T : nil
     }
 }
 
