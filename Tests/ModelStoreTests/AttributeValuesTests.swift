@@ -52,4 +52,20 @@ struct AttributeValuesTests {
         #expect(values[0] as? String == "zero")
         #expect(copy[0] as? Int64 == 1)
     }
+
+    @Test func settingSlotsAgainAndAgainKeepsNoMoreValuesThanSlots() {
+        var values = AttributeValues(nils: 3)
+        values[2] = "last"
+        for round in 0..<1_000 {
+            // Slot 0 goes from a string to nil or to a number, and back, leaving its string behind each time.
+            values[0] = "round \(round)"
+            values[0] = round.isMultiple(of: 2) ? nil : Int64(round)
+            values[1] = "one \(round)"
+            #expect(values.keptValueCount <= 3)
+        }
+        values[0] = "zero"
+        #expect(values[0] as? String == "zero")
+        #expect(values[1] as? String == "one 999")
+        #expect(values[2] as? String == "last")
+    }
 }

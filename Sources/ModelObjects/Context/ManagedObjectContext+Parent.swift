@@ -66,7 +66,7 @@ extension ManagedObjectContext {
         let entity = object.entity
         let shape = entity.shape
         // A new object's values, every slot set: its row as they are.
-        if object.committed == nil, !entity.hasTransformableSlots, let all = object.pending.allAttributes { return AttributeValues(all) }
+        if object.committed == nil, !entity.hasTransformableSlots, let all = object.pending.allAttributes { return all }
         var attributes = object.committed ?? AttributeValues(nils: 0)
         // A save's new saved values: taken out of the object, so that they change in place, not in a copy.
         if settling { object.committed = nil }

@@ -260,7 +260,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.attach(to: self, id: object.objectID)
         object.inserted = true
         object.committed = nil
-        object.pending.startWith(object.entity.defaultSlots)
+        object.pending.startWith(object.entity.defaultValues)
         for (name, value) in object.entity.transientDefaults where object.pending.transient(name) == nil {
             object.pending.setTransient(value, name: name)
             object.transients[name] = value

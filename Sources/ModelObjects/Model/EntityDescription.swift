@@ -56,6 +56,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// A new object's stored attributes' starting values, by slot, and its transient attributes'
     /// ones, by name (values of Foundation's immutable value types).
     nonisolated(unsafe) let defaultSlots: [Any?]
+    /// ``defaultSlots`` kept as an object's values are, for a new object to start from.
+    nonisolated(unsafe) let defaultValues: AttributeValues
     nonisolated(unsafe) let transientDefaults: [(name: String, value: Any)]
     /// Whether a row slot holds a transformable attribute, whose saved form is its data.
     let hasTransformableSlots: Bool
@@ -97,6 +99,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             let value = DefaultValue.column(attribute)
             return value.isNull ? nil : StoredValue.object(value, as: attribute.type)
         }
+        defaultValues = AttributeValues(defaultSlots)
         let slotByName = Dictionary(shape.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         constraints = lineage.flatMap(\.uniquenessConstraints).compactMap { names in
             let slots = names.compactMap { slotByName[$0] }

@@ -1,4 +1,6 @@
 import Foundation
+import ModelStore
+import ModelSchema
 
 /// The reads `@Managed` properties expand to: a property's value as the type its declaration
 /// gives, with the number conversions `@NSManaged` makes (an Integer 64 read as `Int`, a number
@@ -24,6 +26,7 @@ extension ManagedObject {
         case .double(let value): value as? Value ?? Self.typed(value, as: type)
         case .float(let value): value as? Value ?? Self.typed(value, as: type)
         case .date(let value): value as? Value ?? Self.typed(value, as: type)
+        case .int(let value): value as? Value ?? Self.typed(value, as: type)
         case .value(let value): Self.typed(value, as: type)
         }
     }
@@ -33,9 +36,9 @@ extension ManagedObject {
         read(key).value
     }
 
-    /// The value of the property `key` names, a saved scalar as itself (``AttributeRead``).
+    /// The value of the property `key` names, a number, boolean or date as itself (``AccessorValue``).
     @usableFromInline
-    func read(_ key: ManagedPropertyKey) -> AttributeRead {
+    func read(_ key: ManagedPropertyKey) -> AccessorValue {
         if let context = violatedContext() { return context.onQueue { read(key) } }
         keyProbe?.keys.append(key.name)
         guard let index = key.index(in: entity) else { return .value(nil) }
@@ -45,12 +48,41 @@ extension ManagedObject {
         return attributeRead(slot)
     }
 
-    /// Sets the property `key` names, as ``setValue(_:forKey:)`` does: what generated
-    /// accessors and `@Managed` properties write through.
+    /// Sets the property `key` names, as ``setValue(_:forKey:)`` does.
     public func setValue(_ value: Any?, for key: ManagedPropertyKey) {
-        if let context = violatedContext() { return context.onQueue { setValue(value, for: key) } }
+        write(.value(value), for: key)
+    }
+
+    /// Sets the property `key` names, as ``setValue(_:forKey:)`` does: what generated accessors
+    /// and `@Managed` properties write through. Inlined into the accessor, so that a number,
+    /// boolean or date of the type it declares reaches the object as itself, without an `Any`;
+    /// a value of any other type (or a nil) takes the way ``setValue(_:forKey:)`` does.
+    @inlinable
+    public func setValue<Value>(_ value: Value?, for key: ManagedPropertyKey) {
+        // Each test compares two types known once the accessor is specialized, so all but the
+        // accessor's own fold away.
+        if Value.self == Int64.self, let value = value as? Int64 { return write(.int64(value), for: key) }
+        if Value.self == Int32.self, let value = value as? Int32 { return write(.int32(value), for: key) }
+        if Value.self == Int16.self, let value = value as? Int16 { return write(.int16(value), for: key) }
+        if Value.self == Int.self, let value = value as? Int { return write(.int(value), for: key) }
+        if Value.self == Bool.self, let value = value as? Bool { return write(.bool(value), for: key) }
+        if Value.self == Double.self, let value = value as? Double { return write(.double(value), for: key) }
+        if Value.self == Float.self, let value = value as? Float { return write(.float(value), for: key) }
+        if Value.self == Date.self, let value = value as? Date { return write(.date(value), for: key) }
+        write(.value(value), for: key)
+    }
+
+    /// Sets the property `key` names to `value`: a number, boolean or date the attribute holds
+    /// straight into its slot, anything else as ``setValue(_:forKey:)`` sets it.
+    @usableFromInline
+    func write(_ value: AccessorValue, for key: ManagedPropertyKey) {
+        if let context = violatedContext() { return context.onQueue { write(value, for: key) } }
         guard let index = key.index(in: entity) else { return }
-        setValue(value, of: entity.properties.property(at: index), key: key.name)
+        let slot = entity.properties.attributeSlot(at: index)
+        guard slot >= 0, let scalar = value.scalar(as: entity.slotKinds[slot].type) else {
+            return setValue(value.value, of: entity.properties.property(at: index), key: key.name)
+        }
+        setAttribute(.init(scalar), slot: slot, key: key.name)
     }
 
     /// The value of the property `key` names for a property declared non-optional with no
@@ -123,14 +155,37 @@ extension ManagedObject {
     }
 }
 
-/// A property's value as an accessor reads it: a saved number, boolean or date as itself, so
-/// that an inlined accessor of that type takes it without an `Any` and a dynamic cast; any other
-/// value (unsaved, transformable, a relationship, a string…) as ``ManagedObject/value(forKey:)``
-/// gives it.
+/// A property's value as an accessor reads or writes it: a number, boolean or date as itself, so
+/// that an inlined accessor of that type takes or gives it without an `Any` and a dynamic cast; any
+/// other value (unsaved, transformable, a relationship, a string…) as ``ManagedObject/value(forKey:)``
+/// gives it. An `Int` is only ever written: reads give the type the attribute holds.
 @usableFromInline
-enum AttributeRead {
+enum AccessorValue {
     case int64(Int64), int32(Int32), int16(Int16), bool(Bool), double(Double), float(Float), date(Date)
+    case int(Int)
     case value(Any?)
+
+    /// The value in `slot` of `values`, a number, boolean or date as itself.
+    init(_ values: AttributeValues, _ slot: Int) {
+        guard let scalar = values.scalar(at: slot) else {
+            self = .value(values[slot])
+            return
+        }
+        self.init(scalar)
+    }
+
+    /// `scalar`, as itself.
+    init(_ scalar: AttributeValues.Scalar) {
+        self = switch scalar {
+        case .int64(let value): .int64(value)
+        case .int32(let value): .int32(value)
+        case .int16(let value): .int16(value)
+        case .bool(let value): .bool(value)
+        case .double(let value): .double(value)
+        case .float(let value): .float(value)
+        case .date(let value): .date(value)
+        }
+    }
 
     /// The value as ``ManagedObject/value(forKey:)`` gives it.
     var value: Any? {
@@ -142,7 +197,38 @@ enum AttributeRead {
         case .double(let value): value
         case .float(let value): value
         case .date(let value): value
+        case .int(let value): value
         case .value(let value): value
+        }
+    }
+
+    /// The value kept as its bits, when it is one.
+    var scalar: AttributeValues.Scalar? {
+        switch self {
+        case .int64(let value): .int64(value)
+        case .int32(let value): .int32(value)
+        case .int16(let value): .int16(value)
+        case .bool(let value): .bool(value)
+        case .double(let value): .double(value)
+        case .float(let value): .float(value)
+        case .date(let value): .date(value)
+        case .int, .value: nil
+        }
+    }
+
+    /// The value as an attribute of `type` holds it, when it is a number, boolean or date that
+    /// needs no conversion but an integer's width (an `Int` for an Integer 64, 32 or 16 attribute,
+    /// truncated as ``ManagedObject/setValue(_:forKey:)`` truncates it); nil for any other value,
+    /// which takes the way of ``ManagedObject/setValue(_:forKey:)``.
+    func scalar(as type: AttributeType) -> AttributeValues.Scalar? {
+        switch (self, type) {
+        case (.int(let value), .integer64): .int64(Int64(value))
+        case (.int(let value), .integer32): .int32(Int32(truncatingIfNeeded: value))
+        case (.int(let value), .integer16): .int16(Int16(truncatingIfNeeded: value))
+        case (.int64, .integer64), (.int32, .integer32), (.int16, .integer16), (.bool, .boolean),
+            (.double, .double), (.float, .float), (.date, .date):
+            scalar
+        default: nil
         }
     }
 }

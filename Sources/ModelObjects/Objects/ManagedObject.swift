@@ -220,24 +220,19 @@ open class ManagedObject: NSObject {
         attributeRead(slot).value
     }
 
-    /// ``attributeValue(_:)`` with a saved number, boolean or date as itself (``AttributeRead``),
-    /// for the typed accessors.
-    func attributeRead(_ slot: Int) -> AttributeRead {
-        if pending.changedAttributes.contains(slot) { return .value(pending.attribute(slot) ?? nil) }
+    /// ``attributeValue(_:)`` with a number, boolean or date as itself (``AccessorValue``), for
+    /// the typed accessors.
+    func attributeRead(_ slot: Int) -> AccessorValue {
+        let transformable = entity.hasTransformableSlots && entity.slotKinds[slot].type == .transformable
+        if pending.changedAttributes.contains(slot) {
+            return transformable ? .value(pending.attributes[slot]) : AccessorValue(pending.attributes, slot)
+        }
         if committed == nil { managedObjectContext?.fulfill(self) }
-        if entity.hasTransformableSlots, entity.slotKinds[slot].type == .transformable {
-            return .value(committed?[slot].flatMap { AttributeValueTransformer.object(from: $0, for: entity.slotAttributes[slot]) })
+        guard let committed else { return .value(nil) }
+        if transformable {
+            return .value(committed[slot].flatMap { AttributeValueTransformer.object(from: $0, for: entity.slotAttributes[slot]) })
         }
-        return switch committed?.scalar(at: slot) {
-        case .int64(let value)?: .int64(value)
-        case .int32(let value)?: .int32(value)
-        case .int16(let value)?: .int16(value)
-        case .bool(let value)?: .bool(value)
-        case .double(let value)?: .double(value)
-        case .float(let value)?: .float(value)
-        case .date(let value)?: .date(value)
-        case nil: .value(committed?[slot] ?? nil)
-        }
+        return AccessorValue(committed, slot)
     }
 
     /// The value of a property already looked up in the entity.
@@ -277,14 +272,7 @@ open class ManagedObject: NSObject {
         let context = managedObjectContext
         switch property {
         case .attribute(_, let slot):
-            let kind = entity.slotKinds[slot]
-            guard !kind.isDerived else { return }
-            if lifecycle.awakingFromFetch { return setSavedValue(value, slot: slot) }
-            if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
-            observingChange(of: key) {
-                pending.setAttribute(Self.normalized(value, as: kind.type), slot: slot, of: entity.slotKinds.count)
-                context?.markUpdated(self)
-            }
+            setAttribute(.value(Self.normalized(value, as: entity.slotKinds[slot].type)), slot: slot, key: key)
         case .transient(let attribute):
             let normalized = Self.normalized(value, as: attribute.type)
             if lifecycle.awakingFromFetch { return transients[key] = normalized }
@@ -298,6 +286,26 @@ open class ManagedObject: NSObject {
             context?.setToOne(relationship, of: self, to: value as? ManagedObject)
         case .toMany(let relationship):
             context?.replaceToMany(relationship, of: self, with: Self.objects(in: value))
+        }
+    }
+
+    /// Sets the stored attribute in `slot`, named `key`, to `value`, already of the attribute's
+    /// type: a change of the object, announced, undoable, saved by the next save; while the
+    /// object awakes from a fetch, a saved value instead. Derived attributes keep their value.
+    func setAttribute(_ value: AccessorValue, slot: Int, key: String) {
+        guard !deleted else { return }
+        let kind = entity.slotKinds[slot]
+        guard !kind.isDerived else { return }
+        if lifecycle.awakingFromFetch { return setSavedValue(value.value, slot: slot) }
+        let context = managedObjectContext
+        if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
+        observingChange(of: key) {
+            if let scalar = value.scalar {
+                pending.setAttribute(scalar, slot: slot, of: entity.slotKinds.count)
+            } else {
+                pending.setAttribute(value.value, slot: slot, of: entity.slotKinds.count)
+            }
+            context?.markUpdated(self)
         }
     }
 

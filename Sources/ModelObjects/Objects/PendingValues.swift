@@ -1,9 +1,11 @@
+import ModelStore
+
 /// An object's unsaved values, kept as its row is: stored attributes and to-ones by their slot in
-/// the entity's row (as saved values are read), with the set of slots changed, and transient
-/// properties by name. A new object's values start as its entity's defaults, all changed, so the
-/// save that writes its row can make them its saved values without copying them.
+/// the entity's row (as saved values are read, numbers as their bits), with the set of slots
+/// changed, and transient properties by name. A new object's values start as its entity's
+/// defaults, all changed, so the save that writes its row makes them its saved values as they are.
 struct PendingValues {
-    private(set) var attributes: [Any?] = []
+    private(set) var attributes = AttributeValues(nils: 0)
     private(set) var changedAttributes = SlotSet()
     private(set) var toOnes: [ManagedObject?] = []
     private(set) var changedToOnes = SlotSet()
@@ -27,8 +29,15 @@ struct PendingValues {
     }
 
     mutating func setAttribute(_ value: Any?, slot: Int, of shapeCount: Int) {
-        if attributes.isEmpty { attributes = Array(repeating: nil, count: shapeCount) }
+        if attributes.isEmpty { attributes = AttributeValues(nils: shapeCount) }
         attributes[slot] = value
+        changedAttributes.insert(slot)
+    }
+
+    /// Sets the attribute in `slot` to `value`, a number, boolean or date of the attribute's type.
+    mutating func setAttribute(_ value: AttributeValues.Scalar, slot: Int, of shapeCount: Int) {
+        if attributes.isEmpty { attributes = AttributeValues(nils: shapeCount) }
+        attributes.set(value, at: slot)
         changedAttributes.insert(slot)
     }
 
@@ -52,7 +61,7 @@ struct PendingValues {
     }
 
     /// Starts a new object's values from its entity's defaults (slots already set keep theirs).
-    mutating func startWith(_ defaults: [Any?]) {
+    mutating func startWith(_ defaults: AttributeValues) {
         guard !changedAttributes.isEmpty else {
             attributes = defaults
             changedAttributes = SlotSet(all: defaults.count)
@@ -62,7 +71,7 @@ struct PendingValues {
     }
 
     /// The attribute values when every slot changed (a new object's), to become its saved values as they are.
-    var allAttributes: [Any?]? {
+    var allAttributes: AttributeValues? {
         changedAttributes == SlotSet(all: attributes.count) ? attributes : nil
     }
 }

@@ -288,7 +288,7 @@ extension ManagedObjectContext {
         guard let own = key(object) else { return }
         let shape = object.entity.shape
         let attributes = try shape.attributes.indices.map { index in
-            try columnValue(object.pending.attribute(index) ?? nil, slot: index, of: object)
+            object.pending.changedAttributes.contains(index) ? try columnValue(object.pending.attributes, slot: index, of: object) : .null
         }
         let targets = shape.toOnes.indices.map { index in (object.pending.toOne(index) ?? nil).flatMap(key) }
         try writer.insert(shape, key: own.key, attributes: attributes, toOnes: targets, orders: shape.toOnes.map { orders[$0.name] })
@@ -310,8 +310,8 @@ extension ManagedObjectContext {
         } else {
             // The changed slots alone, found from the set's bits rather than by asking every slot.
             try object.pending.changedAttributes.forEach { index in
-                guard !skippingAttributes.contains(index), let value = object.pending.attribute(index) else { return }
-                attributes.append((index, try columnValue(value, slot: index, of: object)))
+                guard !skippingAttributes.contains(index) else { return }
+                attributes.append((index, try columnValue(object.pending.attributes, slot: index, of: object)))
             }
         }
         var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()
@@ -333,9 +333,26 @@ extension ManagedObjectContext {
             guard type == .transformable, let value else { return try StoredValue.databaseValue(object: value, as: type) }
             return try StoredValue.databaseValue(object: AttributeValueTransformer.data(for: value, of: object.entity.slotAttributes[slot]), as: type)
         } catch {
-            let name = object.entity.shape.attributes[slot].name
-            throw ContextError.validation(1550, "'\(name)' of \(object.entity.name) cannot hold this value: \(error)", object: object, key: name, value: value)
+            throw unstorable(value, slot: slot, of: object, error)
         }
+    }
+
+    /// The column value of slot `slot` of `values`, an attribute value of `object`, as
+    /// ``columnValue(_:slot:of:)`` makes it, a number of the attribute's type from its bits.
+    private func columnValue(_ values: AttributeValues, slot: Int, of object: ManagedObject) throws -> DatabaseValue {
+        let type = object.entity.slotKinds[slot].type
+        guard type != .transformable else { return try columnValue(values[slot], slot: slot, of: object) }
+        do {
+            return try StoredValue.databaseValue(values, at: slot, as: type)
+        } catch {
+            throw unstorable(values[slot], slot: slot, of: object, error)
+        }
+    }
+
+    /// The validation error (1550) of `value`, which the attribute in `slot` cannot hold.
+    private func unstorable(_ value: Any?, slot: Int, of object: ManagedObject, _ error: any Error) -> NSError {
+        let name = object.entity.shape.attributes[slot].name
+        return ContextError.validation(1550, "'\(name)' of \(object.entity.name) cannot hold this value: \(error)", object: object, key: name, value: value)
     }
 
     /// Join-table and hidden-column links added and removed since the last save.

@@ -96,15 +96,46 @@ package struct AttributeValues {
     /// Sets slot `slot` to `value`, a `Date`.
     package mutating func set(_ value: Date, at slot: Int) { set(.date, value.timeIntervalSinceReferenceDate.bitPattern, at: slot) }
 
+    /// Sets slot `slot` to `value`, kept as its bits.
+    package mutating func set(_ value: Scalar, at slot: Int) {
+        switch value {
+        case .int64(let value): set(value, at: slot)
+        case .int32(let value): set(value, at: slot)
+        case .int16(let value): set(value, at: slot)
+        case .bool(let value): set(value, at: slot)
+        case .double(let value): set(value, at: slot)
+        case .float(let value): set(value, at: slot)
+        case .date(let value): set(value, at: slot)
+        }
+    }
+
     /// Sets slot `slot` to `value`, of a type kept as itself: in the place of the slot's earlier
-    /// value of such a type, if it had one.
+    /// value of such a type, if it had one. Values left behind by slots set since to a number or
+    /// nil are dropped once they outnumber the slots, so that setting one slot again and again
+    /// (an unsaved change) cannot grow the values without bound.
     private mutating func set(other value: Any, at slot: Int) {
         if kind(slot) == .other {
             others[Int(words[firstValue + slot])] = value
             return
         }
+        if others.count >= count { dropUnusedOthers() }
         others.append(value)
         set(.other, UInt64(others.count - 1), at: slot)
+    }
+
+    /// How many values of other types are kept, counting those a slot no longer holds: never
+    /// more than ``count``, however often slots are set.
+    package var keptValueCount: Int { others.count }
+
+    /// Keeps only the values of other types that a slot still holds, renumbering those slots.
+    private mutating func dropUnusedOthers() {
+        var kept = ContiguousArray<Any>()
+        kept.reserveCapacity(count)
+        for slot in 0..<count where kind(slot) == .other {
+            kept.append(others[Int(words[firstValue + slot])])
+            words[firstValue + slot] = UInt64(kept.count - 1)
+        }
+        others = kept
     }
 }
 

@@ -89,6 +89,22 @@ extension StoredValue {
     }
 }
 
+extension StoredValue {
+    /// The column value of slot `slot` of `values` for an attribute of `type`: an integer, a
+    /// boolean or a double of the attribute's own type straight from its bits, without an `Any`;
+    /// any other value as ``databaseValue(object:as:)`` makes it.
+    package static func databaseValue(_ values: AttributeValues, at slot: Int, as type: AttributeType) throws -> DatabaseValue {
+        switch (values.scalar(at: slot), type) {
+        case (.int64(let number)?, .integer64): number.databaseValue
+        case (.int32(let number)?, .integer32): Int64(number).databaseValue
+        case (.int16(let number)?, .integer16): Int64(number).databaseValue
+        case (.double(let number)?, .double): number.databaseValue
+        case (.bool(let flag)?, .boolean): (flag ? 1 : 0).databaseValue
+        default: try databaseValue(object: values[slot], as: type)
+        }
+    }
+}
+
 /// A value that cannot be stored in its attribute's column.
 package struct StoredValueError: Error, CustomStringConvertible {
     package var message: String
