@@ -44,7 +44,7 @@ extension ManagedObject {
         guard let index = key.index(in: entity) else { return .value(nil) }
         let slot = entity.properties.attributeSlot(at: index)
         guard slot >= 0 else { return .value(value(at: index, key: key.name)) }
-        observeAccess(entity.properties.keyPath(at: index))
+        observeAccess(at: index)
         return attributeRead(slot)
     }
 

@@ -20,20 +20,35 @@ extension ManagedObject: Observable {
 
     /// Registers a read of the property of `keyPath` with the observer tracking reads, if any.
     func observeAccess(_ keyPath: ObservedKeyPath) {
-        if let observation { return observation.access(self, keyPath) }
-        let box = ObservationBox()
+        observationBox()._withUnsafeGuaranteedRef { $0.access(self, keyPath) }
+    }
+
+    /// Registers a read of the property at `index` of the entity's table with the observer
+    /// tracking reads, if any: a read's way, which retains neither the registrar's box nor the
+    /// key path (the object holds the one, its entity's table the other).
+    func observeAccess(at index: Int) {
+        let keyPath = entity.properties.unretainedKeyPath(at: index)
+        observationBox()._withUnsafeGuaranteedRef { box in
+            keyPath._withUnsafeGuaranteedRef { box.access(self, $0) }
+        }
+    }
+
+    /// The box of the object's registrar, made on first use.
+    private func observationBox() -> Unmanaged<ObservationBox> {
+        if let observation { return observation }
+        let box = Unmanaged.passRetained(ObservationBox())
         observation = box
-        box.access(self, keyPath)
+        return box
     }
 
     /// Announces to observers that the property of `keyPath` is about to change.
     func observeWillChange(_ keyPath: ObservedKeyPath) {
-        observation?.willSet(self, keyPath)
+        observation?._withUnsafeGuaranteedRef { $0.willSet(self, keyPath) }
     }
 
     /// Announces to observers that the property of `keyPath` changed.
     func observeDidChange(_ keyPath: ObservedKeyPath) {
-        observation?.didSet(self, keyPath)
+        observation?._withUnsafeGuaranteedRef { $0.didSet(self, keyPath) }
     }
 
     /// Runs `change` of the property `key`, announced to observers before and after.
@@ -48,7 +63,7 @@ extension ManagedObject: Observable {
     /// again when next used, announcing a change of every property: any may now read differently.
     /// A fault without changes has no values to let go, and announces nothing.
     func observingValuesReplaced(_ change: () -> Void) {
-        guard let observation, !isFault || hasChanges else { return change() }
+        guard let observation = observation?.takeUnretainedValue(), !isFault || hasChanges else { return change() }
         let keyPaths = entity.properties.allKeyPaths
         for keyPath in keyPaths { observation.willSet(self, keyPath) }
         change()
@@ -77,10 +92,12 @@ extension ManagedObject: Observable {
     }
 }
 
-/// An object's Observation registrar, in a box of its own: the registrar's layout is private to
-/// the Observation library, so an optional one stored in the object would be copied, through its
-/// value witnesses, on every read. The box's constant is used in place only from the box's own
-/// methods: read from outside (`box.registrar.access`), it was copied and destroyed again.
+/// An object's Observation registrar, in a box of its own that the object alone holds, retained
+/// when the object makes it and released by the object's `deinit` (``ManagedObject/observation``).
+/// The registrar's layout is private to the Observation library, so one stored in the object would
+/// be copied, through its value witnesses, on every read; the box's constant is used in place from
+/// the box's own methods. The object keeps it unretained, so that a read does not retain and
+/// release it either.
 final class ObservationBox: Sendable {
     private let registrar = ObservationRegistrar()
 

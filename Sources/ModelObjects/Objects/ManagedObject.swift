@@ -53,8 +53,10 @@ open class ManagedObject: NSObject {
     var assignedStore: PersistentStore?
     /// For a probe object reading a key path: the keys ``value(forKey:)`` was asked for.
     final var keyProbe: KeyProbe?
-    /// The object's observers (ManagedObject+Observation.swift); made when the object is first read.
-    final var observation: ObservationBox?
+    /// The object's observers (ManagedObject+Observation.swift): made when the object is first
+    /// read, held by the object alone (retained when made, released by `deinit`), and kept
+    /// unretained so that a read touches no reference count.
+    final var observation: Unmanaged<ObservationBox>?
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.
@@ -81,6 +83,10 @@ open class ManagedObject: NSObject {
     /// Makes an object of the entity whose class this is, in `context`.
     public convenience init(context: ManagedObjectContext) {
         self.init(entity: context.entity(for: Self.self), insertInto: context)
+    }
+
+    deinit {
+        observation?.release()
     }
 
     func attach(to context: ManagedObjectContext, id: ManagedObjectID) {
@@ -202,7 +208,7 @@ open class ManagedObject: NSObject {
     /// The value of the property at `index` of the entity's table, named `key`, its read
     /// registered with Observation.
     func value(at index: Int, key: String) -> Any? {
-        observeAccess(entity.properties.keyPath(at: index))
+        observeAccess(at: index)
         return value(ofPropertyAt: index, key: key)
     }
 
@@ -228,11 +234,12 @@ open class ManagedObject: NSObject {
             return transformable ? .value(pending.attributes[slot]) : AccessorValue(pending.attributes, slot)
         }
         if committed == nil { managedObjectContext?.fulfill(self) }
-        guard let committed else { return .value(nil) }
         if transformable {
-            return .value(committed[slot].flatMap { AttributeValueTransformer.object(from: $0, for: entity.slotAttributes[slot]) })
+            return .value(committed?[slot].flatMap { AttributeValueTransformer.object(from: $0, for: entity.slotAttributes[slot]) })
         }
-        return AccessorValue(committed, slot)
+        // The saved values lent in place, their storage not retained for the read.
+        if let scalar = committed?.scalarInPlace(at: slot) { return AccessorValue(scalar) }
+        return .value(committed?[slot] ?? nil)
     }
 
     /// The value of a property already looked up in the entity.

@@ -66,6 +66,14 @@ package struct AttributeValues {
         }
     }
 
+    /// ``scalar(at:)`` for values kept in a class's stored property, as an object keeps its own:
+    /// `mutating`, though it changes nothing, so that the caller lends the values in place. Lent
+    /// for a call into this module as a constant, they are copied, their storage retained and
+    /// released, on every read.
+    package mutating func scalarInPlace(at slot: Int) -> Scalar? {
+        scalar(at: slot)
+    }
+
     /// Where slot 0's word is: after the kinds.
     private var firstValue: Int { (count + 7) >> 3 }
 
