@@ -125,4 +125,31 @@ struct GeneratedClassTests {
         }
         withExtendedLifetime(containers) {}
     }
+
+    /// A fetch's results are of the type its request names: the classes of an entity and its
+    /// subentities together when that is their superclass, only the matching ones when it is a
+    /// subclass, and any object when it is a protocol every object conforms to.
+    @Test func resultsOfSeveralClassesComeAsTheRequestsType() async throws {
+        let container = try await Support.container(in: nil)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for index in 0..<3 {
+                let book = Book(context: context)
+                book.title = "Book \(index)"
+                book.isbn = "isbn \(index)"
+                Magazine(context: context).title = "Magazine \(index)"
+            }
+            try context.save()
+            context.reset()
+            let publications = try context.fetch(FetchRequest<Publication>(entityName: "Publication"))
+            #expect(publications.count == 6)
+            #expect(publications.filter { $0 is Book }.count == 3 && publications.filter { $0 is Magazine }.count == 3)
+            let books = try context.fetch(FetchRequest<Book>(entityName: "Publication"))
+            #expect(books.count == 3 && books.allSatisfy { $0.title?.hasPrefix("Book") == true })
+            let results = try context.fetch(FetchRequest<any FetchRequestResult>(entityName: "Publication"))
+            #expect(results.count == 6 && results.allSatisfy { $0 is Publication })
+            let objects = try context.fetch(FetchRequest<ManagedObject>(entityName: "Magazine"))
+            #expect(objects.count == 3 && objects.allSatisfy { $0 is Magazine })
+        }
+    }
 }

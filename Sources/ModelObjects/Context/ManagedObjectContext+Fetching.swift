@@ -20,8 +20,23 @@ extension ManagedObjectContext {
             if let type = T.self as? ManagedObject.Type { learnClass(type) }
             let objects = try objects(request)
             if let keyPaths = request.relationshipKeyPathsForPrefetching, !keyPaths.isEmpty { try prefetch(keyPaths, of: objects) }
-            return objects.compactMap { $0 as? T }
+            return Self.results(objects, as: T.self)
         }
+    }
+
+    /// `objects` as a fetch's results of type `T`. For a managed object class, which is what a
+    /// fetch of objects is nearly always typed as, the array itself, once each object is found to
+    /// be a `T` (one check per class met, where a cast per object was a twentieth of a fetch);
+    /// for any other type, each object cast.
+    static func results<T>(_ objects: [ManagedObject], as type: T.Type) -> [T] {
+        guard T.self is ManagedObject.Type else { return objects.compactMap { $0 as? T } }
+        var checked: ObjectIdentifier?
+        for object in objects where ObjectIdentifier(Swift.type(of: object)) != checked {
+            guard object is T else { return objects.compactMap { $0 as? T } }
+            checked = ObjectIdentifier(Swift.type(of: object))
+        }
+        // Every element is a `T`, a class: the same references, laid out as `[ManagedObject]` is.
+        return unsafeBitCast(objects, to: [T].self)
     }
 
     /// How many objects the request matches (pending changes included when it says so).

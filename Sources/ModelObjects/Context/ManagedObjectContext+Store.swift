@@ -108,44 +108,53 @@ extension ManagedObjectContext {
         // Each store's ID, whose store part the rows' IDs copy, found by the key's store bits.
         let storeIDs = stores.all.map(\.anyID)
         var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
+        func kind(_ number: Int) throws -> (entity: EntityDescription, type: ManagedObject.Type) {
+            if let known = kinds[number] { return known }
+            guard let shape = model.rows.shape(number: number), let entity = model.entitiesByName[shape.name] else {
+                throw ContextError.make(134060, "the store has a row of an entity the model lacks")
+            }
+            let kind = (entity, coordinator.classes.objectClass(for: entity))
+            kinds[number] = kind
+            return kind
+        }
+        // Rows of one entity, the usual case, share its description and class, found before the
+        // loop: each row borrows them instead of retaining and releasing them.
+        let first = rows.first?.number
+        let shared = try rows.allSatisfy({ $0.number == first }) ? first.map(kind) : nil
         registered.reserve(rows.count)
         let stamp = readStamp(coordinator)
         var objects = [ManagedObject]()
         objects.reserveCapacity(rows.count)
+        func make(_ index: Int, key: ObjectRegistry.Key, _ entity: EntityDescription, _ type: ManagedObject.Type) throws {
+            let rowKey = key.value
+            let id: ManagedObjectID
+            if rowKey > 0 {
+                let store = stores.isSingle ? 0 : KeySpace.store(of: rowKey)
+                guard store < storeIDs.count else { throw ContextError.make(134060, "the object is in a store this coordinator does not have") }
+                id = ManagedObjectID(entityName: entity.name, storeOf: storeIDs[store], primaryKey: rowKey)
+            } else {
+                id = ManagedObjectID(temporaryFor: entity.name, reference: -rowKey)
+            }
+            let object = makeObject(entity, id: id, of: type, absentKey: key)
+            fill(object, taking: &rows[index], at: stamp)
+            awakeFromFetch(object)
+            objects.append(object)
+        }
         for index in rows.indices {
             let number = rows[index].number
-            let rowKey = rows[index].key
-            let key = ObjectRegistry.Key(number: number, value: rowKey)
+            let key = ObjectRegistry.Key(number: number, value: rows[index].key)
             if let known = registered[key] {
                 if known.committed == nil, !known.inserted {
                     fill(known, taking: &rows[index], at: stamp)
                     awakeFromFetch(known)
                 }
                 objects.append(known)
-                continue
-            }
-            let kind: (entity: EntityDescription, type: ManagedObject.Type)
-            if let known = kinds[number] {
-                kind = known
+            } else if let shared {
+                try make(index, key: key, shared.entity, shared.type)
             } else {
-                guard let shape = model.rows.shape(number: number), let entity = model.entitiesByName[shape.name] else {
-                    throw ContextError.make(134060, "the store has a row of an entity the model lacks")
-                }
-                kind = (entity, coordinator.classes.objectClass(for: entity))
-                kinds[number] = kind
+                let kind = try kind(number)
+                try make(index, key: key, kind.entity, kind.type)
             }
-            let id: ManagedObjectID
-            if rowKey > 0 {
-                let store = stores.isSingle ? 0 : KeySpace.store(of: rowKey)
-                guard store < storeIDs.count else { throw ContextError.make(134060, "the object is in a store this coordinator does not have") }
-                id = ManagedObjectID(entityName: kind.entity.name, storeOf: storeIDs[store], primaryKey: rowKey)
-            } else {
-                id = ManagedObjectID(temporaryFor: kind.entity.name, reference: -rowKey)
-            }
-            let object = makeObject(kind.entity, id: id, of: kind.type, absentKey: key)
-            fill(object, taking: &rows[index], at: stamp)
-            awakeFromFetch(object)
-            objects.append(object)
         }
         return objects
     }

@@ -45,6 +45,8 @@ extension ManagedObjectContext {
     /// What `body` reads from each of `stores` with a reader of that store's keys, one store
     /// after another (as of the pinned query generation, when there is one).
     func readEach<T>(_ stores: [PersistentStoreCoordinator.OpenedStore], _ body: (ObjectRowReader) throws -> [T]) throws -> [T] {
+        // One store, the usual case: its rows as they are, not appended one by one to another array.
+        if stores.count == 1 { return try reading(stores[0], body) }
         var result = [T]()
         for store in stores { result += try reading(store, body) }
         return result
