@@ -3,17 +3,19 @@ import Foundation
 extension ManagedObject {
     /// The hooks a context has called on an object, for those Core Data calls once, and whether
     /// one runs now with change tracking suspended.
+    /// The counts come first, so that the flags after them leave room at the end for the
+    /// object's own flags.
     struct Lifecycle {
-        var awokeFromInsert = false
-        /// Set once the object's deletion was prepared; cleared when it is no longer deleted.
-        var preparedForDeletion = false
-        /// Set while `awakeFromFetch` runs: values set then are the object's saved values.
-        var awakingFromFetch = false
         /// How many times the object was changed (``ManagedObjectContext/markUpdated(_:)``), and
         /// that count when `willSave` was last called in the save numbered `willSaveSaveNumber`.
         var changes = 0
         var willSaveChanges = 0
         var willSaveSaveNumber = 0
+        var awokeFromInsert = false
+        /// Set once the object's deletion was prepared; cleared when it is no longer deleted.
+        var preparedForDeletion = false
+        /// Set while `awakeFromFetch` runs: values set then are the object's saved values.
+        var awakingFromFetch = false
     }
 
     /// Sets the saved value of an attribute while `awakeFromFetch` runs, as Core Data's change

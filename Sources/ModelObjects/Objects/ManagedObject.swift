@@ -20,39 +20,25 @@ open class ManagedObject: NSObject {
     var version: Int64 = 0
     /// When, and after which of the coordinator's saves, the saved values were read.
     var readStamp = ReadStamp()
-    /// The saved values the object had when it last turned into a fault, to fulfill it again
-    /// while they are fresh enough (``ManagedObjectContext/stalenessInterval``).
-    var cachedRow: CachedRow?
-    /// Whether the object's row was deleted by a save merged into its context, which deleted the
-    /// object here too: saving that deletion again writes nothing.
-    var deletedElsewhere = false
     /// The saved attribute values in the order of the entity's row slots; nil while a fault.
     final var committed: AttributeValues?
     /// The saved to-ones' targets, in the order of the entity's to-one slots.
     var committedToOnes: [ObjectKey?] = []
     /// Attributes and to-ones changed since the last save.
     final var pending = PendingValues()
-    /// Transient attributes' values, kept in memory only.
-    var transients: [String: Any] = [:]
-    /// The to-manys read or changed so far, as they are now, and as they were saved.
-    var toManys: [String: RelatedObjects] = [:]
-    var committedToManys: [String: [ManagedObject]] = [:]
-    /// The to-manys changed since the last save.
-    var changedToManys: Set<String> = []
+    /// Which hooks the context has called, for those it calls once (``ManagedObject/Lifecycle``).
+    var lifecycle = Lifecycle()
+    // The flags follow the life cycle's, in the room its layout leaves.
     var inserted = false
     var deleted = false {
         didSet { if !deleted { lifecycle.preparedForDeletion = false } }
     }
-    /// Which hooks the context has called, for those it calls once (``ManagedObject/Lifecycle``).
-    var lifecycle = Lifecycle()
     /// Whether the object changed since its context's last objects-did-change (it is then in
     /// the context's `changedSinceNotice`).
     var awaitsNotice = false
-    /// The store a new object is to be saved to (``ManagedObjectContext/assign(_:to:)``); nil for
-    /// the first store holding its entity.
-    var assignedStore: PersistentStore?
-    /// For a probe object reading a key path: the keys ``value(forKey:)`` was asked for.
-    final var keyProbe: KeyProbe?
+    /// The state only some objects need (transient values, to-manys read, a cached row…), made
+    /// on first use (ObjectExtras.swift).
+    final var extras: ObjectExtras?
     /// The object's observers (ManagedObject+Observation.swift): made when the object is first
     /// read, held by the object alone (retained when made, released by `deinit`), and kept
     /// unretained so that a read touches no reference count.
