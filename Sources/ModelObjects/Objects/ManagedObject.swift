@@ -24,8 +24,10 @@ open class ManagedObject: NSObject {
     final var committed: AttributeValues?
     /// The saved to-ones' targets, in the order of the entity's to-one slots.
     var committedToOnes: [ObjectKey?] = []
-    /// Attributes and to-ones changed since the last save.
-    final var pending = PendingValues()
+    /// The unsaved changes, boxed on the first change and let go once none is left: most objects
+    /// of a fetch are only read, and carry one empty reference instead of them. A box is there
+    /// exactly while ``pending`` is not empty.
+    private final var pendingChanges: PendingChanges?
     /// Which hooks the context has called, for those it calls once (``ManagedObject/Lifecycle``).
     var lifecycle = Lifecycle()
     // The flags follow the life cycle's, in the room its layout leaves.
@@ -93,9 +95,29 @@ open class ManagedObject: NSObject {
     /// Whether the object was deleted from its context and the deletion not saved yet.
     public var isDeleted: Bool { deleted }
     /// Whether the object has unsaved changes to its properties (an inserted or deleted object counts as changed).
-    public var isUpdated: Bool { !inserted && !deleted && (!pending.isEmpty || !changedToManys.isEmpty) }
+    public var isUpdated: Bool { !inserted && !deleted && (hasPendingValues || !changedToManys.isEmpty) }
     /// Whether the object is inserted, deleted or updated: a save would write it.
-    public var hasChanges: Bool { inserted || deleted || !pending.isEmpty || !changedToManys.isEmpty }
+    public var hasChanges: Bool { inserted || deleted || hasPendingValues || !changedToManys.isEmpty }
+
+    /// Attributes and to-ones changed since the last save (empty values for an object without
+    /// changes; a change boxes them, and emptying them lets the box go).
+    final var pending: PendingValues {
+        get { pendingChanges?.values ?? PendingValues() }
+        _modify {
+            // Deferred, so that the box follows the values however the access ends.
+            if let box = pendingChanges {
+                defer { if box.values.isEmpty { pendingChanges = nil } }
+                yield &box.values
+            } else {
+                var values = PendingValues()
+                defer { if !values.isEmpty { pendingChanges = PendingChanges(values) } }
+                yield &values
+            }
+        }
+    }
+
+    /// Whether the object has unsaved changes of attributes or to-ones.
+    var hasPendingValues: Bool { pendingChanges != nil }
 
     /// The persistent properties changed since the last save and their new values (to-manys as
     /// sets); transient attributes are left out, as Core Data leaves them out.
@@ -216,8 +238,8 @@ open class ManagedObject: NSObject {
     /// the typed accessors.
     func attributeRead(_ slot: Int) -> AccessorValue {
         let transformable = entity.hasTransformableSlots && entity.slotKinds[slot].type == .transformable
-        if pending.changedAttributes.contains(slot) {
-            return transformable ? .value(pending.attributes[slot]) : AccessorValue(pending.attributes, slot)
+        if let changes = pendingChanges, changes.values.changedAttributes.contains(slot) {
+            return transformable ? .value(changes.values.attributes[slot]) : AccessorValue(changes.values.attributes, slot)
         }
         if committed == nil { managedObjectContext?.fulfill(self) }
         if transformable {

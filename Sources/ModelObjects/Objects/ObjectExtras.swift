@@ -21,7 +21,8 @@ final class ObjectExtras {
 
 /// The object's rarely used state, read as if it were stored in the object: an object without
 /// its ``ObjectExtras`` reads empty values, and gets one only when a value that is not empty is
-/// stored (setting an empty one, as a fetch or a reset does to every object, makes nothing).
+/// stored (setting an empty one, as a fetch or a reset does to every object, makes nothing). The
+/// store is deferred, so that it happens however the access ends.
 extension ManagedObject {
     /// The object's extras, made now if it has none.
     private func madeExtras() -> ObjectExtras {
@@ -38,8 +39,8 @@ extension ManagedObject {
         _modify {
             if let extras { yield &extras.cachedRow } else {
                 var value: CachedRow?
+                defer { if value != nil { madeExtras().cachedRow = value } }
                 yield &value
-                if value != nil { madeExtras().cachedRow = value }
             }
         }
     }
@@ -51,8 +52,8 @@ extension ManagedObject {
         _modify {
             if let extras { yield &extras.deletedElsewhere } else {
                 var value = false
+                defer { if value { madeExtras().deletedElsewhere = value } }
                 yield &value
-                if value { madeExtras().deletedElsewhere = value }
             }
         }
     }
@@ -63,8 +64,8 @@ extension ManagedObject {
         _modify {
             if let extras { yield &extras.transients } else {
                 var value: [String: Any] = [:]
+                defer { if !value.isEmpty { madeExtras().transients = value } }
                 yield &value
-                if !value.isEmpty { madeExtras().transients = value }
             }
         }
     }
@@ -75,8 +76,8 @@ extension ManagedObject {
         _modify {
             if let extras { yield &extras.toManys } else {
                 var value: [String: RelatedObjects] = [:]
+                defer { if !value.isEmpty { madeExtras().toManys = value } }
                 yield &value
-                if !value.isEmpty { madeExtras().toManys = value }
             }
         }
     }
@@ -87,8 +88,8 @@ extension ManagedObject {
         _modify {
             if let extras { yield &extras.committedToManys } else {
                 var value: [String: [ManagedObject]] = [:]
+                defer { if !value.isEmpty { madeExtras().committedToManys = value } }
                 yield &value
-                if !value.isEmpty { madeExtras().committedToManys = value }
             }
         }
     }
@@ -99,8 +100,8 @@ extension ManagedObject {
         _modify {
             if let extras { yield &extras.changedToManys } else {
                 var value: Set<String> = []
+                defer { if !value.isEmpty { madeExtras().changedToManys = value } }
                 yield &value
-                if !value.isEmpty { madeExtras().changedToManys = value }
             }
         }
     }
@@ -112,8 +113,8 @@ extension ManagedObject {
         _modify {
             if let extras { yield &extras.assignedStore } else {
                 var value: PersistentStore?
+                defer { if value != nil { madeExtras().assignedStore = value } }
                 yield &value
-                if value != nil { madeExtras().assignedStore = value }
             }
         }
     }
@@ -124,8 +125,8 @@ extension ManagedObject {
         _modify {
             if let extras { yield &extras.keyProbe } else {
                 var value: KeyProbe?
+                defer { if value != nil { madeExtras().keyProbe = value } }
                 yield &value
-                if value != nil { madeExtras().keyProbe = value }
             }
         }
     }

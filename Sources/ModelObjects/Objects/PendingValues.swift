@@ -76,6 +76,15 @@ struct PendingValues {
     }
 }
 
+/// An object's unsaved values in a box of their own (``ManagedObject/pending``).
+final class PendingChanges {
+    var values: PendingValues
+
+    init(_ values: PendingValues) {
+        self.values = values
+    }
+}
+
 /// A set of row slots: a word of bits for the first 64, more words only for entities that wide.
 struct SlotSet: Equatable {
     private var first: UInt64 = 0
