@@ -78,8 +78,7 @@ extension ManagedObjectContext {
         let object = type.init(entity: entity, insertInto: nil)
         object.attach(to: self, id: id)
         guard let absentKey else { return registered.add(object) }
-        registered.insertNew(object, at: absentKey)
-        return object
+        return registered.insertNew(object, at: absentKey)
     }
 
     /// The object registered under `id`, if any (an ID of another store names none).
@@ -136,14 +135,20 @@ extension ManagedObjectContext {
                 id = ManagedObjectID(temporaryFor: entity.name, reference: -rowKey)
             }
             let object = makeObject(entity, id: id, of: type, absentKey: key)
-            fill(object, taking: &rows[index], at: stamp)
-            awakeFromFetch(object)
+            // A key the fetch gave twice keeps its first object, as a lookup would have found it.
+            if object.committed == nil, !object.inserted {
+                fill(object, taking: &rows[index], at: stamp)
+                awakeFromFetch(object)
+            }
             objects.append(object)
         }
+        // A context holding no object yet (a fresh one, as a background task's) has none to find
+        // for these rows: each is registered with one hash, without a lookup before it.
+        let fresh = registered.isEmpty
         for index in rows.indices {
             let number = rows[index].number
             let key = ObjectRegistry.Key(number: number, value: rows[index].key)
-            if let known = registered[key] {
+            if !fresh, let known = registered[key] {
                 if known.committed == nil, !known.inserted {
                     fill(known, taking: &rows[index], at: stamp)
                     awakeFromFetch(known)

@@ -59,12 +59,19 @@ struct ObjectRegistry {
         return object
     }
 
-    /// Registers `object` under `key`, where nothing is registered (a lookup just found nothing):
-    /// one hash instead of ``add(_:)``'s lookup and store.
-    mutating func insertNew(_ object: ManagedObject, at key: Key) {
+    /// Registers `object` under `key`, where nothing is registered (a lookup just found nothing,
+    /// or the table was empty when a fetch began): one hash instead of ``add(_:)``'s lookup and
+    /// store. Returns the object registered under the key afterwards: `object`, unless the key
+    /// had one after all, which stays.
+    mutating func insertNew(_ object: ManagedObject, at key: Key) -> ManagedObject {
         if entries.count >= sweepAt, !retainsObjects { sweep() }
-        entries[key] = object
+        guard let earlier = entries.updateValue(object, forKey: key) else { return object }
+        entries[key] = earlier
+        return earlier
     }
+
+    /// Whether no object is registered.
+    var isEmpty: Bool { entries.isEmpty }
 
     /// Unregisters `object` under its current ID, if it is the one registered there.
     mutating func remove(_ object: ManagedObject) {
