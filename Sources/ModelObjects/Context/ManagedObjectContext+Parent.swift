@@ -66,13 +66,14 @@ extension ManagedObjectContext {
         let entity = object.entity
         let shape = entity.shape
         // A new object's values, every slot set: its row as they are.
-        if object.committed == nil, !entity.hasTransformableSlots, let all = object.pending.allAttributes { return all }
+        let pending = object.pending
+        if object.committed == nil, !entity.hasTransformableSlots, let all = pending.allAttributes { return all }
         var attributes = object.committed ?? AttributeValues(nils: 0)
         // A save's new saved values: taken out of the object, so that they change in place, not in a copy.
         if settling { object.committed = nil }
         if attributes.count < shape.attributes.count { attributes = AttributeValues(nils: shape.attributes.count) }
-        object.pending.changedAttributes.forEach { index in
-            guard let value = object.pending.attribute(index) else { return }
+        pending.changedAttributes.forEach { index in
+            guard let value = pending.attribute(index) else { return }
             attributes[index] = entity.slotKinds[index].type == .transformable
                 ? value.map { AttributeValueTransformer.data(for: $0, of: entity.slotAttributes[index]) } : value
         }
@@ -83,8 +84,9 @@ extension ManagedObjectContext {
     func currentToOnes(of object: ManagedObject, key: (ManagedObject) -> ObjectKey?) -> [ObjectKey?] {
         let count = object.entity.shape.toOnes.count
         var toOnes = object.committedToOnes.count == count ? object.committedToOnes : Array(repeating: nil, count: count)
+        let pending = object.pending
         for index in 0..<count {
-            guard let target = object.pending.toOne(index) else { continue }
+            guard let target = pending.toOne(index) else { continue }
             toOnes[index] = target.flatMap(key)
         }
         return toOnes
@@ -140,17 +142,18 @@ extension ManagedObjectContext {
     /// Sets on `mine` the properties the child's `object` changed, its related objects mapped to this context's.
     private func copyChanges(of object: ManagedObject, into mine: ManagedObject, _ counterpart: (ManagedObject) -> ManagedObject) {
         let shape = object.entity.shape
-        if mine.inserted, mine.pending.isEmpty, let all = object.pending.allAttributes {
+        let pending = object.pending
+        if mine.inserted, mine.pending.isEmpty, let all = pending.allAttributes {
             mine.pending.startWith(all)
         } else {
             for slot in shape.attributes.indices {
-                if let value = object.pending.attribute(slot) { mine.pending.setAttribute(value, slot: slot, of: shape.attributes.count) }
+                if let value = pending.attribute(slot) { mine.pending.setAttribute(value, slot: slot, of: shape.attributes.count) }
             }
         }
         for slot in shape.toOnes.indices {
-            if let target = object.pending.toOne(slot) { mine.pending.setToOne(target.map(counterpart), slot: slot, of: shape.toOnes.count) }
+            if let target = pending.toOne(slot) { mine.pending.setToOne(target.map(counterpart), slot: slot, of: shape.toOnes.count) }
         }
-        for (name, value) in object.pending.transients {
+        for (name, value) in pending.transients {
             mine.pending.setTransient(value, name: name)
             mine.transients[name] = value
         }

@@ -119,12 +119,22 @@ open class ManagedObject: NSObject {
     /// Whether the object has unsaved changes of attributes or to-ones.
     var hasPendingValues: Bool { pendingChanges != nil }
 
+    /// Makes `change` to the unsaved values, a change that leaves them not empty (a value set):
+    /// a setter's way, without the check for emptiness ``pending``'s access makes after each use.
+    func addToPending(_ change: (inout PendingValues) -> Void) {
+        if let box = pendingChanges { return change(&box.values) }
+        var values = PendingValues()
+        change(&values)
+        pendingChanges = PendingChanges(consume values)
+    }
+
     /// The persistent properties changed since the last save and their new values (to-manys as
     /// sets); transient attributes are left out, as Core Data leaves them out.
     public func changedValues() -> [String: Any] {
         if let context = violatedContext() { return context.onQueue { changedValues() } }
         var result = [String: Any]()
         let shape = entity.shape
+        let pending = pending
         for slot in shape.attributes.indices {
             if let value = pending.attribute(slot) { result[shape.attributes[slot].name] = value ?? NSNull() }
         }
@@ -315,10 +325,13 @@ open class ManagedObject: NSObject {
         let context = managedObjectContext
         if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
         observingChange(of: key) {
-            if let scalar = value.scalar {
-                pending.setAttribute(scalar, slot: slot, of: entity.slotKinds.count)
-            } else {
-                pending.setAttribute(value.value, slot: slot, of: entity.slotKinds.count)
+            let count = entity.slotKinds.count
+            addToPending { pending in
+                if let scalar = value.scalar {
+                    pending.setAttribute(scalar, slot: slot, of: count)
+                } else {
+                    pending.setAttribute(value.value, slot: slot, of: count)
+                }
             }
             context?.markUpdated(self)
         }
@@ -329,6 +342,7 @@ open class ManagedObject: NSObject {
     func setAttributeValues() -> [String: Any] {
         var values = [String: Any]()
         let shape = entity.shape
+        let pending = pending
         for slot in shape.attributes.indices {
             if let value = pending.attribute(slot) { values[shape.attributes[slot].name] = value ?? NSNull() }
         }

@@ -80,7 +80,7 @@ struct PendingValues {
 final class PendingChanges {
     var values: PendingValues
 
-    init(_ values: PendingValues) {
+    init(_ values: consuming PendingValues) {
         self.values = values
     }
 }

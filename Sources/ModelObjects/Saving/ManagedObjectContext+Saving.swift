@@ -169,10 +169,11 @@ extension ManagedObjectContext {
         for object in inserted where !object.entity.constraints.isEmpty {
             let shape = object.entity.shape
             for (names, slots) in object.entity.constraints {
-                let values = try slots.map { try columnValue(object.pending.attribute($0) ?? nil, slot: $0, of: object) }
+                let pending = object.pending
+                let values = try slots.map { try columnValue(pending.attribute($0) ?? nil, slot: $0, of: object) }
                 guard !values.contains(where: \.isNull) else { continue }
                 var named = [String: Any]()
-                for (name, slot) in zip(names, slots) { named[name] = (object.pending.attribute(slot) ?? nil) ?? NSNull() }
+                for (name, slot) in zip(names, slots) { named[name] = (pending.attribute(slot) ?? nil) ?? NSNull() }
                 let mark = [shape.table.databaseValue] + names.map(\.databaseValue) + values
                 if let earlier = claimed[mark] {
                     conflicts.append(ConstraintConflict(constraint: names, constraintValues: named, databaseObject: nil, databaseSnapshot: nil, conflictingObjects: [earlier, object]))
@@ -287,10 +288,12 @@ extension ManagedObjectContext {
     private func insertRow(_ object: ManagedObject, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64]) throws {
         guard let own = key(object) else { return }
         let shape = object.entity.shape
+        // The unsaved values read out of the object once, not once a column.
+        let pending = object.pending
         let attributes = try shape.attributes.indices.map { index in
-            object.pending.changedAttributes.contains(index) ? try columnValue(object.pending.attributes, slot: index, of: object) : .null
+            pending.changedAttributes.contains(index) ? try columnValue(pending.attributes, slot: index, of: object) : .null
         }
-        let targets = shape.toOnes.indices.map { index in (object.pending.toOne(index) ?? nil).flatMap(key) }
+        let targets = shape.toOnes.indices.map { index in (pending.toOne(index) ?? nil).flatMap(key) }
         try writer.insert(shape, key: own.key, attributes: attributes, toOnes: targets, orders: shape.toOnes.map { orders[$0.name] })
     }
 
@@ -301,22 +304,23 @@ extension ManagedObjectContext {
         version: Int64, skippingAttributes: Set<Int> = [], skippingToOnes: Set<Int> = [], everything: Bool = false
     ) throws -> Bool {
         let shape = object.entity.shape
+        let pending = object.pending
         var attributes = [(slot: Int, value: DatabaseValue)]()
         if everything {
             for index in shape.attributes.indices where !skippingAttributes.contains(index) {
-                let value = object.pending.attribute(index) ?? object.committed?[index] ?? nil
+                let value = pending.attribute(index) ?? object.committed?[index] ?? nil
                 attributes.append((index, try columnValue(value, slot: index, of: object)))
             }
         } else {
             // The changed slots alone, found from the set's bits rather than by asking every slot.
-            try object.pending.changedAttributes.forEach { index in
+            try pending.changedAttributes.forEach { index in
                 guard !skippingAttributes.contains(index) else { return }
-                attributes.append((index, try columnValue(object.pending.attributes, slot: index, of: object)))
+                attributes.append((index, try columnValue(pending.attributes, slot: index, of: object)))
             }
         }
         var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()
         for (index, slot) in shape.toOnes.enumerated() where !skippingToOnes.contains(index) {
-            let changed = object.pending.toOne(index)
+            let changed = pending.toOne(index)
             guard changed != nil || orders[slot.name] != nil || everything else { continue }
             let target = changed.map { $0.flatMap(key) } ?? (index < object.committedToOnes.count ? object.committedToOnes[index] : nil)
             toOnes.append((index, target, orders[slot.name]))

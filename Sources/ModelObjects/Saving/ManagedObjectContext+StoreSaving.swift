@@ -48,7 +48,8 @@ extension ManagedObjectContext {
         if stores.isSingle { return }
         for object in [inserted, updated].joined() {
             let own = try store(of: object, in: stores).index
-            var related = object.entity.shape.toOnes.indices.compactMap { object.pending.toOne($0) ?? nil }
+            let pending = object.pending
+            var related = object.entity.shape.toOnes.indices.compactMap { pending.toOne($0) ?? nil }
             for name in object.changedToManys { related += object.toManys[name]?.objects ?? [] }
             for other in related where !other.deleted {
                 guard try store(of: other, in: stores).index != own else { continue }
