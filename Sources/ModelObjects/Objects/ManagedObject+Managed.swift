@@ -190,15 +190,9 @@ enum AccessorValue {
     /// The value as ``ManagedObject/value(forKey:)`` gives it.
     var value: Any? {
         switch self {
-        case .int64(let value): value
-        case .int32(let value): value
-        case .int16(let value): value
-        case .bool(let value): value
-        case .double(let value): value
-        case .float(let value): value
-        case .date(let value): value
         case .int(let value): value
         case .value(let value): value
+        default: scalar?.value
         }
     }
 

@@ -48,6 +48,19 @@ package struct AttributeValues {
     /// A value kept as its bits, as its type.
     package enum Scalar {
         case int64(Int64), int32(Int32), int16(Int16), bool(Bool), double(Double), float(Float), date(Date)
+
+        /// The value, of its own type.
+        package var value: Any {
+            switch self {
+            case .int64(let value): value
+            case .int32(let value): value
+            case .int16(let value): value
+            case .bool(let value): value
+            case .double(let value): value
+            case .float(let value): value
+            case .date(let value): value
+            }
+        }
     }
 
     /// The value in slot `slot` when it is kept as its bits, without making an `Any` of it; nil
@@ -154,16 +167,8 @@ extension AttributeValues: RandomAccessCollection, MutableCollection {
     /// The value in slot `slot`, of the type it was set with; nil for a slot never set.
     package subscript(slot: Int) -> Any? {
         get {
-            switch scalar(at: slot) {
-            case .int64(let value)?: value
-            case .int32(let value)?: value
-            case .int16(let value)?: value
-            case .bool(let value)?: value
-            case .double(let value)?: value
-            case .float(let value)?: value
-            case .date(let value)?: value
-            case nil: kind(slot) == .other ? others[Int(words[firstValue + slot])] : nil
-            }
+            if let scalar = scalar(at: slot) { return scalar.value }
+            return kind(slot) == .other ? others[Int(words[firstValue + slot])] : nil
         }
         set {
             guard let value = newValue else { return set(.null, 0, at: slot) }
