@@ -8,9 +8,6 @@ final class PropertyTable: Sendable {
     private let names: [String]
     private let properties: [EntityDescription.Property]
     private let keyPaths: [ManagedObject.ObservedKeyPath]
-    /// The same key paths, unretained, for the read of a property: the table keeps them alive,
-    /// and a read registering one with Observation need not retain and release it.
-    private let unretainedKeyPaths: [Unmanaged<ManagedObject.ObservedKeyPath>]
     /// Each stored attribute's slot in the row, -1 for the other properties: a read of an
     /// attribute finds its slot here without opening the property's description.
     private let attributeSlots: [Int]
@@ -26,9 +23,7 @@ final class PropertyTable: Sendable {
         let pairs = Array(properties)
         names = pairs.map(\.key)
         self.properties = pairs.map(\.value)
-        let keyPaths: [ManagedObject.ObservedKeyPath] = names.map { \ManagedObject.[observed: $0] }
-        self.keyPaths = keyPaths
-        unretainedKeyPaths = keyPaths.map { Unmanaged.passUnretained($0) }
+        keyPaths = names.map { \ManagedObject.[observed: $0] }
         attributeSlots = pairs.map { pair in
             if case .attribute(_, let slot) = pair.value { return slot }
             return -1
@@ -57,9 +52,8 @@ final class PropertyTable: Sendable {
     /// The row slot of the property at `index` when it is a stored attribute, -1 otherwise.
     func attributeSlot(at index: Int) -> Int { attributeSlots[index] }
 
-    /// The key path Observation tracks the property at `index` by, unretained: the table keeps
-    /// it, so a caller holding the table's entity may use it without retaining it.
-    func unretainedKeyPath(at index: Int) -> Unmanaged<ManagedObject.ObservedKeyPath> { unretainedKeyPaths[index] }
+    /// The key path Observation tracks the property at `index` by.
+    func keyPath(at index: Int) -> ManagedObject.ObservedKeyPath { keyPaths[index] }
 
     /// The key path Observation tracks the property `name` by, nil for an unknown name.
     func keyPath(of name: String) -> ManagedObject.ObservedKeyPath? { index(of: name).map { keyPaths[$0] } }

@@ -20,35 +20,31 @@ extension ManagedObject: Observable {
 
     /// Registers a read of the property of `keyPath` with the observer tracking reads, if any.
     func observeAccess(_ keyPath: ObservedKeyPath) {
-        observationBox()._withUnsafeGuaranteedRef { $0.access(self, keyPath) }
+        observationBox().access(self, keyPath)
     }
 
     /// Registers a read of the property at `index` of the entity's table with the observer
-    /// tracking reads, if any: a read's way, which retains neither the registrar's box nor the
-    /// key path (the object holds the one, its entity's table the other).
+    /// tracking reads, if any.
     func observeAccess(at index: Int) {
-        let keyPath = entity.properties.unretainedKeyPath(at: index)
-        observationBox()._withUnsafeGuaranteedRef { box in
-            keyPath._withUnsafeGuaranteedRef { box.access(self, $0) }
-        }
+        observationBox().access(self, entity.properties.keyPath(at: index))
     }
 
     /// The box of the object's registrar, made on first use.
-    private func observationBox() -> Unmanaged<ObservationBox> {
+    private func observationBox() -> ObservationBox {
         if let observation { return observation }
-        let box = Unmanaged.passRetained(ObservationBox())
+        let box = ObservationBox()
         observation = box
         return box
     }
 
     /// Announces to observers that the property of `keyPath` is about to change.
     func observeWillChange(_ keyPath: ObservedKeyPath) {
-        observation?._withUnsafeGuaranteedRef { $0.willSet(self, keyPath) }
+        observation?.willSet(self, keyPath)
     }
 
     /// Announces to observers that the property of `keyPath` changed.
     func observeDidChange(_ keyPath: ObservedKeyPath) {
-        observation?._withUnsafeGuaranteedRef { $0.didSet(self, keyPath) }
+        observation?.didSet(self, keyPath)
     }
 
     /// Runs `change` of the property `key`, announced to observers before and after.
@@ -63,7 +59,7 @@ extension ManagedObject: Observable {
     /// again when next used, announcing a change of every property: any may now read differently.
     /// A fault without changes has no values to let go, and announces nothing.
     func observingValuesReplaced(_ change: () -> Void) {
-        guard let observation = observation?.takeUnretainedValue(), !isFault || hasChanges else { return change() }
+        guard let observation, !isFault || hasChanges else { return change() }
         let keyPaths = entity.properties.allKeyPaths
         for keyPath in keyPaths { observation.willSet(self, keyPath) }
         change()
@@ -92,12 +88,10 @@ extension ManagedObject: Observable {
     }
 }
 
-/// An object's Observation registrar, in a box of its own that the object alone holds, retained
-/// when the object makes it and released by the object's `deinit` (``ManagedObject/observation``).
-/// The registrar's layout is private to the Observation library, so one stored in the object would
-/// be copied, through its value witnesses, on every read; the box's constant is used in place from
-/// the box's own methods. The object keeps it unretained, so that a read does not retain and
-/// release it either.
+/// An object's Observation registrar, in a box of its own (``ManagedObject/observation``). The
+/// registrar's layout is private to the Observation library, so one stored in the object would be
+/// copied, through its value witnesses, on every read; the box's constant is used in place from
+/// the box's own methods.
 final class ObservationBox: Sendable {
     private let registrar = ObservationRegistrar()
 

@@ -41,10 +41,8 @@ open class ManagedObject: NSObject {
     /// The state only some objects need (transient values, to-manys read, a cached row…), made
     /// on first use (ObjectExtras.swift).
     final var extras: ObjectExtras?
-    /// The object's observers (ManagedObject+Observation.swift): made when the object is first
-    /// read, held by the object alone (retained when made, released by `deinit`), and kept
-    /// unretained so that a read touches no reference count.
-    final var observation: Unmanaged<ObservationBox>?
+    /// The object's observers (ManagedObject+Observation.swift); made when the object is first read.
+    final var observation: ObservationBox?
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.
@@ -71,10 +69,6 @@ open class ManagedObject: NSObject {
     /// Makes an object of the entity whose class this is, in `context`.
     public convenience init(context: ManagedObjectContext) {
         self.init(entity: context.entity(for: Self.self), insertInto: context)
-    }
-
-    deinit {
-        observation?.release()
     }
 
     func attach(to context: ManagedObjectContext, id: ManagedObjectID) {
