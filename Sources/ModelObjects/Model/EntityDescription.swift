@@ -53,10 +53,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         let type: AttributeType
         let isDerived: Bool
     }
-    /// A new object's stored attributes' starting values, by slot, and its transient attributes'
-    /// ones, by name (values of Foundation's immutable value types).
-    nonisolated(unsafe) let defaultSlots: [Any?]
-    /// ``defaultSlots`` kept as an object's values are, for a new object to start from.
+    /// A new object's stored attributes' starting values, by slot, kept as an object's values
+    /// are, for a new object to start from; and its transient attributes' ones, by name (values
+    /// of Foundation's immutable value types).
     nonisolated(unsafe) let defaultValues: AttributeValues
     nonisolated(unsafe) let transientDefaults: [(name: String, value: Any)]
     /// Whether a row slot holds a transformable attribute, whose saved form is its data.
@@ -95,11 +94,11 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.properties = table
         let byName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         slotAttributes = shape.attributes.compactMap { byName[$0.name] }
-        defaultSlots = slotAttributes.map { attribute in
-            let value = DefaultValue.column(attribute)
-            return value.isNull ? nil : StoredValue.object(value, as: attribute.type)
-        }
-        defaultValues = AttributeValues(defaultSlots)
+        defaultValues = AttributeValues(
+            slotAttributes.map { attribute in
+                let value = DefaultValue.column(attribute)
+                return value.isNull ? nil : StoredValue.object(value, as: attribute.type)
+            })
         let slotByName = Dictionary(shape.attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         constraints = lineage.flatMap(\.uniquenessConstraints).compactMap { names in
             let slots = names.compactMap { slotByName[$0] }

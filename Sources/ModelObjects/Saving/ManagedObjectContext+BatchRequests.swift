@@ -153,8 +153,8 @@ extension ManagedObjectContext {
         let reader = ObjectRowReader(db: db, rows: rows, keys: store.keys)
         let writer = ObjectRowWriter(db: db, rows: rows, keys: store.keys)
         let shape = entity.shape
-        let defaults = try entity.defaultSlots.enumerated().map { slot, value in
-            try StoredValue.databaseValue(object: value, as: shape.attributes[slot].type)
+        let defaults = try entity.defaultValues.indices.map { slot in
+            try StoredValue.databaseValue(entity.defaultValues, at: slot, as: shape.attributes[slot].type)
         }
         let objectWins = [.mergeByPropertyObjectTrumpMergePolicyType, .overwriteMergePolicyType].contains(mergePolicy.mergeType)
         var history = try BatchHistory(model: coordinator().managedObjectModel, db: db)
