@@ -15,6 +15,9 @@ final class PropertyTable: Sendable {
     /// is derived, or optional (or transient) with no bounds, lengths or pattern, which any value
     /// passes, so that a save's validation asks nothing more of it.
     private let ruled: [Bool]
+    /// Whether any property's value can break a rule: an entity whose properties are all
+    /// optional and unbounded has none, and its save's validation looks none up.
+    let hasRules: Bool
     private let byName: [String: Int]?
     /// Up to this many properties are searched in order.
     private static let scanned = 16
@@ -29,6 +32,7 @@ final class PropertyTable: Sendable {
             return -1
         }
         ruled = pairs.map { ObjectValidator.canBreakRule($0.value) }
+        hasRules = ruled.contains(true)
         byName = properties.count > Self.scanned ? Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }) : nil
     }
 

@@ -70,7 +70,7 @@ enum ObjectValidator {
         let properties = object.entity.properties
         // Most properties have no rule any value could break (``canBreakRule(_:)``, which also
         // passes derived attributes and transient relationships): passed without casting the value.
-        guard let index = properties.index(of: key), properties.isRuled(at: index) else { return nil }
+        guard properties.hasRules, let index = properties.index(of: key), properties.isRuled(at: index) else { return nil }
         let value = value is NSNull ? nil : value
         switch properties.property(at: index) {
         case .attribute(let attribute, _), .transient(let attribute):
