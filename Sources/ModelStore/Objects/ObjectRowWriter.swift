@@ -11,8 +11,9 @@ import ModelSchema
 /// Use it inside one write transaction: files it writes are removed if the transaction rolls back
 /// (those of an update that matched no row at once), files of values it replaces or deletes once
 /// it commits, when the update or delete matched their row. The keys it takes and gives are those
-/// of the store's key space.
-package struct ObjectRowWriter {
+/// of the store's key space. A class, so that the closures its writes run in (around external
+/// files) capture one reference, not a copy of its six, for every row.
+package final class ObjectRowWriter {
     package let db: Database
     package let rows: ObjectRowLayout
     package let keys: KeySpace
@@ -84,38 +85,27 @@ package struct ObjectRowWriter {
             versionless: version == 0)
         let key = keys.primaryKey(key)
         let external = shape.hasExternalAttributes ? attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column } : []
-        // A row with no external value is written at once: the closure `replacing` takes would
-        // copy the writer for every row.
-        guard !external.isEmpty else { return try write(signature, shape, key: key, version: version, attributes, toOnes) }
         return try files.replacing(external, in: shape.table, key: key, db) {
-            try write(signature, shape, key: key, version: version, attributes, toOnes)
+            var columns: [String]? = updates.has(signature) ? nil : []
+            var values = [DatabaseValue]()
+            values.reserveCapacity(attributes.count + toOnes.count * 3 + 3)
+            for (slot, value) in attributes where !shape.attributes[slot].isDerived {
+                columns?.append(shape.attributes[slot].column)
+                values.append(shape.attributes[slot].isExternal ? try files.column(for: value, db) : value)
+            }
+            for change in toOnes {
+                append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
+            }
+            values.append((version + 1).databaseValue)
+            values.append(key.databaseValue)
+            values.append(version.databaseValue)
+            try updates.run(signature, values, in: db) {
+                let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
+                let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
+                return "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)"
+            }
+            return db.changesCount == 1
         }
-    }
-
-    /// Runs the update of ``update(_:key:version:attributes:toOnes:)`` (`key` the store's own).
-    private func write(
-        _ signature: UpdateSignature, _ shape: EntityRowShape, key: Int64, version: Int64, _ attributes: [(slot: Int, value: DatabaseValue)],
-        _ toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]
-    ) throws -> Bool {
-        var columns: [String]? = updates.has(signature) ? nil : []
-        var values = [DatabaseValue]()
-        values.reserveCapacity(attributes.count + toOnes.count * 3 + 3)
-        for (slot, value) in attributes where !shape.attributes[slot].isDerived {
-            columns?.append(shape.attributes[slot].column)
-            values.append(shape.attributes[slot].isExternal ? try files.column(for: value, db) : value)
-        }
-        for change in toOnes {
-            append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
-        }
-        values.append((version + 1).databaseValue)
-        values.append(key.databaseValue)
-        values.append(version.databaseValue)
-        try updates.run(signature, values, in: db) {
-            let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
-            let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
-            return "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)"
-        }
-        return db.changesCount == 1
     }
 
     /// Deletes an object's row at `version`; false when it is gone or at another version.
