@@ -46,12 +46,6 @@ func keyedSum(_ object: ManagedObject) -> Int64 {
     return sum
 }
 
-/// What a book reading leaves, so that no side can skip a column.
-func bookSink(pageCount: Int32, title: String?, isbn: String?, publishedAt: Date?, hasAuthor: Bool) -> Int {
-    Int(pageCount) &+ (title?.utf8.count ?? 0) &+ (isbn?.utf8.count ?? 0)
-        &+ Int(publishedAt?.timeIntervalSinceReferenceDate ?? 0) &+ (hasAuthor ? 1 : 0)
-}
-
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = configuration()
 

@@ -73,3 +73,9 @@ public struct BookDecodable: FetchableRecord, Decodable, Sendable {
     /// The publication date as a `Date`.
     public var publishedAt: Date? { ZPUBLISHEDAT.map(Date.init(timeIntervalSinceReferenceDate:)) }
 }
+
+/// What a book reading leaves, so that no side of a shelf benchmark can skip a column.
+public func bookSink(pageCount: Int32, title: String?, isbn: String?, publishedAt: Date?, hasAuthor: Bool) -> Int {
+    Int(pageCount) &+ (title?.utf8.count ?? 0) &+ (isbn?.utf8.count ?? 0)
+        &+ Int(publishedAt?.timeIntervalSinceReferenceDate ?? 0) &+ (hasAuthor ? 1 : 0)
+}

@@ -9,6 +9,7 @@ import ModelStack
 // insert, update and count side by side with GRDB), on one store file:
 //   fetch: a cross-check without the malloc interposer: GRDB init(row:) and a fresh context, alternated
 //   objects: N objects fetched into a fresh context five times, every attribute read (a workload to profile)
+//   shelf: the Library-shaped store's books (N ignored): GRDB init(row:) and a fresh context, alternated (a workload to profile)
 //   memory: heap bytes held per fetched object, against per GRDB record
 //   plan: the query plan of a predicate on the indexed attribute
 //   seed: a new store of N rows through prepared statements (for fetch, memory, plan and batches)
@@ -20,11 +21,11 @@ import ModelStack
 //   updates: N objects fetched, one typed setter each, and saved, five rounds (a workload to profile)
 //   results: a fetched results controller of N objects: the time from processPendingChanges (which
 //     posts the objects-did-change of one object moved elsewhere in the order) to controllerDidChangeContent, median of 31
-// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|objects|inserts|updates|memory|plan|batches|history|merge|child|results N
+// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|objects|shelf|inserts|updates|memory|plan|batches|history|merge|child|results N
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|objects|inserts|updates|memory|plan|batches|history|merge|child|results N\n".utf8))
+    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|objects|shelf|inserts|updates|memory|plan|batches|history|merge|child|results N\n".utf8))
     exit(64)
 }
 let (modelPath, folder, mode) = (arguments[1], arguments[2], arguments[3])
@@ -118,6 +119,31 @@ case "objects":
         }
     }
     print("objects \(count): five fresh-context fetches (\(sink % 7))")
+case "shelf":
+    // The Library-shaped fetch, strings, a date and a to-one's presence read from every book:
+    // GRDB's init(row:) record and a fresh context, alternated, best and median of 7.
+    let container = try await BenchStores.shelf()
+    let database = try BenchStores.database(of: container)
+    var sink = 0
+    var (recordTimes, objectTimes) = ([Double](), [Double]())
+    for _ in 0..<7 {
+        recordTimes.append(try seconds {
+            let books = try database.read { try BookRow.fetchAll($0, sql: BookRow.select) }
+            for book in books {
+                sink &+= bookSink(pageCount: book.pageCount, title: book.title, isbn: book.isbn, publishedAt: book.publishedAt, hasAuthor: book.authorID != nil)
+            }
+        })
+        let context = container.newBackgroundContext()
+        objectTimes.append(try context.performAndWait {
+            try seconds {
+                for book in try context.fetch(Book.fetchRequest()) {
+                    sink &+= bookSink(pageCount: book.pageCount, title: book.title, isbn: book.isbn, publishedAt: book.publishedAt, hasAuthor: book.author != nil)
+                }
+            }
+        })
+    }
+    let (record, object) = (recordTimes.sorted(), objectTimes.sorted())
+    print("shelf \(BenchStores.bookCount): GRDB init(row:) min \(String(format: "%.3f", record[0])) median \(String(format: "%.3f", record[3])) s, fresh context (typed) min \(String(format: "%.3f", object[0])) median \(String(format: "%.3f", object[3])) s, ratio of medians \(String(format: "%.2f", object[3] / record[3])) (\(sink % 7))")
 case "memory":
     // Bytes the heap holds per fetched object, against per GRDB record (a struct in an array, a
     // final class), measured as malloc's in-use bytes before and after, the results kept alive.
