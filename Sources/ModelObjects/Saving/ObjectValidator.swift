@@ -13,21 +13,25 @@ enum ObjectValidator {
     /// spread into the errors it lists, so that the save reports them all in one 1560.
     static func errors(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> [NSError] {
         var errors = [NSError]()
-        for object in inserted { errors += caught { try object.validateForInsert() } }
-        for object in updated { errors += caught { try object.validateForUpdate() } }
-        for object in deleted { errors += caught { try object.validateForDelete() } }
+        for object in inserted { collect(into: &errors) { try object.validateForInsert() } }
+        for object in updated { collect(into: &errors) { try object.validateForUpdate() } }
+        for object in deleted { collect(into: &errors) { try object.validateForDelete() } }
         return errors
     }
 
-    /// The errors `body` throws: none, the one it throws, or those a 1560 it throws lists.
-    static func caught(_ body: () throws -> Void) -> [NSError] {
+    /// Adds to `errors` what `body` throws: nothing when it passes, the error it throws, or those
+    /// a 1560 it throws lists. A passing check appends nothing (an empty array appended would
+    /// still allocate, once per property of every saved object).
+    static func collect(into errors: inout [NSError], _ body: () throws -> Void) {
         do {
             try body()
-            return []
         } catch {
             let error = error as NSError
-            if error.domain == NSCocoaErrorDomain, error.code == 1560, let listed = error.userInfo[NSDetailedErrorsKey] as? [NSError] { return listed }
-            return [error]
+            if error.domain == NSCocoaErrorDomain, error.code == 1560, let listed = error.userInfo[NSDetailedErrorsKey] as? [NSError] {
+                errors += listed
+            } else {
+                errors.append(error)
+            }
         }
     }
 
@@ -36,11 +40,11 @@ enum ObjectValidator {
         var errors = [NSError]()
         for (name, index) in object.entity.validatedAttributes {
             var value = object.value(ofPropertyAt: index, key: name)
-            errors += caught { try object.validateValue(&value, forKey: name) }
+            collect(into: &errors) { try object.validateValue(&value, forKey: name) }
         }
         for relationship in object.entity.relationships {
             var value = object.value(forKey: relationship.name)
-            errors += caught { try object.validateValue(&value, forKey: relationship.name) }
+            collect(into: &errors) { try object.validateValue(&value, forKey: relationship.name) }
         }
         return errors
     }
