@@ -119,6 +119,56 @@ struct ObjectLifetimeTests {
 
     /// IDs of two other coordinators' stores with the same entity and primary key name two
     /// objects, each under its own ID; before, the second took the first's place in the table.
+    /// Core Data's objects hold their related objects ("each object maintains a strong reference
+    /// to the object or objects to which it is related", Core Data Programming Guide, Breaking
+    /// Strong References Between Objects): a to-one read twice is one object though the app kept
+    /// neither, until a refresh lets it go; the cycles this makes through an inverse to-many end
+    /// with the context.
+    @Test func anObjectHoldsWhatItsToOnesWereReadAs() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await ContextTestSupport.container(in: folder.url)
+        var context: ManagedObjectContext? = container.newBackgroundContext()
+        let model = container.persistentStoreCoordinator.managedObjectModel
+        /// An object the test does not hold.
+        final class Unheld { weak var object: ManagedObject? }
+        let (book, author) = (Unheld(), Unheld())
+        try context!.performAndWait {
+            let context = context!
+            let writer = ManagedObject(entity: model.entitiesByName["Author"]!, insertInto: context)
+            writer.setValue("Ursula", forKey: "name")
+            for title in ["A", "B"] {
+                let book = ManagedObject(entity: model.entitiesByName["Book"]!, insertInto: context)
+                book.setValue(title, forKey: "title")
+                book.setValue("isbn-\(title)", forKey: "isbn")
+                book.setValue(writer, forKey: "author")
+            }
+            try context.save()
+            context.reset()
+
+            let books = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
+            author.object = books[0].value(forKey: "author") as? ManagedObject
+            #expect(author.object != nil, "the book holds the author it read")
+            #expect(books[0].value(forKey: "author") as? ManagedObject === author.object)
+            #expect(books[1].value(forKey: "author") as? ManagedObject === author.object)
+            #expect(context.registeredObjects.count == 3)
+
+            // Refreshed, the books let the author go, and the table with them.
+            for book in books { context.refresh(book, mergeChanges: false) }
+            #expect(context.registeredObjects.count == 2)
+            #expect(author.object == nil)
+
+            // Both ways read: a cycle, which only the context's end breaks.
+            author.object = books[0].value(forKey: "author") as? ManagedObject
+            #expect((author.object?.value(forKey: "publications") as? NSOrderedSet)?.count == 2)
+            book.object = books[0]
+        }
+        #expect(author.object != nil && book.object != nil)
+        context = nil
+        #expect(author.object == nil, "the author the books held went with the context")
+        #expect(book.object == nil)
+    }
+
     @Test func idsOfTwoForeignStoresNameTwoObjects() async throws {
         let folder = try StackFolder()
         defer { folder.remove() }

@@ -93,7 +93,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// last objects-did-change, announced under `NSRefreshedObjectsKey`.
     var refreshedSinceNotice: [ManagedObject] = []
     /// The number of the last save begun, which tells `willSave`'s rounds of one save from another's.
-    var saveNumber = 0
+    var saveNumber: UInt32 = 0
 
     /// A context of a queue of `concurrencyType`, without a coordinator or parent yet.
     public init(concurrencyType: ConcurrencyType) {
@@ -111,8 +111,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     deinit {
         // Objects do not keep their context alive, as in Core Data; those still held see it gone
-        // (their reference to it is weak), and those only the table held go with it.
+        // (their reference to it is weak), and those only the table held go with it, the cycles
+        // of objects holding one another through their to-ones broken first.
         if let saveObserver { NotificationCenter.default.removeObserver(saveObserver.observer) }
+        for object in registered.objects { object.heldToOnes = [] }
     }
 
     // MARK: - Queues

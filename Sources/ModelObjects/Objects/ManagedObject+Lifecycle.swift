@@ -8,9 +8,11 @@ extension ManagedObject {
     struct Lifecycle {
         /// How many times the object was changed (``ManagedObjectContext/markUpdated(_:)``), and
         /// that count when `willSave` was last called in the save numbered `willSaveSaveNumber`.
-        var changes = 0
-        var willSaveChanges = 0
-        var willSaveSaveNumber = 0
+        /// Only compared for equality, so 32 bits, wrapping, are enough: a false match needs 2³²
+        /// changes or saves exactly, and the object is four bytes a count smaller.
+        var changes: UInt32 = 0
+        var willSaveChanges: UInt32 = 0
+        var willSaveSaveNumber: UInt32 = 0
         var awokeFromInsert = false
         /// Set once the object's deletion was prepared; cleared when it is no longer deleted.
         var preparedForDeletion = false

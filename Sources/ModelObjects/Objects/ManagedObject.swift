@@ -22,8 +22,15 @@ open class ManagedObject: NSObject {
     var readStamp = ReadStamp()
     /// The saved attribute values in the order of the entity's row slots; nil while a fault.
     final var committed: AttributeValues?
-    /// The saved to-ones' targets, in the order of the entity's to-one slots.
-    var committedToOnes: [ObjectKey?] = []
+    /// The saved to-ones' targets, in the order of the entity's to-one slots. New ones let go of
+    /// the objects held for the old.
+    var committedToOnes: [ObjectKey?] = [] {
+        didSet { if !heldToOnes.isEmpty { heldToOnes = [] } }
+    }
+    /// The objects the saved to-ones were read as, by to-one slot: an object holds its related
+    /// objects, as Core Data's do, so that reading a to-one again finds the same object instead
+    /// of a new fault each time, until the object is refreshed or its context goes.
+    var heldToOnes: [ManagedObject?] = []
     /// The unsaved changes, boxed on the first change and let go once none is left: most objects
     /// of a fetch are only read, and carry one empty reference instead of them. A box is there
     /// exactly while ``pending`` is not empty.
@@ -254,6 +261,12 @@ open class ManagedObject: NSObject {
         return .value(committed?[slot] ?? nil)
     }
 
+    /// Holds `target`, what the saved to-one in `slot` reads as now (see ``heldToOnes``).
+    private func hold(_ target: ManagedObject, toOne slot: Int) {
+        if heldToOnes.count != committedToOnes.count { heldToOnes = Array(repeating: nil, count: committedToOnes.count) }
+        if heldToOnes[slot] !== target { heldToOnes[slot] = target }
+    }
+
     /// The value of a property already looked up in the entity.
     func value(of property: EntityDescription.Property, key: String) -> Any? {
         switch property {
@@ -261,9 +274,11 @@ open class ManagedObject: NSObject {
             return attributeValue(slot)
         case .toOne(_, let slot?):
             if let changed = pending.toOne(slot) { return changed }
-            managedObjectContext?.fulfill(self)
-            guard slot < committedToOnes.count, let key = committedToOnes[slot] else { return nil }
-            return managedObjectContext?.registeredOrFault(key)
+            guard let context = managedObjectContext else { return nil }
+            context.fulfill(self)
+            guard slot < committedToOnes.count, let key = committedToOnes[slot], let target = context.registeredOrFault(key) else { return nil }
+            hold(target, toOne: slot)
+            return target
         case .toMany(let relationship):
             let objects = managedObjectContext?.contents(of: relationship, in: self).objects ?? toManys[key]?.objects ?? []
             return relationship.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
