@@ -169,6 +169,36 @@ struct ObjectLifetimeTests {
         #expect(book.object == nil)
     }
 
+    /// An object with several to-ones holds each it read, whichever it read first.
+    @Test func everyToOneReadIsHeld() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Self.container(in: folder.url)
+        let context = container.newBackgroundContext()
+        let model = container.persistentStoreCoordinator.managedObjectModel
+        try context.performAndWait {
+            let loan = ManagedObject(entity: model.entitiesByName["Loan"]!, insertInto: context)
+            for key in ["lender", "borrower"] {
+                loan.setValue(ManagedObject(entity: Self.entity(container), insertInto: context), forKey: key)
+            }
+            try context.save()
+            context.reset()
+
+            final class Unheld { weak var object: ManagedObject? }
+            let (lender, borrower) = (Unheld(), Unheld())
+            let fetched = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "Loan")).first)
+            lender.object = fetched.value(forKey: "lender") as? ManagedObject
+            borrower.object = fetched.value(forKey: "borrower") as? ManagedObject
+            #expect(lender.object != nil && borrower.object != nil && lender.object !== borrower.object)
+            #expect(fetched.value(forKey: "lender") as? ManagedObject === lender.object)
+            #expect(fetched.value(forKey: "borrower") as? ManagedObject === borrower.object)
+            #expect(context.registeredObjects.count == 3)
+            context.refresh(fetched, mergeChanges: false)
+            #expect(context.registeredObjects.count == 1)
+            #expect(lender.object == nil && borrower.object == nil)
+        }
+    }
+
     @Test func idsOfTwoForeignStoresNameTwoObjects() async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
@@ -373,6 +403,10 @@ struct ObjectLifetimeTests {
                 <entity name="Counter" representedClassName="Counter" syncable="YES" codeGenerationType="class">
                     <attribute name="count" optional="YES" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
                     <attribute name="label" optional="YES" transient="YES" attributeType="String" defaultValueString="new"/>
+                </entity>
+                <entity name="Loan" representedClassName="Loan" syncable="YES" codeGenerationType="class">
+                    <relationship name="borrower" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Counter"/>
+                    <relationship name="lender" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Counter"/>
                 </entity>
             </model>
             """.utf8).write(to: version.appendingPathComponent("contents"))

@@ -114,7 +114,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // (their reference to it is weak), and those only the table held go with it, the cycles
         // of objects holding one another through their to-ones broken first.
         if let saveObserver { NotificationCenter.default.removeObserver(saveObserver.observer) }
-        for object in registered.objects { object.heldToOnes = [] }
+        for object in registered.objects { object.heldToOnes = .none }
     }
 
     // MARK: - Queues

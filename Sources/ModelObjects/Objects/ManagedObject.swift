@@ -25,12 +25,12 @@ open class ManagedObject: NSObject {
     /// The saved to-ones' targets, in the order of the entity's to-one slots. New ones let go of
     /// the objects held for the old.
     var committedToOnes: [ObjectKey?] = [] {
-        didSet { if !heldToOnes.isEmpty { heldToOnes = [] } }
+        didSet { if !heldToOnes.isEmpty { heldToOnes = .none } }
     }
-    /// The objects the saved to-ones were read as, by to-one slot: an object holds its related
-    /// objects, as Core Data's do, so that reading a to-one again finds the same object instead
-    /// of a new fault each time, until the object is refreshed or its context goes.
-    var heldToOnes: [ManagedObject?] = []
+    /// The objects the saved to-ones were read as: an object holds its related objects, as Core
+    /// Data's do, so that reading a to-one again finds the same object instead of a new fault
+    /// each time, until the object is refreshed or its context goes.
+    var heldToOnes = HeldToOnes.none
     /// The unsaved changes, boxed on the first change and let go once none is left: most objects
     /// of a fetch are only read, and carry one empty reference instead of them. A box is there
     /// exactly while ``pending`` is not empty.
@@ -263,8 +263,20 @@ open class ManagedObject: NSObject {
 
     /// Holds `target`, what the saved to-one in `slot` reads as now (see ``heldToOnes``).
     private func hold(_ target: ManagedObject, toOne slot: Int) {
-        if heldToOnes.count != committedToOnes.count { heldToOnes = Array(repeating: nil, count: committedToOnes.count) }
-        if heldToOnes[slot] !== target { heldToOnes[slot] = target }
+        switch heldToOnes {
+        case .none where slot == 0, .first where slot == 0:
+            heldToOnes = .first(target)
+        case .none, .first:
+            var all = [ManagedObject?](repeating: nil, count: committedToOnes.count)
+            if case .first(let first) = heldToOnes { all[0] = first }
+            all[slot] = target
+            heldToOnes = .all(all)
+        case .all(var all):
+            guard all[slot] !== target else { return }
+            heldToOnes = .none
+            all[slot] = target
+            heldToOnes = .all(all)
+        }
     }
 
     /// The value of a property already looked up in the entity.
