@@ -252,6 +252,9 @@ open class ManagedObject: NSObject {
         if let changes = pendingChanges, changes.values.changedAttributes.contains(slot) {
             return transformable ? .value(changes.values.attributes[slot]) : AccessorValue(changes.values.attributes, slot)
         }
+        // A saved number, boolean or date first: one access to the saved values where asking
+        // whether the object is a fault first made two (a fault has none, and goes on below).
+        if !transformable, let scalar = committed?.scalarInPlace(at: slot) { return AccessorValue(scalar) }
         if committed == nil { managedObjectContext?.fulfill(self) }
         if transformable {
             return .value(committed?[slot].flatMap { AttributeValueTransformer.object(from: $0, for: entity.slotAttributes[slot]) })
