@@ -252,15 +252,17 @@ open class ManagedObject: NSObject {
         if let changes = pendingChanges, changes.values.changedAttributes.contains(slot) {
             return transformable ? .value(changes.values.attributes[slot]) : AccessorValue(changes.values.attributes, slot)
         }
-        // A saved number, boolean or date first: one access to the saved values where asking
-        // whether the object is a fault first made two (a fault has none, and goes on below).
+        // A saved number, boolean or date first, lent in place (the values' storage not retained
+        // for the read): one access to the saved values where asking whether the object is a
+        // fault first made two. A fault has none, and is fulfilled below.
         if !transformable, let scalar = committed?.scalarInPlace(at: slot) { return AccessorValue(scalar) }
-        if committed == nil { managedObjectContext?.fulfill(self) }
+        if committed == nil {
+            managedObjectContext?.fulfill(self)
+            if !transformable, let scalar = committed?.scalarInPlace(at: slot) { return AccessorValue(scalar) }
+        }
         if transformable {
             return .value(committed?[slot].flatMap { AttributeValueTransformer.object(from: $0, for: entity.slotAttributes[slot]) })
         }
-        // The saved values lent in place, their storage not retained for the read.
-        if let scalar = committed?.scalarInPlace(at: slot) { return AccessorValue(scalar) }
         return .value(committed?[slot] ?? nil)
     }
 
