@@ -47,6 +47,20 @@ func fiveRounds(in container: PersistentContainer, _ round: (ManagedObjectContex
     return times.min() ?? 0
 }
 
+/// Seven rounds of `record` (GRDB) and `object` (on the queue of a fresh background context of
+/// `container`), alternated so that neither side runs in a quieter stretch; prints each side's
+/// best and median seconds and the ratio of the medians after `label`.
+func alternated(_ label: String, in container: PersistentContainer, record: () throws -> Void, object: (ManagedObjectContext) throws -> Void) throws {
+    var (recordTimes, objectTimes) = ([Double](), [Double]())
+    for _ in 0..<7 {
+        recordTimes.append(try seconds(record))
+        let context = container.newBackgroundContext()
+        objectTimes.append(try context.performAndWait { try seconds { try object(context) } })
+    }
+    let (record, object) = (recordTimes.sorted(), objectTimes.sorted())
+    print("\(label): GRDB init(row:) min \(String(format: "%.3f", record[0])) median \(String(format: "%.3f", record[3])) s, fresh context (typed) min \(String(format: "%.3f", object[0])) median \(String(format: "%.3f", object[3])) s, ratio of medians \(String(format: "%.2f", object[3] / record[3]))", terminator: "")
+}
+
 func container(at path: String, history: Bool = false) async throws -> PersistentContainer {
     let container = try PersistentContainer(name: "Bench", model: URL(fileURLWithPath: modelPath))
     var description = StoreDescription(url: URL(fileURLWithPath: path))
@@ -91,22 +105,15 @@ case "fetch":
     let container = try await container(at: storePath)
     let database = try BenchStores.database(of: container)
     var sink: Int64 = 0
-    var (recordTimes, objectTimes) = ([Double](), [Double]())
-    for _ in 0..<7 {
-        recordTimes.append(try seconds {
-            let rows = try database.read { try ItemRow.fetchAll($0, sql: ItemRow.select) }
-            for row in rows { sink &+= row.sum }
-        })
-        let context = container.newBackgroundContext()
-        objectTimes.append(try context.performAndWait {
-            try seconds {
-                let items = try context.fetch(Item.fetchRequest())
-                for item in items { sink &+= item.a0 &+ item.a1 &+ item.a2 &+ item.a3 &+ item.a4 &+ item.a5 &+ item.a6 &+ item.a7 &+ item.a8 &+ item.a9 }
-            }
-        })
+    try alternated("fetch \(count)", in: container) {
+        let rows = try database.read { try ItemRow.fetchAll($0, sql: ItemRow.select) }
+        for row in rows { sink &+= row.sum }
+    } object: { context in
+        for item in try context.fetch(Item.fetchRequest()) {
+            sink &+= item.a0 &+ item.a1 &+ item.a2 &+ item.a3 &+ item.a4 &+ item.a5 &+ item.a6 &+ item.a7 &+ item.a8 &+ item.a9
+        }
     }
-    let (record, object) = (recordTimes.sorted(), objectTimes.sorted())
-    print("fetch \(count): GRDB init(row:) min \(String(format: "%.3f", record[0])) median \(String(format: "%.3f", record[3])) s, fresh context (typed) min \(String(format: "%.3f", object[0])) median \(String(format: "%.3f", object[3])) s, ratio of medians \(String(format: "%.2f", object[3] / record[3])) (\(sink % 7))")
+    print(" (\(sink % 7))")
 case "objects":
     let container = try await container(at: storePath)
     var sink: Int64 = 0
@@ -125,25 +132,16 @@ case "shelf":
     let container = try await BenchStores.shelf()
     let database = try BenchStores.database(of: container)
     var sink = 0
-    var (recordTimes, objectTimes) = ([Double](), [Double]())
-    for _ in 0..<7 {
-        recordTimes.append(try seconds {
-            let books = try database.read { try BookRow.fetchAll($0, sql: BookRow.select) }
-            for book in books {
-                sink &+= bookSink(pageCount: book.pageCount, title: book.title, isbn: book.isbn, publishedAt: book.publishedAt, hasAuthor: book.authorID != nil)
-            }
-        })
-        let context = container.newBackgroundContext()
-        objectTimes.append(try context.performAndWait {
-            try seconds {
-                for book in try context.fetch(Book.fetchRequest()) {
-                    sink &+= bookSink(pageCount: book.pageCount, title: book.title, isbn: book.isbn, publishedAt: book.publishedAt, hasAuthor: book.author != nil)
-                }
-            }
-        })
+    try alternated("shelf \(BenchStores.bookCount)", in: container) {
+        for book in try database.read({ try BookRow.fetchAll($0, sql: BookRow.select) }) {
+            sink &+= bookSink(pageCount: book.pageCount, title: book.title, isbn: book.isbn, publishedAt: book.publishedAt, hasAuthor: book.authorID != nil)
+        }
+    } object: { context in
+        for book in try context.fetch(Book.fetchRequest()) {
+            sink &+= bookSink(pageCount: book.pageCount, title: book.title, isbn: book.isbn, publishedAt: book.publishedAt, hasAuthor: book.author != nil)
+        }
     }
-    let (record, object) = (recordTimes.sorted(), objectTimes.sorted())
-    print("shelf \(BenchStores.bookCount): GRDB init(row:) min \(String(format: "%.3f", record[0])) median \(String(format: "%.3f", record[3])) s, fresh context (typed) min \(String(format: "%.3f", object[0])) median \(String(format: "%.3f", object[3])) s, ratio of medians \(String(format: "%.2f", object[3] / record[3])) (\(sink % 7))")
+    print(" (\(sink % 7))")
 case "memory":
     // Bytes the heap holds per fetched object, against per GRDB record (a struct in an array, a
     // final class), measured as malloc's in-use bytes before and after, the results kept alive.
