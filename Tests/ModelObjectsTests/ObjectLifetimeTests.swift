@@ -130,8 +130,6 @@ struct ObjectLifetimeTests {
         let container = try await ContextTestSupport.container(in: folder.url)
         var context: ManagedObjectContext? = container.newBackgroundContext()
         let model = container.persistentStoreCoordinator.managedObjectModel
-        /// An object the test does not hold.
-        final class Unheld { weak var object: ManagedObject? }
         let (book, author) = (Unheld(), Unheld())
         try context!.performAndWait {
             let context = context!
@@ -184,7 +182,6 @@ struct ObjectLifetimeTests {
             try context.save()
             context.reset()
 
-            final class Unheld { weak var object: ManagedObject? }
             let (lender, borrower) = (Unheld(), Unheld())
             let fetched = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "Loan")).first)
             lender.object = fetched.value(forKey: "lender") as? ManagedObject
@@ -388,6 +385,9 @@ struct ObjectLifetimeTests {
             #expect(object.value(forKey: "label") == nil)
         }
     }
+
+    /// An object a test watches without holding it.
+    final class Unheld { weak var object: ManagedObject? }
 
     static func entity(_ container: PersistentContainer) -> EntityDescription {
         container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Counter"]!
