@@ -115,8 +115,8 @@ struct StoreFileLockTests {
         }
     }
 
-    /// A WAL store whose log is empty is read in place with `immutable=1`: that connection's
-    /// handle is SQLite's too, and closing it keeps the other connection's shared lock.
+    /// A WAL store whose log is empty is read in place, read-only through its `-wal` and
+    /// `-shm`: closing that connection keeps the other connection's shared lock.
     @Test func readingACheckpointedWALStoreThisProcessReadsKeepsItsLock() throws {
         try withTemporaryDirectory { folder in
             let path = try copyFixture(into: folder)
@@ -136,6 +136,37 @@ struct StoreFileLockTests {
                 #expect(try journalModeChange(path) == "busy", "reading the store dropped this process's shared lock")
                 try db.execute(sql: "ROLLBACK")
             }
+        }
+    }
+
+    /// A writer that opens a WAL store the moment after a reader looked at its files (here a
+    /// connection of this process, which the lock probe cannot see) commits and checkpoints
+    /// while the reader reads: the reader must see one commit throughout, which a lockless
+    /// (`immutable`) read of the main file under the checkpoint does not.
+    @Test func aReaderOfACheckpointedWALStoreSeesOneCommitWhileAWriterCheckpoints() throws {
+        try withTemporaryDirectory { folder in
+            let path = try copyFixture(into: folder)
+            let writer = try DatabaseQueue(path: path)
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+            #expect(log == 0 && FileManager.default.fileExists(atPath: path + "-shm"))
+            let titles = "SELECT group_concat(ZTITLE) FROM ZPUBLICATION"
+            let before = try writer.read { try String.fetchOne($0, sql: titles) }
+            let seen = try StoreSnapshot.withReadingQueue(at: path) { reader in
+                try reader.read { db -> String? in
+                    _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_METADATA")
+                    try writer.writeWithoutTransaction { db in
+                        try db.execute(sql: "UPDATE ZPUBLICATION SET ZTITLE = 'rewritten'")
+                        try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                    }
+                    return try String.fetchOne(db, sql: titles)
+                }
+            }
+            #expect(seen == before, "the read saw a commit made after it began")
+            #expect(try writer.read { try String.fetchOne($0, sql: titles) } != before)
         }
     }
 }

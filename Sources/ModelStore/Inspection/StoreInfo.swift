@@ -30,7 +30,7 @@ public struct StoreInfo: Sendable {
             let tables = try names.map { name in
                 Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
             }
-            // From the header: a WAL store read in place (`immutable`) says `delete`.
+            // From the header: a WAL store read `immutable` (one no one here can write) says `delete`.
             let journalMode = StoreFiles(path: path).headerSaysWAL == true ? "wal" : "delete"
             return StoreInfo(
                 path: path, metadata: metadata, tables: tables, journalMode: journalMode, schema: try StoreSchema.read(from: db))

@@ -77,19 +77,18 @@ public enum StoreSnapshot {
     /// Runs `body` with a connection, opened with `configuration`, that reads the store at
     /// `path` and writes nothing to it.
     ///
-    /// Another process may be writing the store meanwhile, so the connection takes part in
-    /// SQLite's locking as any reader does: a rollback-journal store opens read-only (`mode=ro`),
-    /// whose shared lock keeps a writer out while it reads; a WAL store another process has open
-    /// (`LockProbe.isWALOpenElsewhere(_:)`) opens read-only too and reads the log through its
-    /// `-wal` and `-shm`. A WAL store without a `-shm` opens read-write with `PRAGMA
-    /// query_only`, so that SQLite, which creates both for any reader, also removes them when
-    /// the last connection closes, as a writer's close does; where the file or its folder
-    /// cannot be written (SQLite could not remove them), it opens `immutable=1`, which is right
-    /// only for a store no one writes, as no process of this user can. The files a closed
-    /// connection left are left as they are: a `-shm` with an empty `-wal` or none is read
-    /// `immutable=1`, a `-wal` with frames from a private copy (``withPrivateCopy(of:_:)``), as
-    /// is a store with a hot journal or one SQLite will not read in place read-only (a hot
-    /// journal found on opening).
+    /// Another process may be writing the store meanwhile, or start to the moment after it is
+    /// looked at, so the connection takes part in SQLite's locking as any reader does: a
+    /// rollback-journal store opens read-only (`mode=ro`), whose shared lock keeps a writer out
+    /// while it reads; a WAL store with both its `-wal` and `-shm` opens read-only too and reads
+    /// the log through them, when the log is empty or another process has the store open
+    /// (`LockProbe.isWALOpenElsewhere(_:)`). A WAL store without a `-shm` opens read-write with
+    /// `PRAGMA query_only`, so that SQLite, which creates both files for any reader, also
+    /// removes them when the last connection closes, as a writer's close does. Only a store no
+    /// process of this user can write (its file, or its folder when it has no `-shm`) opens
+    /// `immutable=1`, which takes no lock. A log with frames no open connection accounts for, a
+    /// `-shm` without its `-wal`, a hot journal, and a store SQLite will not read in place
+    /// read-only are read from a private copy (``withPrivateCopy(of:_:)``).
     ///
     /// A store another process holds locked is waited for up to `busyTimeout` seconds.
     /// - Throws: ``StoreError`` of its class when the store cannot be opened; `body`'s errors as
@@ -150,11 +149,19 @@ public enum StoreSnapshot {
         // copy, as a reader in place would rebuild the -shm.
         guard (log ?? 0) == 0 else { return nil }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        // An empty -wal without its -shm is also what a connection opening the store makes first.
-        if !hasIndex && manager.isWritableFile(atPath: path) && manager.isWritableFile(atPath: folder) {
-            return uri(of: path, "mode=rw").map { ($0, true) }
+        guard manager.isWritableFile(atPath: path) else {
+            // No process of this user can write the store, so reading without locks is safe.
+            return uri(of: path, "immutable=1").map { ($0, false) }
         }
-        return uri(of: path, "immutable=1").map { ($0, false) }
+        // A writer may open the store the moment after the probe, so the reader takes part in
+        // locking: read-only where both files are there (it creates neither), read-write where
+        // SQLite may create them, so that the last connection's close removes them again.
+        if hasIndex { return log == nil ? nil : uri(of: path, "mode=ro").map { ($0, false) } }
+        guard manager.isWritableFile(atPath: folder) else {
+            // Without a -shm, which no process of this user can create here, no one writes in WAL mode.
+            return uri(of: path, "immutable=1").map { ($0, false) }
+        }
+        return uri(of: path, "mode=rw").map { ($0, true) }
     }
 
     /// `file:` and the absolute path of `path`, with `parameter`.
@@ -169,19 +176,4 @@ public enum StoreSnapshot {
         let probe = try? DatabaseQueue().read { try Bool.fetchOne($0, sql: "SELECT sqlite_compileoption_used('USE_URI')") }
         return (probe ?? nil) == true
     }()
-
-    /// The URI that opens the store at `path` read-only in place, or `nil` when only a copy can
-    /// be read without writing beside the store (or this SQLite reads no URIs).
-    ///
-    /// SQLite opens any `-wal` it finds beside a database, whatever the header says, and maps
-    /// its `-shm`; `immutable=1` ignores both, which is right only when the log holds nothing
-    /// and no other process writes the store meanwhile: it takes no lock. A store that may be
-    /// live is read with ``withReadingQueue(at:configuration:busyTimeout:_:)``.
-    package static func inPlaceURI(of path: String) -> String? {
-        let files = StoreFiles(path: path)
-        guard readsURIs, !files.hasHotJournal, let isWAL = files.headerSaysWAL else { return nil }
-        let log = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
-        guard (log ?? 0) == 0 else { return nil }
-        return uri(of: path, isWAL || log != nil ? "immutable=1" : "mode=ro")
-    }
 }

@@ -106,15 +106,12 @@ public enum StoreBackup {
 
     /// Copies the database at `source`, with every committed transaction, to a new
     /// self-contained file at `destination` (rollback journal), without its external-data folder.
-    /// With `inPlace`, a store whose `-wal` holds nothing is read `immutable`
-    /// (``StoreSnapshot/inPlaceURI(of:)``), which creates no `-wal` or `-shm` beside it but
-    /// takes no lock: only for a store no other process writes meanwhile.
-    static func copyDatabase(_ source: String, to destination: String, inPlace: Bool = false) throws {
+    static func copyDatabase(_ source: String, to destination: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(5)
         try StoreError.mapping(path: source) {
-            let from = try DatabaseQueue(path: (inPlace ? StoreSnapshot.inPlaceURI(of: source) : nil) ?? source, configuration: configuration)
+            let from = try DatabaseQueue(path: source, configuration: configuration)
             let to = try DatabaseQueue(path: destination)
             try from.backup(to: to)
             try to.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
