@@ -2,16 +2,18 @@ import Foundation
 import Testing
 import _ModelTestSupport
 
-/// `modelc fetch` on a store another process writes meanwhile: Python's `sqlite3` rewrites
-/// every publication's title (a few to dozens of pages each time), opening and closing the store
-/// as an app does, checkpointing and truncating the `-wal` after each commit in WAL mode. Every
-/// fetch must read the store as it was at some commit, never call it damaged, missing or locked.
+/// `modelc fetch`, `migrate --dry-run` and `store check` on a store another process writes
+/// meanwhile: Python's `sqlite3` rewrites every publication's title (a few to dozens of pages each
+/// time), opening and closing the store as an app does, checkpointing and truncating the `-wal`
+/// after each commit in WAL mode. Every run must read the store as it was at some commit, never
+/// call it damaged, missing or locked.
 @Suite(.serialized)
 struct LiveStoreReadingTests {
-    /// The writer: rewrites titles for `seconds`, then prints how many commits it made.
+    /// The writer: rewrites titles for `seconds`, resting `pause` seconds after each commit,
+    /// then prints how many commits it made.
     static let writer = """
         import random, sqlite3, sys, time
-        path, wal, end = sys.argv[1], sys.argv[2] == 'wal', time.time() + float(sys.argv[3])
+        path, wal, end, pause = sys.argv[1], sys.argv[2] == 'wal', time.time() + float(sys.argv[3]), float(sys.argv[4])
         commits = 0
         while time.time() < end:
             c = sqlite3.connect(path, timeout=30, isolation_level=None)
@@ -22,26 +24,29 @@ struct LiveStoreReadingTests {
                 if wal:
                     c.execute('PRAGMA wal_checkpoint(TRUNCATE)')
                 commits += 1
+                time.sleep(pause)
             c.close()
         print(commits)
         """
 
-    /// Runs `fetch` again and again for `seconds` (at most 200 runs) while the writer writes
-    /// the copy of a fixture in journal mode `mode`; returns the failed runs' reports.
-    func fetchWhileWriting(mode: String, seconds: Double) throws -> (runs: Int, failures: [String], commits: Int) {
+    /// Runs `modelc` with the `arguments` of the store's path again and again for `seconds` (at
+    /// most 200 runs) while the writer writes the copy of fixture `store` in journal mode `mode`,
+    /// resting `pause` seconds between commits; returns the failed runs' reports (a run fails
+    /// when it exits non-zero or `passed` rejects its JSON).
+    func runWhileWriting(
+        _ store: String, mode: String, seconds: Double, pause: Double = 0, _ arguments: (String) -> [String], passed: ([String: Any]) -> Bool
+    ) throws -> (runs: Int, failures: [String], commits: Int) {
         try withTemporaryDirectory { folder in
-            let path = try copyStore(Corpus.packagePath("Fixtures/Library-v3.sqlite"), into: folder)
+            let path = try copyStore(Corpus.packagePath("Fixtures/\(store)"), into: folder)
             let setup = try python(["-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA journal_mode = \(mode)')", path])
             setup.waitUntilExit()
-            let writer = try python(["-c", Self.writer, path, mode, String(seconds)])
+            let writer = try python(["-c", Self.writer, path, mode, String(seconds), String(pause)])
             let end = Date().addingTimeInterval(seconds)
             var (runs, failures) = (0, [String]())
             while Date() < end && runs < 200 {
-                let run = try Modelc.run([
-                    "fetch", path, "--model", Corpus.packagePath("Models/Library.xcdatamodeld"), "--entity", "Publication", "--json",
-                ])
+                let run = try Modelc.run(arguments(path))
                 runs += 1
-                if run.status != 0 || (try? run.json()["count"] as? Int) != 5 { failures.append(run.standardOutput + run.standardError) }
+                if run.status != 0 || !((try? run.json()).map(passed) ?? false) { failures.append(run.standardOutput + run.standardError) }
             }
             writer.waitUntilExit()
             let commits = Int(String(decoding: (writer.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data(), as: UTF8.self)
@@ -62,8 +67,37 @@ struct LiveStoreReadingTests {
 
     @Test(arguments: ["wal", "delete"])
     func aStoreBeingWrittenIsReadAsALiveStore(mode: String) throws {
-        let (runs, failures, commits) = try fetchWhileWriting(mode: mode, seconds: 15)
+        let (runs, failures, commits) = try runWhileWriting(
+            "Library-v3.sqlite", mode: mode, seconds: 15,
+            { ["fetch", $0, "--model", Corpus.packagePath("Models/Library.xcdatamodeld"), "--entity", "Publication", "--json"] }
+        ) { $0["count"] as? Int == 5 }
         #expect(commits > runs, "the writer must keep writing while the store is read (\(commits) commits, \(runs) runs)")
+        #expect(failures.isEmpty, "\(failures.count) of \(runs) runs failed; the first: \(failures.first ?? "")")
+    }
+
+    /// A dry run migrates a private copy of the store, which must be the store as one commit
+    /// left it: bytes of its files copied while the writer commits and checkpoints would mix
+    /// commits, and the dry run would call the store damaged.
+    @Test(arguments: ["wal", "delete"])
+    func aStoreBeingWrittenIsPlannedOnAsALiveStore(mode: String) throws {
+        let (runs, failures, commits) = try runWhileWriting(
+            "Library-v1.sqlite", mode: mode, seconds: 10,
+            { ["migrate", $0, "--model", Corpus.packagePath("Models/Library.xcdatamodeld"), "--dry-run", "--json"] }
+        ) { $0["outcome"] as? String == "planned" }
+        #expect(commits > runs, "the writer must keep writing while the store is planned on (\(commits) commits, \(runs) runs)")
+        #expect(failures.isEmpty, "\(failures.count) of \(runs) runs failed; the first: \(failures.first ?? "")")
+    }
+
+    /// An app at work holds the store's write lock for a moment at a time, which is not a
+    /// locked store (Core Data's 134090 is a timeout): the check waits for the lock to be let go
+    /// and finds the store opens. (A writer that never rests would keep it locked throughout.)
+    @Test(arguments: ["wal", "delete"])
+    func aStoreBeingWrittenIsCheckedAsALiveStore(mode: String) throws {
+        let (runs, failures, commits) = try runWhileWriting(
+            "Library-v3.sqlite", mode: mode, seconds: 10, pause: 0.005,
+            { ["store", "check", $0, "--model", Corpus.packagePath("Models/Library.xcdatamodeld"), "--json"] }
+        ) { $0["class"] as? String == "compatible" }
+        #expect(commits > runs, "the writer must keep writing while the store is checked (\(commits) commits, \(runs) runs)")
         #expect(failures.isEmpty, "\(failures.count) of \(runs) runs failed; the first: \(failures.first ?? "")")
     }
 }

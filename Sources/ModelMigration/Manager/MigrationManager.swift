@@ -80,8 +80,6 @@ public struct MigrationManager {
             guard options.dryRun else {
                 return try ManagerSession(manager: self, path: path, database: path, options: options).run()
             }
-            // A real run's own transaction waits for another writer; a dry run's copy waits here.
-            try StoreCheck.waitUntilNotLocked(path)
             return try StoreSnapshot.withPrivateCopy(of: path) { copy in
                 try ManagerSession(manager: self, path: path, database: copy, options: options).run()
             }

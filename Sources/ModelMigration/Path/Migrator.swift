@@ -95,8 +95,6 @@ public enum Migrator {
                 var session = MigrationSession(path: path, database: path, bundle: bundle, options: options)
                 return try session.run()
             }
-            // A real run's own transaction waits for another writer; a dry run's copy waits here.
-            try StoreCheck.waitUntilNotLocked(path)
             return try StoreSnapshot.withPrivateCopy(of: path) { copy in
                 var session = MigrationSession(path: path, database: copy, bundle: bundle, options: options)
                 return try session.run()

@@ -88,8 +88,6 @@ public enum StagedMigrator {
             guard options.dryRun else {
                 return try StagedSession(path: path, database: path, bundle: bundle, plan: plan, options: options).run()
             }
-            // A real run's own transaction waits for another writer; a dry run's copy waits here.
-            try StoreCheck.waitUntilNotLocked(path)
             return try StoreSnapshot.withPrivateCopy(of: path) { copy in
                 try StagedSession(path: path, database: copy, bundle: bundle, plan: plan, options: options).run()
             }

@@ -42,8 +42,9 @@ public struct StoreCheck: Sendable {
 
     private mutating func inspect(_ bundle: ModelBundle, busyTimeout: TimeInterval, findingForeignEntityRows: Bool, configuration: String?) throws {
         try Self.checkFile(path)
-        try Self.checkNotLocked(path)
-        if StoreFiles(path: path).hasHotJournal {
+        // A writer's lock held for an instant is an app at work, not a locked store.
+        try Self.waitUntilNotLocked(path, timeout: busyTimeout)
+        if HotJournal.isConfirmed(beside: path, timeout: busyTimeout) {
             throw StoreError(
                 .hotJournal, path: path,
                 message: "a hot rollback journal is beside the store: a write was interrupted and SQLite will roll it back when a writer next opens the store")

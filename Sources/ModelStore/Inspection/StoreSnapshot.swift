@@ -9,16 +9,27 @@ import GRDB
 /// be writing meanwhile (``withReadingQueue(at:configuration:busyTimeout:_:)``), else from a
 /// private copy of its files in a temporary folder, removed afterwards.
 public enum StoreSnapshot {
-    /// Runs `body` with the path of a private copy of the store's files (main, `-wal`,
-    /// `-journal`), removed afterwards;
-    /// `body` may change the copy as it likes (a dry run does).
-    /// The main file is read through SQLite (`StoreFileReader`) and the `-shm` is not read at
-    /// all (SQLite rebuilds it from the `-wal` when it opens the copy): those two files carry a
-    /// connection's locks, which closing any descriptor of ours would drop.
+    /// Runs `body` with the path of a private copy of the store, removed afterwards; `body` may
+    /// change the copy as it likes (a dry run does).
+    ///
+    /// Another process may be writing the store meanwhile, so the copy is taken through a
+    /// connection that reads the store in place, as
+    /// ``withReadingQueue(at:configuration:busyTimeout:_:)`` opens it: SQLite's backup, in one
+    /// read transaction, copies the store as one commit left it. Bytes copied without a lock
+    /// would mix commits (a checkpoint or a commit landing between the `-wal` and the main file).
+    /// Where SQLite will not read the store in place without writing to it (a hot journal, a log
+    /// no open connection accounts for, a damaged file), its files are copied as they are (main,
+    /// `-wal`, `-journal`), which is what the store's next writer would find: opening the copy
+    /// rolls a hot journal back or replays the log. There the main file is read through SQLite
+    /// (`StoreFileReader`) and the `-shm` is not read at all (SQLite rebuilds it from the `-wal`
+    /// when it opens the copy): those two files carry a connection's locks, which closing any
+    /// descriptor of ours would drop.
+    ///
     /// The copy is readable and writable by us whatever the store's own mode (a store of mode
-    /// 444 in a read-only folder can be planned on). Failures to copy or open are
-    /// ``StoreError``s of their class.
-    public static func withPrivateCopy<T>(of path: String, _ body: (String) throws -> T) throws -> T {
+    /// 444 in a read-only folder can be planned on). A store another process holds locked (a
+    /// writer, where only its files can be copied) is waited for up to `busyTimeout` seconds,
+    /// then fails with class `locked`. Failures to copy or open are ``StoreError``s of their class.
+    public static func withPrivateCopy<T>(of path: String, busyTimeout: TimeInterval = 5, _ body: (String) throws -> T) throws -> T {
         let manager = FileManager.default
         let folder = manager.temporaryDirectory.appendingPathComponent("modelc-snapshot-\(UUID().uuidString)")
         let copy = folder.appendingPathComponent("store.sqlite").path
@@ -26,6 +37,40 @@ public enum StoreSnapshot {
             try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         defer { try? manager.removeItem(at: folder) }
+        if try !backUp(path, to: copy, busyTimeout: busyTimeout) {
+            // Files copied as they are hold one commit only while no one writes.
+            try StoreCheck.waitUntilNotLocked(path, timeout: busyTimeout)
+            try copyFiles(path, to: copy)
+        }
+        return try StoreError.mapping(path: path) { try body(copy) }
+    }
+
+    /// Copies the store at `path` to a new database at `copy` with SQLite's backup, through a
+    /// connection that reads it in place; false when it cannot be read so (or reading it fails
+    /// other than by a lock held too long), and nothing is left at `copy`.
+    private static func backUp(_ path: String, to copy: String, busyTimeout: TimeInterval) throws -> Bool {
+        do {
+            let copied: Void? = try withInPlaceQueue(at: path, configuration: Configuration(), busyTimeout: busyTimeout) { source in
+                // The backup copies whole pages: a file cut short would come out whole.
+                try source.read { try StoreIntegrity.checkWholePages($0, path: path) }
+                let destination = try DatabaseQueue(path: copy)
+                defer { try? destination.close() }
+                try source.backup(to: destination)
+            }
+            return copied != nil
+        } catch let error as StoreError where error.errorClass == .locked {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw StoreError(sqlite: error, path: path)
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+            return false
+        }
+    }
+
+    /// Copies the store's files as they are: main, `-wal` and `-journal`.
+    private static func copyFiles(_ path: String, to copy: String) throws {
+        let manager = FileManager.default
         try StoreError.mapping(path: path) {
             // With a hot -journal, opening the copy rolls the interrupted write back, as the
             // store's next writer will: reading the main file without it would see half a
@@ -44,7 +89,6 @@ public enum StoreSnapshot {
             }
         }
         try StoreFileReader.copy(path, to: copy)
-        return try StoreError.mapping(path: path) { try body(copy) }
     }
 
     /// Copies what `source` holds to a new file at `destination` (mode 0600), a chunk at a time
@@ -96,22 +140,41 @@ public enum StoreSnapshot {
     public static func withReadingQueue<T>(
         at path: String, configuration: Configuration = Configuration(), busyTimeout: TimeInterval = 5, _ body: (DatabaseQueue) throws -> T
     ) throws -> T {
-        if let (uri, queryOnly) = inPlaceReading(of: path) {
-            var inPlace = configuration
-            inPlace.readonly = !queryOnly
-            inPlace.busyMode = .timeout(busyTimeout)
-            if queryOnly { inPlace.prepareDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
-            if let queue = try openInPlace(uri, configuration: inPlace, path: path) {
-                defer { try? queue.close() }
-                return try body(queue)
-            }
+        if let result = try withInPlaceQueue(at: path, configuration: configuration, busyTimeout: busyTimeout, body) {
+            return result
         }
-        return try withPrivateCopy(of: path) { copy in
+        return try withPrivateCopy(of: path, busyTimeout: busyTimeout) { copy in
             var copied = configuration
             copied.readonly = false  // WAL copies need a writable -shm; the copy is ours.
             let queue = try DatabaseQueue(path: copy, configuration: copied)
             defer { try? queue.close() }
             return try body(queue)
+        }
+    }
+
+    /// Runs `body` with a connection that reads the store at `path` in place (as
+    /// ``withReadingQueue(at:configuration:busyTimeout:_:)`` says); nil, without running it,
+    /// when only a private copy can be read.
+    private static func withInPlaceQueue<T>(
+        at path: String, configuration: Configuration, busyTimeout: TimeInterval, _ body: (DatabaseQueue) throws -> T
+    ) throws -> T? {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            if let (uri, queryOnly) = inPlaceReading(of: path) {
+                var inPlace = configuration
+                inPlace.readonly = !queryOnly
+                inPlace.busyMode = .timeout(busyTimeout)
+                if queryOnly { inPlace.prepareDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
+                if let queue = try openInPlace(uri, configuration: inPlace, path: path) {
+                    defer { try? queue.close() }
+                    return try body(queue)
+                }
+            }
+            // A writer of another process opening or closing the store leaves it unreadable in
+            // place for a moment (a -wal with frames, its -shm not there yet); a store no one
+            // holds stays so, and is copied at once.
+            guard Date() < deadline, LockProbe.isWriteLocked(path) || LockProbe.isWALOpenElsewhere(path) else { return nil }
+            Thread.sleep(forTimeInterval: 0.01)
         }
     }
 

@@ -15,6 +15,31 @@ public enum HotJournal {
         StoreFiles(path: path).hasHotJournal
     }
 
+    /// Whether SQLite, under its own locks, finds the journal beside the store at `path` hot:
+    /// a read-only connection refuses to read it (`SQLITE_READONLY_ROLLBACK`) where reading
+    /// would see half a transaction. The journal of a writer at work is not hot, however it
+    /// looks: that writer holds the store's lock, and the read waits up to `timeout` seconds for
+    /// it. (A WAL store's `-journal` is taken as hot when it looks so: a read-only open of it
+    /// could leave a `-wal` beside it.)
+    public static func isConfirmed(beside path: String, timeout: TimeInterval = 5) -> Bool {
+        guard isPresent(beside: path) else { return false }
+        guard StoreFiles(path: path).headerSaysWAL == false else { return true }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(timeout)
+        do {
+            // Absolute: a relative path starting with `file:` would be taken as a URI.
+            let queue = try DatabaseQueue(path: URL(fileURLWithPath: path).path, configuration: configuration)
+            defer { try? queue.close() }
+            _ = try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sqlite_master") }
+            return false
+        } catch let error as DatabaseError {
+            return error.extendedResultCode == .SQLITE_READONLY_ROLLBACK
+        } catch {
+            return false
+        }
+    }
+
     /// Rolls back the interrupted write of the store at `path`, when there is one, by opening
     /// it as a writer and reading it once; returns whether a hot journal was played back.
     ///

@@ -10,7 +10,7 @@ struct StoreCheckCommand: ParsableCommand {
         abstract: "Check that a store opens with the model's current version; classify the failure if not.",
         discussion: """
             Makes the checks Core Data makes when it loads a store, without changing the store: \
-            the file exists and can be read, no other process holds a write lock, it is an \
+            the file exists and can be read, no other process holds a write lock (one is waited for up to 5 s), it is an \
             intact SQLite database (PRAGMA quick_check) with Core Data metadata, a version of \
             the model made it, that version is the current one, and the tables hold every \
             column the version needs (with --configuration, the hashes and tables of that \
