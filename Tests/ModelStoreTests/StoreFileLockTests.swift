@@ -68,6 +68,25 @@ struct StoreFileLockTests {
         return path
     }
 
+    /// A copy of the fixture in WAL mode, open in the queue returned, its `-wal` holding a
+    /// commit's frames or, `checkpointed`, none (beside its `-shm`).
+    func walStore(in folder: URL, checkpointed: Bool) throws -> (path: String, queue: DatabaseQueue) {
+        let path = try copyFixture(into: folder)
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "UPDATE Z_METADATA SET Z_VERSION = Z_VERSION")
+            if checkpointed { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+        let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        if checkpointed {
+            #expect(log == 0 && FileManager.default.fileExists(atPath: path + "-shm"), "the -wal must be empty, so that the store is read in place")
+        } else {
+            #expect((log ?? 0) > 0, "the -wal must hold frames, so that a private copy carries them")
+        }
+        return (path, queue)
+    }
+
     // MARK: - Rollback journal
 
     @Test func readingAStoreThisProcessReadsKeepsItsSharedLock() throws {
@@ -90,14 +109,7 @@ struct StoreFileLockTests {
 
     @Test func copyingAWALStoreThisProcessReadsKeepsItsLocks() throws {
         try withTemporaryDirectory { folder in
-            let path = try copyFixture(into: folder)
-            let queue = try DatabaseQueue(path: path)
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "UPDATE Z_METADATA SET Z_VERSION = Z_VERSION")
-            }
-            let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
-            #expect((log ?? 0) > 0, "the -wal must hold frames, so that a private copy carries them")
+            let (path, queue) = try walStore(in: folder, checkpointed: false)
             try queue.inDatabase { db in
                 try db.execute(sql: "BEGIN")
                 _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_METADATA")
@@ -119,15 +131,7 @@ struct StoreFileLockTests {
     /// `-shm`: closing that connection keeps the other connection's shared lock.
     @Test func readingACheckpointedWALStoreThisProcessReadsKeepsItsLock() throws {
         try withTemporaryDirectory { folder in
-            let path = try copyFixture(into: folder)
-            let queue = try DatabaseQueue(path: path)
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "UPDATE Z_METADATA SET Z_VERSION = Z_VERSION")
-                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            }
-            let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
-            #expect(log == 0, "the -wal must be empty, so that the store is read in place")
+            let (path, queue) = try walStore(in: folder, checkpointed: true)
             try queue.inDatabase { db in
                 try db.execute(sql: "BEGIN")
                 _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_METADATA")
@@ -145,14 +149,7 @@ struct StoreFileLockTests {
     /// (`immutable`) read of the main file under the checkpoint does not.
     @Test func aReaderOfACheckpointedWALStoreSeesOneCommitWhileAWriterCheckpoints() throws {
         try withTemporaryDirectory { folder in
-            let path = try copyFixture(into: folder)
-            let writer = try DatabaseQueue(path: path)
-            try writer.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            }
-            let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
-            #expect(log == 0 && FileManager.default.fileExists(atPath: path + "-shm"))
+            let (path, writer) = try walStore(in: folder, checkpointed: true)
             let titles = "SELECT group_concat(ZTITLE) FROM ZPUBLICATION"
             let before = try writer.read { try String.fetchOne($0, sql: titles) }
             let seen = try StoreSnapshot.withReadingQueue(at: path) { reader in
