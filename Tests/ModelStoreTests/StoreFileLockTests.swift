@@ -144,26 +144,39 @@ struct StoreFileLockTests {
     }
 
     /// A writer that opens a WAL store the moment after a reader looked at its files (here a
-    /// connection of this process, which the lock probe cannot see) commits and checkpoints
-    /// while the reader reads: the reader must see one commit throughout, which a lockless
-    /// (`immutable`) read of the main file under the checkpoint does not.
-    @Test func aReaderOfACheckpointedWALStoreSeesOneCommitWhileAWriterCheckpoints() throws {
+    /// connection of this process, which the lock probe cannot see) commits to two tables and
+    /// checkpoints between the reader's reads of them: the reader must see one commit in both,
+    /// which a lockless (`immutable`) read of the main file under the checkpoint does not. A
+    /// store written just now is read with locks; one last written long ago without, and read
+    /// again with locks when its main file changed meanwhile.
+    @Test(arguments: [false, true])
+    func aReaderOfACheckpointedWALStoreSeesOneCommitWhileAWriterCheckpoints(lastWrittenLongAgo: Bool) throws {
         try withTemporaryDirectory { folder in
             let (path, writer) = try walStore(in: folder, checkpointed: true)
-            let titles = "SELECT group_concat(ZTITLE) FROM ZPUBLICATION"
-            let before = try writer.read { try String.fetchOne($0, sql: titles) }
-            let seen = try StoreSnapshot.withReadingQueue(at: path) { reader in
-                try reader.read { db -> String? in
-                    _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_METADATA")
-                    try writer.writeWithoutTransaction { db in
-                        try db.execute(sql: "UPDATE ZPUBLICATION SET ZTITLE = 'rewritten'")
-                        try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+            if lastWrittenLongAgo {
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
+            }
+            var reads = 0
+            let (titles, names) = try StoreSnapshot.withReadingQueue(at: path) { reader in
+                try reader.read { db in
+                    reads += 1
+                    let titles = try String.fetchAll(db, sql: "SELECT ZTITLE FROM ZPUBLICATION")
+                    if reads == 1 {
+                        try writer.writeWithoutTransaction { db in
+                            try db.inTransaction {
+                                try db.execute(sql: "UPDATE ZPUBLICATION SET ZTITLE = 'rewritten'")
+                                try db.execute(sql: "UPDATE ZAUTHOR SET ZNAME = 'rewritten'")
+                                return .commit
+                            }
+                            try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                        }
                     }
-                    return try String.fetchOne(db, sql: titles)
+                    return (titles, try String.fetchAll(db, sql: "SELECT ZNAME FROM ZAUTHOR"))
                 }
             }
-            #expect(seen == before, "the read saw a commit made after it began")
-            #expect(try writer.read { try String.fetchOne($0, sql: titles) } != before)
+            let rewritten = (titles: titles.allSatisfy { $0 == "rewritten" }, names: names.allSatisfy { $0 == "rewritten" })
+            #expect(rewritten.titles == rewritten.names, "the read mixed two commits: \(titles) \(names)")
+            #expect(reads == (lastWrittenLongAgo ? 2 : 1), "a lockless read under a checkpoint is read again with locks")
         }
     }
 }

@@ -126,7 +126,10 @@ public enum StoreSnapshot {
     /// rollback-journal store opens read-only (`mode=ro`), whose shared lock keeps a writer out
     /// while it reads; a WAL store with both its `-wal` and `-shm` opens read-only too and reads
     /// the log through them, when the log is empty or another process has the store open
-    /// (`LockProbe.isWALOpenElsewhere(_:)`). A WAL store without a `-shm` opens read-write with
+    /// (`LockProbe.isWALOpenElsewhere(_:)`); one no one has open and whose main file has not
+    /// been written for a second is read without locks (`immutable=1`, which leaves its `-shm`
+    /// as it is, where a locking reader rebuilds it), and read again with locks when its main
+    /// file changed meanwhile (``FileStamp``), so `body` may run twice. A WAL store without a `-shm` opens read-write with
     /// `PRAGMA query_only`, so that SQLite, which creates both files for any reader, also
     /// removes them when the last connection closes, as a writer's close does. Only a store no
     /// process of this user can write (its file, or its folder when it has no `-shm`) opens
@@ -159,15 +162,21 @@ public enum StoreSnapshot {
         at path: String, configuration: Configuration, busyTimeout: TimeInterval, _ body: (DatabaseQueue) throws -> T
     ) throws -> T? {
         let deadline = Date().addingTimeInterval(busyTimeout)
+        var lockless = true
         while true {
-            if let (uri, queryOnly) = inPlaceReading(of: path) {
+            if let reading = inPlaceReading(of: path, lockless: lockless) {
                 var inPlace = configuration
-                inPlace.readonly = !queryOnly
+                inPlace.readonly = !reading.queryOnly
                 inPlace.busyMode = .timeout(busyTimeout)
-                if queryOnly { inPlace.prepareDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
-                if let queue = try openInPlace(uri, configuration: inPlace, path: path) {
-                    defer { try? queue.close() }
-                    return try body(queue)
+                if reading.queryOnly { inPlace.prepareDatabase { try $0.execute(sql: "PRAGMA query_only = 1") } }
+                if let queue = try openInPlace(reading.uri, configuration: inPlace, path: path) {
+                    let result = Result { try body(queue) }
+                    try? queue.close()
+                    // A lockless read stands only if no one wrote the main file meanwhile; else
+                    // what it read (or the damage it met) may mix commits: read again with locks.
+                    guard let stamp = reading.unchangedSince, FileStamp(path: path) != stamp else { return try result.get() }
+                    lockless = false
+                    continue
                 }
             }
             // A writer of another process opening or closing the store leaves it unreadable in
@@ -195,36 +204,57 @@ public enum StoreSnapshot {
         }
     }
 
-    /// The URI that reads the store at `path` in place, and whether it opens read-write with
-    /// `PRAGMA query_only` (``withReadingQueue(at:configuration:busyTimeout:_:)`` says when);
+    /// How a store is read in place.
+    private struct InPlaceReading {
+        /// The URI that opens it.
+        var uri: String
+        /// Whether it opens read-write with `PRAGMA query_only`
+        /// (``withReadingQueue(at:configuration:busyTimeout:_:)`` says when).
+        var queryOnly = false
+        /// For a lockless read of a store a process of this user could write: its main file as
+        /// it was before the read, which must be the same after it.
+        var unchangedSince: FileStamp?
+    }
+
+    /// How the store at `path` is read in place (without locks only where `lockless` allows);
     /// nil when only a private copy can be read (or this SQLite reads no URIs).
-    private static func inPlaceReading(of path: String) -> (uri: String, queryOnly: Bool)? {
+    private static func inPlaceReading(of path: String, lockless: Bool) -> InPlaceReading? {
         let files = StoreFiles(path: path)
         let manager = FileManager.default
         guard readsURIs, let headerSaysWAL = files.headerSaysWAL else { return nil }
         let log = try? manager.attributesOfItem(atPath: path + "-wal")[.size] as? Int
         // SQLite opens any -wal it finds beside a database, whatever the header says.
-        guard headerSaysWAL || log != nil else { return uri(of: path, "mode=ro").map { ($0, false) } }
+        guard headerSaysWAL || log != nil else { return uri(of: path, "mode=ro").map { InPlaceReading(uri: $0) } }
         let hasIndex = manager.fileExists(atPath: path + "-shm")
         if files.hasHotJournal { return nil }
-        if log != nil && hasIndex && LockProbe.isWALOpenElsewhere(path) { return uri(of: path, "mode=ro").map { ($0, false) } }
+        if log != nil && hasIndex && LockProbe.isWALOpenElsewhere(path) { return uri(of: path, "mode=ro").map { InPlaceReading(uri: $0) } }
         // Left by a connection that has closed (or one of this process): its log is read from a
         // copy, as a reader in place would rebuild the -shm.
         guard (log ?? 0) == 0 else { return nil }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard manager.isWritableFile(atPath: path) else {
             // No process of this user can write the store, so reading without locks is safe.
-            return uri(of: path, "immutable=1").map { ($0, false) }
+            return uri(of: path, "immutable=1").map { InPlaceReading(uri: $0) }
         }
-        // A writer may open the store the moment after the probe, so the reader takes part in
-        // locking: read-only where both files are there (it creates neither), read-write where
-        // SQLite may create them, so that the last connection's close removes them again.
-        if hasIndex { return log == nil ? nil : uri(of: path, "mode=ro").map { ($0, false) } }
+        if hasIndex {
+            guard log != nil else { return nil }
+            // The first reader with locks of a store no one has open rebuilds its -shm. A main
+            // file no one has written for a while is read without locks instead, leaving the
+            // -shm as it is; a writer that opens the store meanwhile changes the main file only
+            // when it checkpoints, which its new modification time shows after the read.
+            if lockless, let stamp = FileStamp(path: path), stamp.age > 1, !LockProbe.isWALOpenElsewhere(path) {
+                return uri(of: path, "immutable=1").map { InPlaceReading(uri: $0, unchangedSince: stamp) }
+            }
+            // Else read-only through both files, which it creates neither of.
+            return uri(of: path, "mode=ro").map { InPlaceReading(uri: $0) }
+        }
         guard manager.isWritableFile(atPath: folder) else {
             // Without a -shm, which no process of this user can create here, no one writes in WAL mode.
-            return uri(of: path, "immutable=1").map { ($0, false) }
+            return uri(of: path, "immutable=1").map { InPlaceReading(uri: $0) }
         }
-        return uri(of: path, "mode=rw").map { ($0, true) }
+        // Read-write where SQLite creates both files, so that the last connection's close
+        // removes them again.
+        return uri(of: path, "mode=rw").map { InPlaceReading(uri: $0, queryOnly: true) }
     }
 
     /// `file:` and the absolute path of `path`, with `parameter`.
