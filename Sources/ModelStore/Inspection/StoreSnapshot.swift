@@ -129,11 +129,11 @@ public enum StoreSnapshot {
     /// (`LockProbe.isWALOpenElsewhere(_:)`); one no one has open and whose main file has not
     /// been written for a second is read without locks (`immutable=1`, which leaves its `-shm`
     /// as it is, where a locking reader rebuilds it), and read again with locks when its main
-    /// file changed meanwhile (``FileStamp``), so `body` may run twice. A WAL store without a `-shm` opens read-write with
-    /// `PRAGMA query_only`, so that SQLite, which creates both files for any reader, also
-    /// removes them when the last connection closes, as a writer's close does. Only a store no
-    /// process of this user can write (its file, or its folder when it has no `-shm`) opens
-    /// `immutable=1`, which takes no lock. A log with frames no open connection accounts for, a
+    /// file changed meanwhile (`FileStamp`), so `body` may run twice. A WAL store without a
+    /// `-shm` opens read-write with `PRAGMA query_only`, so that SQLite, which creates both files
+    /// for any reader, also removes them when the last connection closes, as a writer's close
+    /// does. A store no process of this user can write (its file, or its folder when it has no
+    /// `-shm`) opens `immutable=1` with nothing to check. A log with frames no open connection accounts for, a
     /// `-shm` without its `-wal`, a hot journal, and a store SQLite will not read in place
     /// read-only are read from a private copy (``withPrivateCopy(of:_:)``).
     ///
