@@ -135,7 +135,7 @@ public enum StoreSnapshot {
     /// does. A store no process of this user can write (its file, or its folder when it has no
     /// `-shm`) opens `immutable=1` with nothing to check. A log with frames no open connection accounts for, a
     /// `-shm` without its `-wal`, a hot journal, and a store SQLite will not read in place
-    /// read-only are read from a private copy (``withPrivateCopy(of:_:)``).
+    /// read-only are read from a private copy (``withPrivateCopy(of:busyTimeout:_:)``).
     ///
     /// A store another process holds locked is waited for up to `busyTimeout` seconds.
     /// - Throws: ``StoreError`` of its class when the store cannot be opened; `body`'s errors as
