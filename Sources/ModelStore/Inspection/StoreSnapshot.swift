@@ -133,9 +133,10 @@ public enum StoreSnapshot {
     /// `-shm` opens read-write with `PRAGMA query_only`, so that SQLite, which creates both files
     /// for any reader, also removes them when the last connection closes, as a writer's close
     /// does. A store no process of this user can write (its file, or its folder when it has no
-    /// `-shm`) opens `immutable=1` with nothing to check. A log with frames no open connection accounts for, a
-    /// `-shm` without its `-wal`, a hot journal, and a store SQLite will not read in place
-    /// read-only are read from a private copy (``withPrivateCopy(of:busyTimeout:_:)``).
+    /// `-shm`) opens `immutable=1` with nothing to check. A log with frames no open connection
+    /// accounts for, a `-shm` without its `-wal`, a hot journal, and a store SQLite will not
+    /// read in place read-only are read from a private copy
+    /// (``withPrivateCopy(of:busyTimeout:_:)``).
     ///
     /// A store another process holds locked is waited for up to `busyTimeout` seconds.
     /// - Throws: ``StoreError`` of its class when the store cannot be opened; `body`'s errors as
