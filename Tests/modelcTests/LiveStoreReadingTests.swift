@@ -94,7 +94,7 @@ struct LiveStoreReadingTests {
     @Test(arguments: ["wal", "delete"])
     func aStoreBeingWrittenIsCheckedAsALiveStore(mode: String) throws {
         let (runs, failures, commits) = try runWhileWriting(
-            "Library-v3.sqlite", mode: mode, seconds: 10, pause: 0.005,
+            "Library-v3.sqlite", mode: mode, seconds: 10, pause: 0.02,
             { ["store", "check", $0, "--model", Corpus.packagePath("Models/Library.xcdatamodeld"), "--json"] }
         ) { $0["class"] as? String == "compatible" }
         #expect(commits > runs, "the writer must keep writing while the store is checked (\(commits) commits, \(runs) runs)")

@@ -155,7 +155,7 @@ public struct StoreCheck: Sendable {
     /// ``checkNotLocked(_:)`` does.
     public static func waitUntilNotLocked(_ path: String, timeout: TimeInterval = 5) throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while LockProbe.isWriteLocked(path), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        while LockProbe.isWriteLocked(path), Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         try checkNotLocked(path)
     }
 
