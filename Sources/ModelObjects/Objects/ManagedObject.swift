@@ -240,9 +240,14 @@ open class ManagedObject: NSObject {
     }
 
     /// The value of the stored attribute in row slot `slot`: its unsaved value, or its saved one
-    /// (the fault fulfilled first), a transformable's data transformed.
+    /// (the fault fulfilled first), a transformable's data transformed. Made an `Any` at once, not
+    /// through ``AccessorValue``: a save's validation reads every attribute of every saved object.
     private func attributeValue(_ slot: Int) -> Any? {
-        attributeRead(slot).value
+        if entity.hasTransformableSlots, entity.slotKinds[slot].type == .transformable { return attributeRead(slot).value }
+        if let changes = pendingChanges, changes.values.changedAttributes.contains(slot) { return changes.values.attributes[slot] }
+        if committed == nil { managedObjectContext?.fulfill(self) }
+        if let scalar = committed?.scalarInPlace(at: slot) { return scalar.value }
+        return committed?[slot] ?? nil
     }
 
     /// ``attributeValue(_:)`` with a number, boolean or date as itself (``AccessorValue``), for
