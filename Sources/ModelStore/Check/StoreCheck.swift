@@ -145,18 +145,25 @@ public struct StoreCheck: Sendable {
 
     /// Throws `locked` when another process holds a write lock on the store; takes no lock.
     public static func checkNotLocked(_ path: String) throws {
-        if LockProbe.isWriteLocked(path) {
-            throw StoreError(.locked, path: path, message: "another process holds a write lock on the store", sqliteCode: 5)
-        }
+        if LockProbe.isWriteLocked(path) { throw lockedError(path) }
     }
 
     /// Waits up to `timeout` seconds for no other process to hold a write lock on the store (as
     /// a writer's busy timeout waits), probing without taking any lock; then fails as
-    /// ``checkNotLocked(_:)`` does.
+    /// ``checkNotLocked(_:)`` does. The probe that finds the store free is the one that decides:
+    /// probing once more after it could meet a writer's next commit, and call a store that was
+    /// free a moment before locked.
     public static func waitUntilNotLocked(_ path: String, timeout: TimeInterval = 5) throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while LockProbe.isWriteLocked(path), Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        try checkNotLocked(path)
+        while LockProbe.isWriteLocked(path) {
+            guard Date() < deadline else { throw lockedError(path) }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+
+    /// The `locked` error of a store another process holds a write lock on.
+    private static func lockedError(_ path: String) -> StoreError {
+        StoreError(.locked, path: path, message: "another process holds a write lock on the store", sqliteCode: 5)
     }
 
     /// The checks made on the file itself: it exists, can be read and starts like a database.
