@@ -53,6 +53,27 @@ struct AttributeValuesTests {
         #expect(copy[0] as? Int64 == 1)
     }
 
+    @Test func slotsBeyondTheFirstWordOfKindsKeepTheirKinds() throws {
+        // Eight kinds share a word: 40 slots take five, each slot a different kind in turn.
+        let date = Date(timeIntervalSinceReferenceDate: 99)
+        let samples: [Any?] = [Int64(-1), Int32(2), Int16(3), false, 4.5, Float(5.5), date, "six", Data([7]), nil, NSNumber(value: 11)]
+        let values = AttributeValues((0..<40).map { samples[$0 % samples.count] })
+        #expect(values.count == 40)
+        for slot in 0..<40 {
+            let expected = samples[slot % samples.count]
+            let kept = values[slot]
+            if let expected {
+                let value = try #require(kept)
+                #expect(type(of: value) == type(of: expected), "slot \(slot)")
+                #expect(String(describing: value) == String(describing: expected), "slot \(slot)")
+            } else {
+                #expect(kept == nil, "slot \(slot)")
+            }
+        }
+        #expect(AttributeValues(nils: 0).isEmpty)
+        #expect(AttributeValues(nils: 17).allSatisfy { $0 == nil })
+    }
+
     @Test func settingSlotsAgainAndAgainKeepsNoMoreValuesThanSlots() {
         var values = AttributeValues(nils: 3)
         values[2] = "last"
