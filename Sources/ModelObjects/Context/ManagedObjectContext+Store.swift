@@ -217,6 +217,18 @@ extension ManagedObjectContext {
         coordinator.classes.register(type, for: entity)
     }
 
+    /// Gives an object made without a context (`init()`, whose entity is that of the newest model
+    /// naming its class) this context's model's entity of the same name, when the two lay out and
+    /// store objects alike (two loads of one model, as tests with many containers make): its row
+    /// is then written with this model's numbers. An entity of another shape is left as it is, and
+    /// a save of the object fails (134020) before anything is written.
+    func adoptModelEntity(_ object: ManagedObject) {
+        guard let model = persistentStoreCoordinator?.managedObjectModel, object.entity.modelSerial != model.serial,
+            let own = model.entitiesByName[object.entity.name], own.isInterchangeable(with: object.entity)
+        else { return }
+        object.entity = own
+    }
+
     /// The entity of a managed object class: the one whose class name (or, failing that, whose
     /// name) is the class's.
     func entity(for type: ManagedObject.Type) -> EntityDescription {

@@ -259,6 +259,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func insert(_ object: ManagedObject) {
         if violatesQueue() { return onQueue { insert(object) } }
         guard object.managedObjectContext == nil || object.managedObjectContext === self, !object.inserted else { return }
+        adoptModelEntity(object)
         object.attach(to: self, id: object.objectID)
         object.inserted = true
         object.committed = nil

@@ -43,6 +43,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// fewer than 2^40), by which a ``ManagedPropertyKey`` knows the entity it last found its property in.
     let serial: UInt64 = EntityDescription.serials.add(1, ordering: .relaxed).newValue
     private static let serials = Atomic<UInt64>(0)
+    /// The `serial` of the model the entity belongs to.
+    let modelSerial: UInt64
     /// The stored attributes in the order of the row's attribute slots.
     let slotAttributes: [Attribute]
     /// What `value(forKey:)` and `setValue(_:forKey:)` need of each slot, without the strings of
@@ -67,7 +69,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// with its index in ``properties``.
     let validatedAttributes: [(name: String, index: Int)]
 
-    init(_ entity: Entity, shape: EntityRowShape, entities: EntityHierarchy) {
+    init(_ entity: Entity, shape: EntityRowShape, entities: EntityHierarchy, model: UInt64) {
+        modelSerial = model
         name = entity.name
         self.entity = entity
         managedObjectClassName = entity.representedClassName
@@ -125,6 +128,18 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// for code that looks a relationship up by its key.
     public var relationshipsByName: [String: Relationship] {
         Dictionary(relationships.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Whether objects of `other` are kept and stored as this entity's are: the same entity,
+    /// properties (inherited ones too) and numbers, each value in the same slot and column, as
+    /// in two loads of one model.
+    func isInterchangeable(with other: EntityDescription) -> Bool {
+        if self === other { return true }
+        let (mine, theirs) = (shape, other.shape)
+        return entity == other.entity && attributes == other.attributes && relationships == other.relationships
+            && mine.number == theirs.number && mine.rootNumber == theirs.rootNumber && mine.table == theirs.table
+            && mine.attributes.map(\.column) == theirs.attributes.map(\.column) && mine.toOnes.map(\.column) == theirs.toOnes.map(\.column)
+            && slotAttributes == other.slotAttributes
     }
 
     /// `entity Name`: the entity's name, for messages and debugging.

@@ -1,6 +1,7 @@
 import Foundation
 import ModelSchema
 import ModelStore
+import Synchronization
 
 /// One version of a model as the object layer uses it (`NSManagedObjectModel`): its entities by
 /// name, each with the place of its properties in the store's rows.
@@ -12,6 +13,10 @@ public final class ManagedObjectModel: Sendable {
     /// The entities by name (`NSManagedObjectModel.entitiesByName`), for fetch requests and
     /// inserts that name an entity.
     public let entitiesByName: [String: EntityDescription]
+    /// A number no other model of this process has, which its entities carry: an object's entity
+    /// is told to be this model's without a lookup.
+    let serial: UInt64 = ManagedObjectModel.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
 
     /// The model of `version` (`NSManagedObjectModel(contentsOf:)` over a compiled version): its
     /// entities with the place of their properties in the store's rows, worked out once here.
@@ -21,7 +26,7 @@ public final class ManagedObjectModel: Sendable {
         var byName = [String: EntityDescription]()
         for entity in version.entities {
             guard let shape = rows.shape(named: entity.name) else { continue }
-            byName[entity.name] = EntityDescription(entity, shape: shape, entities: rows.entities)
+            byName[entity.name] = EntityDescription(entity, shape: shape, entities: rows.entities, model: serial)
         }
         entitiesByName = byName
     }

@@ -269,7 +269,13 @@ extension ManagedObjectContext {
     private func assignKeys(_ objects: [ManagedObject], _ writer: ObjectRowWriter) throws -> [ObjectIdentifier: ObjectKey] {
         var byRoot = [Int: [ManagedObject]]()
         var roots = [Int]()
+        // The entity last checked, so that a run of objects of one entity is checked once.
+        var checked: EntityDescription?
         for object in objects where object.objectID.isTemporaryID {
+            if object.entity !== checked {
+                try checkOwnModel(object, writer.rows)
+                checked = object.entity
+            }
             let root = object.entity.shape.rootNumber
             if byRoot[root] == nil { roots.append(root) }
             byRoot[root, default: []].append(object)
@@ -283,6 +289,16 @@ extension ManagedObjectContext {
             }
         }
         return keys
+    }
+
+    /// Refuses a new object whose entity is not of the coordinator's model (one made with
+    /// `init()` from another model's entity of a different shape): its entity and key numbers
+    /// are another model's, and its row would be written in the wrong table or over another row.
+    private func checkOwnModel(_ object: ManagedObject, _ rows: ObjectRowLayout) throws {
+        guard rows.shape(number: object.entity.shape.number) !== object.entity.shape else { return }
+        throw ContextError.make(
+            134020, "\(object.objectID) is an object of entity \(object.entity.name) of another model than this coordinator's, which lays that entity out otherwise",
+            [NSAffectedObjectsErrorKey: [object]])
     }
 
     private func insertRow(_ object: ManagedObject, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64]) throws {

@@ -35,6 +35,11 @@ final class ManagedObjectClasses: @unchecked Sendable {
         return entity
     }
 
+    /// The entity of `type` when this coordinator made objects of that very class, else nil.
+    func knownEntity(of type: ManagedObject.Type) -> EntityDescription? {
+        lock.withLock { entitiesByClass[ObjectIdentifier(type)] }
+    }
+
     /// Looks for classes also in the module of the source file `fileID` (`#fileID`, `Module/File.swift`).
     func noteModule(ofFileID fileID: String) {
         guard let slash = fileID.firstIndex(of: "/"), slash > fileID.startIndex else { return }

@@ -126,7 +126,7 @@ public final class PersistentStoreCoordinator: Sendable {
         managedObjectModel = model
         self.provider = provider
         self.remoteChangeURLs = remoteChangeURLs
-        ModelRegistry.shared.register(model)
+        ModelRegistry.shared.register(model, classes: classes)
     }
 
     /// The stores, opened on first use; throws Core Data's "no persistent stores" error before

@@ -77,7 +77,7 @@ package final class EntityRowShape: Sendable {
         package let isDerived: Bool
         /// Values of attributes that allow external storage carry a marker (``ExternalBinaryData``).
         package let isExternal: Bool
-        let column: String
+        package let column: String
         /// The column's index in a selected row.
         let index: Int
     }
@@ -87,7 +87,7 @@ package final class EntityRowShape: Sendable {
     package struct ToOneSlot: Sendable {
         package let name: String
         package let destination: String
-        let column: String
+        package let column: String
         let entityColumn: String?
         let orderColumn: String?
         let index: Int

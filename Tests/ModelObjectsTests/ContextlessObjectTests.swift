@@ -1,0 +1,125 @@
+import Foundation
+import ModelObjects
+import ModelStack
+import Testing
+import _ModelTestSupport
+
+/// A class only the models of these tests name, so that no other test's model can be the newest
+/// one naming it while they run.
+final class ContextlessMemo: ManagedObject {}
+
+/// Objects made with `init()`, which take their entity from the newest model naming their class,
+/// inserted into a context of another coordinator: as tests with many containers do. An equal
+/// model's entity is traded for the context's; another model's, where the entity has another
+/// number, fails the save before anything is written, instead of writing its row with the other
+/// model's numbers (a `Z_PK` taken from another entity's `Z_MAX`, a wrong `Z_ENT`). Serialized:
+/// each test decides which model is the newest to name the class.
+@Suite(.serialized) struct ContextlessObjectTests {
+    /// Memo is entity 2 after Item: the store's model.
+    static let memoSecond = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Item" representedClassName="Item" syncable="YES">
+                <attribute name="timestamp" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+            </entity>
+            <entity name="Memo" representedClassName="ContextlessMemo" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String"/>
+            </entity>
+        </model>
+        """
+    /// Memo is entity 1, before Tag: another app's model naming the same class.
+    static let memoFirst = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23E224" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Memo" representedClassName="ContextlessMemo" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String"/>
+            </entity>
+            <entity name="Tag" representedClassName="Tag" syncable="YES">
+                <attribute name="label" optional="YES" attributeType="String"/>
+            </entity>
+        </model>
+        """
+
+    /// A container of `contents` on a new store in a folder of `folder` named `name`.
+    static func container(_ contents: String, named name: String, in folder: URL) async throws -> PersistentContainer {
+        let store = folder.appendingPathComponent(name)
+        let model = store.appendingPathComponent("Memos.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try contents.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        return try await ContextTestSupport.container(model.path, in: store)
+    }
+
+    /// A store of the first model with three memos (keys 1 to 3 of entity 2) and four items saved:
+    /// a key of the items' entity number would be free among the memos.
+    static func storeWithMemos(in folder: URL) async throws -> (PersistentContainer, ManagedObjectContext) {
+        let container = try await container(memoSecond, named: "store", in: folder)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for title in ["a", "b", "c"] { ContextlessMemo(context: context).setValue(title, forKey: "title") }
+            let item = try #require(context.persistentStoreCoordinator?.managedObjectModel.entitiesByName["Item"])
+            for _ in 0..<4 { _ = ManagedObject(entity: item, insertInto: context) }
+            try context.save()
+        }
+        return (container, context)
+    }
+
+    /// The entity of a memo made (not saved) in a context of `container`, whose coordinator is
+    /// then the newest to have made objects of the class.
+    static func madeMemo(in container: PersistentContainer) throws -> EntityDescription {
+        let context = container.newBackgroundContext()
+        return context.performAndWait { ContextlessMemo(context: context).entity }
+    }
+
+    /// A newer model naming the class, whose coordinator made none of its objects, does not take
+    /// the class from the coordinator that did.
+    @Test func theClassKeepsTheEntityOfTheCoordinatorThatMadeItsObjects() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let (container, _) = try await Self.storeWithMemos(in: folder.url)
+        let other = try await Self.container(Self.memoFirst, named: "other", in: folder.url)
+        let newest = other.persistentStoreCoordinator.managedObjectModel
+        #expect(newest.entitiesByName["Memo"] != nil)
+        #expect(ContextlessMemo().entity === container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Memo"])
+        #expect(ContextlessMemo.registeredEntity === container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Memo"])
+    }
+
+    @Test func anObjectOfAnotherModelsEntityFailsTheSaveAndWritesNothing() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let (container, context) = try await Self.storeWithMemos(in: folder.url)
+        let other = try await Self.container(Self.memoFirst, named: "other", in: folder.url)
+        let foreign = try Self.madeMemo(in: other)
+        let before = try ContextTestSupport.rows(container, "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+        context.performAndWait {
+            let memo = ContextlessMemo()
+            #expect(memo.entity === foreign)
+            memo.setValue("later", forKey: "title")
+            context.insert(memo)
+            let error = ContextTestSupport.saveError(context)
+            #expect(error?.domain == NSCocoaErrorDomain && error?.code == 134020)
+            #expect((error?.userInfo[NSAffectedObjectsErrorKey] as? [ManagedObject])?.first === memo)
+            #expect(memo.objectID.isTemporaryID && context.hasChanges)
+        }
+        #expect(try ContextTestSupport.rows(container, "SELECT Z_PK, Z_ENT, ZTITLE FROM ZMEMO ORDER BY Z_PK") == ["1|2|a", "2|2|b", "3|2|c"])
+        #expect(try ContextTestSupport.rows(container, "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == before)
+    }
+
+    @Test func anObjectOfAnEqualModelsEntityTakesTheContextsEntityAndSaves() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let (container, context) = try await Self.storeWithMemos(in: folder.url)
+        let again = try await Self.container(Self.memoSecond, named: "again", in: folder.url)
+        let equal = try Self.madeMemo(in: again)
+        try context.performAndWait {
+            let memo = ContextlessMemo()
+            #expect(memo.entity === equal)
+            memo.setValue("later", forKey: "title")
+            context.insert(memo)
+            #expect(memo.entity === container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Memo"])
+            try context.save()
+            #expect(memo.objectID.entityName == "Memo" && !memo.objectID.isTemporaryID)
+        }
+        #expect(try ContextTestSupport.rows(container, "SELECT Z_PK, Z_ENT, ZTITLE FROM ZMEMO ORDER BY Z_PK") == ["1|2|a", "2|2|b", "3|2|c", "4|2|later"])
+        #expect(try ContextTestSupport.rows(container, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Item', 'Memo') ORDER BY Z_ENT") == ["4", "4"])
+    }
+}
