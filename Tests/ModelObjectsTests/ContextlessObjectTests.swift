@@ -122,4 +122,41 @@ final class ContextlessMemo: ManagedObject {}
         #expect(try ContextTestSupport.rows(container, "SELECT Z_PK, Z_ENT, ZTITLE FROM ZMEMO ORDER BY Z_PK") == ["1|2|a", "2|2|b", "3|2|c", "4|2|later"])
         #expect(try ContextTestSupport.rows(container, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Item', 'Memo') ORDER BY Z_ENT") == ["4", "4"])
     }
+
+    /// `insert` of an object the context holds does nothing, and one it deleted comes back (not
+    /// inserted again over its own row); an object that left its context deleted is inserted
+    /// anew with its values: a new object into another context, a saved one whose deletion was
+    /// saved under a new key.
+    @Test func insertingAnObjectAgainKeepsItsValuesAndItsRow() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let (container, context) = try await Self.storeWithMemos(in: folder.url)
+        let other = container.newBackgroundContext()
+        try context.performAndWait {
+            let request = FetchRequest<ContextlessMemo>(entityName: "Memo")
+            request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
+            let memos = try context.fetch(request)
+            context.insert(memos[0])
+            #expect(!memos[0].isInserted && memos[0].value(forKey: "title") as? String == "a" && !context.hasChanges)
+            context.delete(memos[1])
+            context.insert(memos[1])
+            #expect(!memos[1].isInserted && !memos[1].isDeleted && memos[1].value(forKey: "title") as? String == "b" && !context.hasChanges)
+            let fresh = ContextlessMemo(context: context)
+            fresh.setValue("fresh", forKey: "title")
+            context.delete(fresh)
+            try other.performAndWait {
+                other.insert(fresh)
+                #expect(fresh.isInserted && !fresh.isDeleted && fresh.managedObjectContext === other)
+                try other.save()
+            }
+            context.delete(memos[2])
+            try context.save()
+            let gone = memos[2].objectID
+            context.insert(memos[2])
+            #expect(memos[2].isInserted && !memos[2].isDeleted && memos[2].objectID.isTemporaryID)
+            try context.save()
+            #expect(memos[2].objectID != gone && memos[2].value(forKey: "title") as? String == "c")
+        }
+        #expect(try ContextTestSupport.rows(container, "SELECT Z_PK, ZTITLE FROM ZMEMO ORDER BY Z_PK") == ["1|a", "2|b", "4|fresh", "5|c"])
+    }
 }

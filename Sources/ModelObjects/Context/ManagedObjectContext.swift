@@ -255,13 +255,29 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return !insertedList.isEmpty || !updatedList.isEmpty || !deletedList.isEmpty
     }
 
-    /// Inserts a new object: it gets a temporary ID and its attributes' default values.
+    /// Inserts a new object: it gets a temporary ID and its attributes' default values. An object
+    /// this context holds is left as it is, but for one it deleted, whose deletion is taken back.
+    /// An object that left its context deleted is inserted anew, with the values it had and,
+    /// when its deletion was saved, a new temporary ID: its old row is gone, and its key may be
+    /// another store's.
     public func insert(_ object: ManagedObject) {
         if violatesQueue() { return onQueue { insert(object) } }
-        guard object.managedObjectContext == nil || object.managedObjectContext === self, !object.inserted else { return }
+        if object.managedObjectContext === self {
+            if object.deleted, !object.inserted { takeBackDeletion(of: object) }
+            return
+        }
+        guard object.managedObjectContext == nil, !object.inserted else { return }
         adoptModelEntity(object)
+        if object.deleted {
+            object.deleted = false
+            if !object.objectID.isTemporaryID {
+                object.objectID = ManagedObjectID(temporaryFor: object.entity.name, reference: TemporaryNumbers.next())
+            }
+        }
         object.attach(to: self, id: object.objectID)
         object.inserted = true
+        // A saved object's values become the new one's.
+        if let saved = object.committed { object.pending.startWith(saved) }
         object.committed = nil
         object.pending.startWith(object.entity.defaultValues)
         for (name, value) in object.entity.transientDefaults where object.pending.transient(name) == nil {
@@ -299,6 +315,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
         updatedList.remove(object)
         deletedList.add(object)
         if undoManager != nil { registerDeleteUndo(object, wasInserted: false) }
+    }
+
+    /// Takes back the unsaved deletion of a saved object (`insert` of an object this context
+    /// deleted): it is held as before, updated if it has changes. A deletion already announced by
+    /// objects-did-change stays announced.
+    private func takeBackDeletion(of object: ManagedObject) {
+        if let index = deletedList.objects.firstIndex(where: { $0 === object }), index < noticed.deleted { noticed.deleted -= 1 }
+        object.deleted = false
+        deletedList.remove(object)
+        if object.hasChanges { updatedList.add(object) }
+        if undoManager != nil { registerInsertUndo(object) }
     }
 
     func markUpdated(_ object: ManagedObject) {
