@@ -159,4 +159,29 @@ final class ContextlessMemo: ManagedObject {}
         }
         #expect(try ContextTestSupport.rows(container, "SELECT Z_PK, ZTITLE FROM ZMEMO ORDER BY Z_PK") == ["1|a", "2|b", "4|fresh", "5|c"])
     }
+
+    /// A relationship to an object of another context, or of none, fails the save (Core Data
+    /// raises when it is set) and writes nothing, instead of saving the row without its link.
+    @Test(arguments: [false, true]) func aRelationshipToAnObjectOfAnotherContextFailsTheSave(contextless: Bool) async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await ContextTestSupport.container(in: folder.url)
+        let model = container.persistentStoreCoordinator.managedObjectModel
+        let elsewhere = container.newBackgroundContext()
+        let author = try elsewhere.performAndWait {
+            let author = ManagedObject(entity: try #require(model.entitiesByName["Author"]), insertInto: contextless ? nil : elsewhere)
+            author.setValue("Ann", forKey: "name")
+            return author
+        }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let book = ManagedObject(entity: try #require(model.entitiesByName["Book"]), insertInto: context)
+            book.setValue("Title", forKey: "title")
+            book.setValue("isbn-1", forKey: "isbn")
+            book.setValue(author, forKey: "author")
+            let error = ContextTestSupport.saveError(context)
+            #expect(error?.code == 133010 && (error?.userInfo[NSAffectedObjectsErrorKey] as? [ManagedObject])?.last === author)
+        }
+        #expect(try ContextTestSupport.rows(container, "SELECT Z_PK FROM ZPUBLICATION") == [])
+    }
 }

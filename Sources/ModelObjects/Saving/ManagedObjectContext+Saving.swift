@@ -29,6 +29,7 @@ extension ManagedObjectContext {
         // has not read its row: its version and saved to-ones are needed to update it.
         for object in updated where object.isFault { fulfill(object) }
         let stores = try coordinator.stores()
+        try checkRelationshipsStayInContext(inserted, updated)
         try checkRelationshipsStayInStore(stores, inserted, updated)
         let tombstones = try preservedValues(of: deleted)
         let policy = mergePolicy

@@ -42,6 +42,31 @@ extension ManagedObjectContext {
     }
 
     /// Refuses, before anything is written, a save in which an object's relationship holds an
+    /// object of another context, or of none: Core Data raises "Illegal attempt to establish a
+    /// relationship between objects in different contexts" when it is set, which Swift cannot
+    /// catch, so it is thrown here with the code of the nearest error, 133010. The row would
+    /// otherwise be written with no link, as no key of this context's names that object.
+    func checkRelationshipsStayInContext(_ inserted: [ManagedObject], _ updated: [ManagedObject]) throws {
+        for object in [inserted, updated].joined() {
+            let pending = object.pending
+            for index in object.entity.shape.toOnes.indices {
+                guard let other = pending.toOne(index) ?? nil else { continue }
+                try checkSameContext(object, other)
+            }
+            for name in object.changedToManys {
+                for other in object.toManys[name]?.objects ?? [] { try checkSameContext(object, other) }
+            }
+        }
+    }
+
+    private func checkSameContext(_ object: ManagedObject, _ other: ManagedObject) throws {
+        guard other.managedObjectContext !== self, !other.deleted else { return }
+        throw ContextError.make(
+            133010, "\(object.entity.name) \(object.objectID) is related to \(other.entity.name) \(other.objectID), which is in another context or in none",
+            [NSAffectedObjectsErrorKey: [object, other]])
+    }
+
+    /// Refuses, before anything is written, a save in which an object's relationship holds an
     /// object of another store: Core Data's 133010 ("an object being saved has a relationship
     /// containing an object from another store").
     func checkRelationshipsStayInStore(_ stores: PersistentStoreCoordinator.OpenedStores, _ inserted: [ManagedObject], _ updated: [ManagedObject]) throws {
