@@ -25,7 +25,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
         // `swift package generate-documentation`: the DocC catalogs under Sources/*/*.docc.
@@ -38,10 +37,9 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .target(
-            name: "ModelSchema",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
-        ),
+        // SHA-2's compression functions, in C so that debug builds hash at a useful speed.
+        .target(name: "CSHA2"),
+        .target(name: "ModelSchema", dependencies: ["CSHA2"]),
         .target(name: "ModelXML", dependencies: ["ModelSchema", "CLibXML2"]),
         // The system's zlib, for the raw DEFLATE of a store's model cache.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -102,7 +100,7 @@ let package = Package(
             dependencies: ["ModelSchema", "ModelXML", "ModelCompiler"],
             path: "Tests/_ModelTestSupport"
         ),
-        .testTarget(name: "ModelSchemaTests", dependencies: ["ModelSchema", "_ModelTestSupport"]),
+        .testTarget(name: "ModelSchemaTests", dependencies: ["ModelSchema", "CSHA2", "_ModelTestSupport"]),
         .testTarget(name: "ModelXMLTests", dependencies: ["ModelXML", "_ModelTestSupport"]),
         .testTarget(name: "ModelExpressionTests", dependencies: ["ModelExpression", "ModelCompiler", "_ModelTestSupport"]),
         .testTarget(name: "ModelArchiveTests", dependencies: ["ModelArchive", "ModelXML", "_ModelTestSupport"]),

@@ -67,9 +67,8 @@ step "second build, no change"
 # whose tool was relinked runs again. So this build may compile the model, but only then.
 # Seen in session 6 (Swift 6.3.1): both databases hold the commands that make modelc-tool, and
 # the first no-change build redoes in each what the other one wrote: the debug wrapping of every
-# Swift module's AST ("Wrapping AST for … for debugging"), the copies of dependencies' resources, the C
-# files of swift-crypto, then the link; no Swift file of modelc is compiled again. The same
-# happens with swift-crypto (its only C code) taken out, so no dependency change avoids it.
+# Swift module's AST ("Wrapping AST for … for debugging"), the copies of dependencies' resources,
+# then the link; no Swift file of modelc is compiled again. No dependency change avoids it.
 build
 [ "$status" -eq 0 ] || { cat "$work/build.log"; fail "second build failed"; }
 if grep -qF "$compile_step" "$work/build.log"; then

@@ -1,5 +1,3 @@
-import Crypto
-
 /// The byte string fed to a version hash, built in Core Data's order (little-endian integers).
 struct HashInput {
     private(set) var bytes: [UInt8] = []
@@ -19,7 +17,7 @@ struct HashInput {
 
     /// Appends the SHA-256 of `other` without making a ``VersionHash`` of it first.
     mutating func append(sha256Of other: HashInput) {
-        other.digest.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: other.digest)
     }
 
     mutating func append(byte: UInt8) {
@@ -38,17 +36,14 @@ struct HashInput {
     }
 
     var sha256: VersionHash {
-        VersionHash(bytes: digest.withUnsafeBytes { Array($0) })
+        VersionHash(bytes: digest)
     }
 
     var sha512: [UInt8] {
-        SHA512.hash(data: bytes).withUnsafeBytes { Array($0) }
+        SHA512.hash(bytes)
     }
 
-    /// The SHA-256 digest, hashed straight from the bytes' storage.
-    private var digest: SHA256.Digest {
-        var hasher = SHA256()
-        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        return hasher.finalize()
+    private var digest: [UInt8] {
+        SHA256.hash(bytes)
     }
 }

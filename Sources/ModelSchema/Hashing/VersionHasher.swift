@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Computes Core Data's version hashes for one model version, bit for bit as Apple does.
@@ -103,7 +102,7 @@ public struct VersionHasher: Sendable {
         head.bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         properties.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         tail.bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        return VersionHash(bytes: hasher.finalize().withUnsafeBytes { Array($0) })
+        return VersionHash(bytes: hasher.finalize())
     }
 
     // MARK: - Properties
