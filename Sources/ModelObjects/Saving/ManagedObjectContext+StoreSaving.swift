@@ -48,15 +48,20 @@ extension ManagedObjectContext {
     /// otherwise be written with no link, as no key of this context's names that object.
     func checkRelationshipsStayInContext(_ inserted: [ManagedObject], _ updated: [ManagedObject]) throws {
         for object in [inserted, updated].joined() {
-            let pending = object.pending
-            for index in object.entity.shape.toOnes.indices {
-                guard let other = pending.toOne(index) ?? nil else { continue }
-                try checkSameContext(object, other)
-            }
-            for name in object.changedToManys {
-                for other in object.toManys[name]?.objects ?? [] { try checkSameContext(object, other) }
-            }
+            for other in relatedObjects(of: object) { try checkSameContext(object, other) }
         }
+    }
+
+    /// The objects `object`'s changed to-ones and to-manys hold (nothing read for an entity
+    /// without to-ones whose to-manys did not change).
+    private func relatedObjects(of object: ManagedObject) -> [ManagedObject] {
+        let toOnes = object.entity.shape.toOnes.indices
+        let changedToManys = object.changedToManys
+        if toOnes.isEmpty && changedToManys.isEmpty { return [] }
+        let pending = object.pending
+        var related = toOnes.compactMap { pending.toOne($0) ?? nil }
+        for name in changedToManys { related += object.toManys[name]?.objects ?? [] }
+        return related
     }
 
     private func checkSameContext(_ object: ManagedObject, _ other: ManagedObject) throws {
@@ -73,10 +78,7 @@ extension ManagedObjectContext {
         if stores.isSingle { return }
         for object in [inserted, updated].joined() {
             let own = try store(of: object, in: stores).index
-            let pending = object.pending
-            var related = object.entity.shape.toOnes.indices.compactMap { pending.toOne($0) ?? nil }
-            for name in object.changedToManys { related += object.toManys[name]?.objects ?? [] }
-            for other in related where !other.deleted {
+            for other in relatedObjects(of: object) where !other.deleted {
                 guard try store(of: other, in: stores).index != own else { continue }
                 throw ContextError.make(
                     133010, "\(object.entity.name) \(object.objectID) is related to \(other.entity.name) \(other.objectID), which is in another store",
