@@ -1,5 +1,7 @@
 #include "CSHA2.h"
 
+#include <stdatomic.h>
+
 #if defined(__x86_64__) || defined(_M_X64)
 #define MODELC_SHA_NI 1
 #include <cpuid.h>
@@ -97,9 +99,15 @@ static int cpu_has_sha_ni(void) {
 
 int modelc_sha256_is_accelerated(void) {
 #ifdef MODELC_SHA_NI
-    static int known = -1;
-    if (known < 0) known = cpu_has_sha_ni();
-    return known;
+    // Asked once: `cpuid` traps to the hypervisor on a virtual machine. Atomic, since any thread
+    // may hash first; two that race both ask and store the same answer.
+    static _Atomic int known = -1;
+    int answer = atomic_load_explicit(&known, memory_order_relaxed);
+    if (answer < 0) {
+        answer = cpu_has_sha_ni();
+        atomic_store_explicit(&known, answer, memory_order_relaxed);
+    }
+    return answer;
 #else
     return 0;
 #endif
