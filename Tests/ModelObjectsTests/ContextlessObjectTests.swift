@@ -183,5 +183,40 @@ final class ContextlessMemo: ManagedObject {}
             #expect(error?.code == 133010 && (error?.userInfo[NSAffectedObjectsErrorKey] as? [ManagedObject])?.last === author)
         }
         #expect(try ContextTestSupport.rows(container, "SELECT Z_PK FROM ZPUBLICATION") == [])
+        // The other context's author was not touched from this context's queue: its side of the
+        // link was never made (a contextless object is anyone's, so it gets its side).
+        elsewhere.performAndWait {
+            let publications = (author.value(forKey: "publications") as? NSOrderedSet)?.count
+            #expect(publications == (contextless ? 1 : 0))
+        }
+    }
+
+    /// Adding an object of another context to a to-many, and taking it out, leaves that object's
+    /// inverse as it was; the save refuses the link.
+    @Test func aToManyMemberOfAnotherContextKeepsItsInverse() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await ContextTestSupport.container(in: folder.url)
+        let model = container.persistentStoreCoordinator.managedObjectModel
+        let elsewhere = container.newBackgroundContext()
+        let book = try elsewhere.performAndWait {
+            let book = ManagedObject(entity: try #require(model.entitiesByName["Book"]), insertInto: elsewhere)
+            book.setValue("Title", forKey: "title")
+            book.setValue("isbn-1", forKey: "isbn")
+            return book
+        }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = ManagedObject(entity: try #require(model.entitiesByName["Author"]), insertInto: context)
+            author.setValue("Ann", forKey: "name")
+            author.addObject(book, toRelationship: "publications")
+            #expect(ContextTestSupport.saveError(context)?.code == 133010)
+            author.removeObject(book, fromRelationship: "publications")
+            #expect(context.updatedObjects.isEmpty && context.insertedObjects == [author])
+        }
+        elsewhere.performAndWait {
+            #expect(book.value(forKey: "author") == nil)
+            #expect(book.changedValues()["author"] == nil)
+        }
     }
 }

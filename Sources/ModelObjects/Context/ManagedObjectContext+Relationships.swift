@@ -29,12 +29,23 @@ extension ManagedObjectContext {
         object.value(forKey: relationship.name) as? ManagedObject
     }
 
-    /// Points a to-one of `object` at `target`, and updates the inverse of both the old and the new target.
+    /// Whether this context may change `other`: it is this context's, or no context's. An object
+    /// of another context belongs to that context's queue, so a relationship to it keeps only
+    /// this side, and the save refuses it (133010) as Core Data refuses it when it is set.
+    func mayChange(_ other: ManagedObject) -> Bool {
+        guard let owner = other.managedObjectContext else { return true }
+        return owner === self
+    }
+
+    /// Points a to-one of `object` at `target`, and updates the inverse of both the old and the
+    /// new target (of those this context may change).
     func setToOne(_ relationship: Relationship, of object: ManagedObject, to target: ManagedObject?) {
-        let old = self.target(of: relationship, in: object)
-        guard old !== target else { return }
+        let previousTarget = self.target(of: relationship, in: object)
+        guard previousTarget !== target else { return }
         assign(relationship, of: object, to: target)
         guard let inverse = inverse(of: relationship, in: object) else { return }
+        let old = previousTarget.flatMap { mayChange($0) ? $0 : nil }
+        let target = target.flatMap { mayChange($0) ? $0 : nil }
         if inverse.isToMany {
             if let old { edit(inverse, of: old) { $0.remove(object) } }
             if let target { edit(inverse, of: target) { $0.append(object) } }
@@ -51,7 +62,7 @@ extension ManagedObjectContext {
     func link(_ member: ManagedObject, into relationship: Relationship, of owner: ManagedObject, at index: Int?) {
         var added = false
         edit(relationship, of: owner) { added = $0.append(member, at: index) }
-        guard added, let inverse = inverse(of: relationship, in: owner) else { return }
+        guard added, mayChange(member), let inverse = inverse(of: relationship, in: owner) else { return }
         if inverse.isToMany {
             edit(inverse, of: member) { $0.append(owner) }
         } else {
@@ -64,7 +75,7 @@ extension ManagedObjectContext {
     func unlink(_ member: ManagedObject, from relationship: Relationship, of owner: ManagedObject) {
         var removed = false
         edit(relationship, of: owner) { removed = $0.remove(member) }
-        guard removed, let inverse = inverse(of: relationship, in: owner) else { return }
+        guard removed, mayChange(member), let inverse = inverse(of: relationship, in: owner) else { return }
         if inverse.isToMany {
             edit(inverse, of: member) { $0.remove(owner) }
         } else if target(of: inverse, in: member) === owner {
