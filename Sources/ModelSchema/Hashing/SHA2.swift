@@ -58,15 +58,35 @@ struct SHA2<State: SHA2State> {
 typealias SHA256 = SHA2<SHA256State>
 typealias SHA512 = SHA2<SHA512State>
 
-/// The part of SHA-256 and SHA-512 that differs: the words and how a block changes them.
+/// The part of SHA-256 and SHA-512 that differs: the word, the block size, the standard's
+/// initial words and the C function that runs blocks through the compression function.
 protocol SHA2State {
+    associatedtype Word: FixedWidthInteger
     static var blockSize: Int { get }
-    /// The bytes at the end of the last block that hold the message's length.
-    static var lengthFieldSize: Int { get }
+    static var compressBlocks: (UnsafeMutablePointer<Word>?, UnsafePointer<UInt8>?, Int) -> Void { get }
     /// The standard's initial hash value.
     init()
+    var words: [Word] { get set }
+}
+
+extension SHA2State {
+    /// The bytes at the end of the last block that hold the message's length: 8 for SHA-256,
+    /// 16 for SHA-512.
+    static var lengthFieldSize: Int { blockSize / 8 }
+
+    /// The words' bytes, most significant first: how SHA-2 writes its digest.
+    var digest: [UInt8] {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(words.count * Word.bitWidth / 8)
+        for word in words {
+            withUnsafeBytes(of: word.bigEndian) { bytes.append(contentsOf: $0) }
+        }
+        return bytes
+    }
+
     /// Runs whole blocks, one or more, through the compression function.
-    mutating func compress(_ blocks: UnsafeRawBufferPointer)
-    /// The words, big-endian.
-    var digest: [UInt8] { get }
+    mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+        let bytes = blocks.assumingMemoryBound(to: UInt8.self)
+        words.withUnsafeMutableBufferPointer { Self.compressBlocks($0.baseAddress, bytes.baseAddress, bytes.count / Self.blockSize) }
+    }
 }
