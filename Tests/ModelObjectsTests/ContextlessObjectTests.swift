@@ -219,4 +219,47 @@ final class ContextlessMemo: ManagedObject {}
             #expect(book.changedValues()["author"] == nil)
         }
     }
+
+    /// A link to an object another context deleted fails the save and writes nothing: while the
+    /// deletion is unsaved the object is still that context's (133010); once it is saved the
+    /// object is gone from every context, a dangling reference (1550, the relationship's name as
+    /// the key and the deleted object as the value), as Core Data's validation reports it.
+    @Test(arguments: [false, true]) func aRelationshipToAnObjectDeletedElsewhereFailsTheSave(deletionSaved: Bool) async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await ContextTestSupport.container(in: folder.url)
+        let model = container.persistentStoreCoordinator.managedObjectModel
+        let elsewhere = container.newBackgroundContext()
+        let author = try elsewhere.performAndWait {
+            let author = ManagedObject(entity: try #require(model.entitiesByName["Author"]), insertInto: elsewhere)
+            author.setValue("Ann", forKey: "name")
+            try elsewhere.save()
+            return author
+        }
+        let context = container.newBackgroundContext()
+        let book = try context.performAndWait {
+            let book = ManagedObject(entity: try #require(model.entitiesByName["Book"]), insertInto: context)
+            book.setValue("Title", forKey: "title")
+            book.setValue("isbn-1", forKey: "isbn")
+            book.setValue(author, forKey: "author")
+            return book
+        }
+        try elsewhere.performAndWait {
+            elsewhere.delete(author)
+            if deletionSaved { try elsewhere.save() }
+        }
+        context.performAndWait {
+            let error = ContextTestSupport.saveError(context)
+            if deletionSaved {
+                #expect(error?.code == 1550)
+                #expect(error?.userInfo[NSValidationObjectErrorKey] as? ManagedObject === book)
+                #expect(error?.userInfo[NSValidationKeyErrorKey] as? String == "author")
+                #expect(error?.userInfo[NSValidationValueErrorKey] as? ManagedObject === author)
+            } else {
+                #expect(error?.code == 133010)
+            }
+        }
+        #expect(try ContextTestSupport.rows(container, "SELECT Z_PK FROM ZPUBLICATION") == [])
+        #expect(try ContextTestSupport.rows(container, "SELECT ZNAME FROM ZAUTHOR") == (deletionSaved ? [] : ["Ann"]))
+    }
 }

@@ -42,33 +42,46 @@ extension ManagedObjectContext {
     }
 
     /// Refuses, before anything is written, a save in which an object's relationship holds an
-    /// object of another context, or of none: Core Data raises "Illegal attempt to establish a
-    /// relationship between objects in different contexts" when it is set, which Swift cannot
-    /// catch, so it is thrown here with the code of the nearest error, 133010. The row would
-    /// otherwise be written with no link, as no key of this context's names that object.
+    /// object of another context, of none, or one deleted and gone from its context:
+    /// - another context's, or a new object of none: Core Data raises "Illegal attempt to
+    ///   establish a relationship between objects in different contexts" when it is set, which
+    ///   Swift cannot catch, so it is thrown here with the code of the nearest error, 133010
+    ///   (the row would otherwise be written with no link, or with the link of an object this
+    ///   context does not hold);
+    /// - a deleted object that left its context (inserted then deleted, or deleted and saved):
+    ///   Core Data's validation error 1550, "Dangling reference to an invalid object", with the
+    ///   relationship's name as the key and that object as the value; the row would otherwise
+    ///   name a row that is gone, or none.
+    ///
+    /// Only the other object's context is read for an object of another context: its state
+    /// belongs to that context's queue.
     func checkRelationshipsStayInContext(_ inserted: [ManagedObject], _ updated: [ManagedObject]) throws {
         for object in [inserted, updated].joined() {
-            for other in relatedObjects(of: object) { try checkSameContext(object, other) }
+            for (name, other) in relatedObjects(of: object) where other.managedObjectContext !== self {
+                if other.managedObjectContext == nil, other.deleted {
+                    throw ContextError.validation(
+                        NSManagedObjectValidationError, "Dangling reference to an invalid object: '\(name)' of \(object.entity.name) \(object.objectID) holds \(other.entity.name) \(other.objectID), which was deleted",
+                        object: object, key: name, value: other)
+                }
+                throw ContextError.make(
+                    133010, "\(object.entity.name) \(object.objectID) is related to \(other.entity.name) \(other.objectID), which is in another context or in none",
+                    [NSAffectedObjectsErrorKey: [object, other]])
+            }
         }
     }
 
-    /// The objects `object`'s changed to-ones and to-manys hold (nothing read for an entity
-    /// without to-ones whose to-manys did not change).
-    private func relatedObjects(of object: ManagedObject) -> [ManagedObject] {
-        let toOnes = object.entity.shape.toOnes.indices
+    /// The objects `object`'s changed to-ones and to-manys hold, with the relationship's name
+    /// (nothing read for an entity without to-ones whose to-manys did not change).
+    private func relatedObjects(of object: ManagedObject) -> [(name: String, object: ManagedObject)] {
+        let toOnes = object.entity.shape.toOnes
         let changedToManys = object.changedToManys
         if toOnes.isEmpty && changedToManys.isEmpty { return [] }
         let pending = object.pending
-        var related = toOnes.compactMap { pending.toOne($0) ?? nil }
-        for name in changedToManys { related += object.toManys[name]?.objects ?? [] }
+        var related = toOnes.indices.compactMap { slot in pending.toOne(slot).flatMap { $0 }.map { (toOnes[slot].name, $0) } }
+        for name in changedToManys {
+            for other in object.toManys[name]?.objects ?? [] { related.append((name, other)) }
+        }
         return related
-    }
-
-    private func checkSameContext(_ object: ManagedObject, _ other: ManagedObject) throws {
-        guard other.managedObjectContext !== self, !other.deleted else { return }
-        throw ContextError.make(
-            133010, "\(object.entity.name) \(object.objectID) is related to \(other.entity.name) \(other.objectID), which is in another context or in none",
-            [NSAffectedObjectsErrorKey: [object, other]])
     }
 
     /// Refuses, before anything is written, a save in which an object's relationship holds an
@@ -78,7 +91,7 @@ extension ManagedObjectContext {
         if stores.isSingle { return }
         for object in [inserted, updated].joined() {
             let own = try store(of: object, in: stores).index
-            for other in relatedObjects(of: object) where !other.deleted {
+            for (_, other) in relatedObjects(of: object) where !other.deleted {
                 guard try store(of: other, in: stores).index != own else { continue }
                 throw ContextError.make(
                     133010, "\(object.entity.name) \(object.objectID) is related to \(other.entity.name) \(other.objectID), which is in another store",
