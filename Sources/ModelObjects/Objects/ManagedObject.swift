@@ -24,7 +24,11 @@ open class ManagedObject: NSObject {
     /// When, and after which of the coordinator's saves, the saved values were read.
     var readStamp = ReadStamp()
     /// The saved attribute values in the order of the entity's row slots; nil while a fault.
-    final var committed: AttributeValues?
+    /// Unchecked for exclusivity, as are ``pendingChanges``, ``extras`` and ``observation``:
+    /// each is only assigned whole or read (a read in place calls nothing that could reach the
+    /// object again), so no two accesses overlap, and the runtime's checks on them cost a fetch
+    /// of 200,000 objects read through typed accessors a tenth of its time.
+    @exclusivity(unchecked) final var committed: AttributeValues?
     /// The saved to-ones' targets, in the order of the entity's to-one slots. New ones let go of
     /// the objects held for the old.
     var committedToOnes: [ObjectKey?] = [] {
@@ -37,7 +41,7 @@ open class ManagedObject: NSObject {
     /// The unsaved changes, boxed on the first change and let go once none is left: most objects
     /// of a fetch are only read, and carry one empty reference instead of them. A box is there
     /// exactly while ``pending`` is not empty.
-    private final var pendingChanges: PendingChanges?
+    @exclusivity(unchecked) private final var pendingChanges: PendingChanges?
     /// Which hooks the context has called, for those it calls once (``ManagedObject/Lifecycle``).
     var lifecycle = Lifecycle()
     // The flags follow the life cycle's, in the room its layout leaves.
@@ -50,9 +54,9 @@ open class ManagedObject: NSObject {
     var awaitsNotice = false
     /// The state only some objects need (transient values, to-manys read, a cached row…), made
     /// on first use (ObjectExtras.swift).
-    final var extras: ObjectExtras?
+    @exclusivity(unchecked) final var extras: ObjectExtras?
     /// The object's observers (ManagedObject+Observation.swift); made when the object is first read.
-    final var observation: ObservationBox?
+    @exclusivity(unchecked) final var observation: ObservationBox?
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.
