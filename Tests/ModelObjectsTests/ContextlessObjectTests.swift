@@ -169,15 +169,11 @@ final class ContextlessMemo: ManagedObject {}
         let model = container.persistentStoreCoordinator.managedObjectModel
         let elsewhere = container.newBackgroundContext()
         let author = try elsewhere.performAndWait {
-            let author = ManagedObject(entity: try #require(model.entitiesByName["Author"]), insertInto: contextless ? nil : elsewhere)
-            author.setValue("Ann", forKey: "name")
-            return author
+            try Self.newAuthor(of: model, in: contextless ? nil : elsewhere)
         }
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let book = ManagedObject(entity: try #require(model.entitiesByName["Book"]), insertInto: context)
-            book.setValue("Title", forKey: "title")
-            book.setValue("isbn-1", forKey: "isbn")
+            let book = try Self.newBook(of: model, in: context)
             book.setValue(author, forKey: "author")
             let error = ContextTestSupport.saveError(context)
             #expect(error?.code == 133010 && (error?.userInfo[NSAffectedObjectsErrorKey] as? [ManagedObject])?.last === author)
@@ -199,16 +195,10 @@ final class ContextlessMemo: ManagedObject {}
         let container = try await ContextTestSupport.container(in: folder.url)
         let model = container.persistentStoreCoordinator.managedObjectModel
         let elsewhere = container.newBackgroundContext()
-        let book = try elsewhere.performAndWait {
-            let book = ManagedObject(entity: try #require(model.entitiesByName["Book"]), insertInto: elsewhere)
-            book.setValue("Title", forKey: "title")
-            book.setValue("isbn-1", forKey: "isbn")
-            return book
-        }
+        let book = try elsewhere.performAndWait { try Self.newBook(of: model, in: elsewhere) }
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let author = ManagedObject(entity: try #require(model.entitiesByName["Author"]), insertInto: context)
-            author.setValue("Ann", forKey: "name")
+            let author = try Self.newAuthor(of: model, in: context)
             author.addObject(book, toRelationship: "publications")
             #expect(ContextTestSupport.saveError(context)?.code == 133010)
             author.removeObject(book, fromRelationship: "publications")
@@ -231,16 +221,13 @@ final class ContextlessMemo: ManagedObject {}
         let model = container.persistentStoreCoordinator.managedObjectModel
         let elsewhere = container.newBackgroundContext()
         let author = try elsewhere.performAndWait {
-            let author = ManagedObject(entity: try #require(model.entitiesByName["Author"]), insertInto: elsewhere)
-            author.setValue("Ann", forKey: "name")
+            let author = try Self.newAuthor(of: model, in: elsewhere)
             try elsewhere.save()
             return author
         }
         let context = container.newBackgroundContext()
         let book = try context.performAndWait {
-            let book = ManagedObject(entity: try #require(model.entitiesByName["Book"]), insertInto: context)
-            book.setValue("Title", forKey: "title")
-            book.setValue("isbn-1", forKey: "isbn")
+            let book = try Self.newBook(of: model, in: context)
             book.setValue(author, forKey: "author")
             return book
         }
@@ -261,5 +248,20 @@ final class ContextlessMemo: ManagedObject {}
         }
         #expect(try ContextTestSupport.rows(container, "SELECT Z_PK FROM ZPUBLICATION") == [])
         #expect(try ContextTestSupport.rows(container, "SELECT ZNAME FROM ZAUTHOR") == (deletionSaved ? [] : ["Ann"]))
+    }
+
+    /// A new author named Ann in `context` (or in none).
+    private static func newAuthor(of model: ManagedObjectModel, in context: ManagedObjectContext?) throws -> ManagedObject {
+        let author = ManagedObject(entity: try #require(model.entitiesByName["Author"]), insertInto: context)
+        author.setValue("Ann", forKey: "name")
+        return author
+    }
+
+    /// A new book with the title and ISBN the model requires, in `context`.
+    private static func newBook(of model: ManagedObjectModel, in context: ManagedObjectContext) throws -> ManagedObject {
+        let book = ManagedObject(entity: try #require(model.entitiesByName["Book"]), insertInto: context)
+        book.setValue("Title", forKey: "title")
+        book.setValue("isbn-1", forKey: "isbn")
+        return book
     }
 }
