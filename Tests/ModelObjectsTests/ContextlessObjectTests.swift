@@ -250,6 +250,30 @@ final class ContextlessMemo: ManagedObject {}
         #expect(try ContextTestSupport.rows(container, "SELECT ZNAME FROM ZAUTHOR") == (deletionSaved ? [] : ["Ann"]))
     }
 
+    /// A to-one without an inverse keeps pointing at a new object deleted before the save (no
+    /// inverse takes the link back): the save fails with Core Data's 1550, "Dangling reference
+    /// to an invalid object", and writes nothing, where the row would otherwise name no row.
+    @Test func aLinkWithoutAnInverseToANewObjectDeletedBeforeTheSaveFailsIt() async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await ObjectLifetimeTests.container(in: folder.url)
+        let model = container.persistentStoreCoordinator.managedObjectModel
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let counter = ManagedObject(entity: try #require(model.entitiesByName["Counter"]), insertInto: context)
+            let loan = ManagedObject(entity: try #require(model.entitiesByName["Loan"]), insertInto: context)
+            loan.setValue(counter, forKey: "borrower")
+            context.delete(counter)
+            #expect(loan.value(forKey: "borrower") as? ManagedObject === counter)
+            let error = ContextTestSupport.saveError(context)
+            #expect(error?.code == 1550)
+            #expect(error?.userInfo[NSValidationObjectErrorKey] as? ManagedObject === loan)
+            #expect(error?.userInfo[NSValidationKeyErrorKey] as? String == "borrower")
+        }
+        #expect(try ContextTestSupport.rows(container, "SELECT COUNT(*) FROM ZLOAN") == ["0"])
+        #expect(try ContextTestSupport.rows(container, "SELECT COUNT(*) FROM ZCOUNTER") == ["0"])
+    }
+
     /// A new author named Ann in `context` (or in none).
     private static func newAuthor(of model: ManagedObjectModel, in context: ManagedObjectContext?) throws -> ManagedObject {
         let author = ManagedObject(entity: try #require(model.entitiesByName["Author"]), insertInto: context)
