@@ -57,8 +57,9 @@ extension ManagedObjectContext {
     /// belongs to that context's queue.
     func checkRelationshipsStayInContext(_ inserted: [ManagedObject], _ updated: [ManagedObject]) throws {
         for object in [inserted, updated].joined() {
-            for (name, other) in relatedObjects(of: object) where other.managedObjectContext !== self {
+            for other in relatedObjects(of: object) where other.managedObjectContext !== self {
                 if other.managedObjectContext == nil, other.deleted {
+                    let name = relationshipName(of: object, holding: other)
                     throw ContextError.validation(
                         NSManagedObjectValidationError, "Dangling reference to an invalid object: '\(name)' of \(object.entity.name) \(object.objectID) holds \(other.entity.name) \(other.objectID), which was deleted",
                         object: object, key: name, value: other)
@@ -70,18 +71,25 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The objects `object`'s changed to-ones and to-manys hold, with the relationship's name
-    /// (nothing read for an entity without to-ones whose to-manys did not change).
-    private func relatedObjects(of object: ManagedObject) -> [(name: String, object: ManagedObject)] {
-        let toOnes = object.entity.shape.toOnes
+    /// The objects `object`'s changed to-ones and to-manys hold (nothing read for an entity
+    /// without to-ones whose to-manys did not change).
+    private func relatedObjects(of object: ManagedObject) -> [ManagedObject] {
+        let toOnes = object.entity.shape.toOnes.indices
         let changedToManys = object.changedToManys
         if toOnes.isEmpty && changedToManys.isEmpty { return [] }
         let pending = object.pending
-        var related = toOnes.indices.compactMap { slot in pending.toOne(slot).flatMap { $0 }.map { (toOnes[slot].name, $0) } }
-        for name in changedToManys {
-            for other in object.toManys[name]?.objects ?? [] { related.append((name, other)) }
-        }
+        var related = toOnes.compactMap { pending.toOne($0) ?? nil }
+        for name in changedToManys { related += object.toManys[name]?.objects ?? [] }
         return related
+    }
+
+    /// The name of the changed relationship of `object` that holds `other`, for an error's key:
+    /// looked up only when the error is thrown, so that a save's walk carries no names.
+    private func relationshipName(of object: ManagedObject, holding other: ManagedObject) -> String {
+        let toOnes = object.entity.shape.toOnes
+        let pending = object.pending
+        if let slot = toOnes.indices.first(where: { (pending.toOne($0) ?? nil) === other }) { return toOnes[slot].name }
+        return object.changedToManys.first { object.toManys[$0]?.objects.contains { $0 === other } == true } ?? ""
     }
 
     /// Refuses, before anything is written, a save in which an object's relationship holds an
@@ -91,7 +99,7 @@ extension ManagedObjectContext {
         if stores.isSingle { return }
         for object in [inserted, updated].joined() {
             let own = try store(of: object, in: stores).index
-            for (_, other) in relatedObjects(of: object) where !other.deleted {
+            for other in relatedObjects(of: object) where !other.deleted {
                 guard try store(of: other, in: stores).index != own else { continue }
                 throw ContextError.make(
                     133010, "\(object.entity.name) \(object.objectID) is related to \(other.entity.name) \(other.objectID), which is in another store",
