@@ -165,9 +165,7 @@ final class ContextlessMemo: ManagedObject {}
     @Test(arguments: [false, true]) func aRelationshipToAnObjectOfAnotherContextFailsTheSave(contextless: Bool) async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
-        let container = try await ContextTestSupport.container(in: folder.url)
-        let model = container.persistentStoreCoordinator.managedObjectModel
-        let elsewhere = container.newBackgroundContext()
+        let (container, model, elsewhere) = try await Self.libraryWithAnotherContext(in: folder)
         let author = try elsewhere.performAndWait {
             try Self.newAuthor(of: model, in: contextless ? nil : elsewhere)
         }
@@ -192,9 +190,7 @@ final class ContextlessMemo: ManagedObject {}
     @Test func aToManyMemberOfAnotherContextKeepsItsInverse() async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
-        let container = try await ContextTestSupport.container(in: folder.url)
-        let model = container.persistentStoreCoordinator.managedObjectModel
-        let elsewhere = container.newBackgroundContext()
+        let (container, model, elsewhere) = try await Self.libraryWithAnotherContext(in: folder)
         let book = try elsewhere.performAndWait { try Self.newBook(of: model, in: elsewhere) }
         let context = container.newBackgroundContext()
         try context.performAndWait {
@@ -217,9 +213,7 @@ final class ContextlessMemo: ManagedObject {}
     @Test(arguments: [false, true]) func aRelationshipToAnObjectDeletedElsewhereFailsTheSave(deletionSaved: Bool) async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
-        let container = try await ContextTestSupport.container(in: folder.url)
-        let model = container.persistentStoreCoordinator.managedObjectModel
-        let elsewhere = container.newBackgroundContext()
+        let (container, model, elsewhere) = try await Self.libraryWithAnotherContext(in: folder)
         let author = try elsewhere.performAndWait {
             let author = try Self.newAuthor(of: model, in: elsewhere)
             try elsewhere.save()
@@ -272,6 +266,13 @@ final class ContextlessMemo: ManagedObject {}
         }
         #expect(try ContextTestSupport.rows(container, "SELECT COUNT(*) FROM ZLOAN") == ["0"])
         #expect(try ContextTestSupport.rows(container, "SELECT COUNT(*) FROM ZCOUNTER") == ["0"])
+    }
+
+    /// A Library store in `folder`, its model, and a background context other than the one the
+    /// test saves in.
+    private static func libraryWithAnotherContext(in folder: StackFolder) async throws -> (PersistentContainer, ManagedObjectModel, ManagedObjectContext) {
+        let container = try await ContextTestSupport.container(in: folder.url)
+        return (container, container.persistentStoreCoordinator.managedObjectModel, container.newBackgroundContext())
     }
 
     /// A new author named Ann in `context` (or in none).
