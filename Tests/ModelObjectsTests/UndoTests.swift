@@ -59,6 +59,26 @@ struct UndoTests {
         }
     }
 
+    /// An undo manager set after a new object's first change records its next change: a new
+    /// object already awaiting objects-did-change skips its context on a change only while no
+    /// context records undo, so the manager set later must still see that change.
+    @Test func anUndoManagerSetLaterRecordsTheNextChangeOfANewObject() async throws {
+        let (container, context) = try await Self.context(undo: false)
+        defer { withExtendedLifetime(container) {} }
+        context.performAndWait {
+            let author = Self.make("Author", in: context, ["name": "Ursula"])
+            context.undoManager = UndoManager()
+            author.setValue("Ursula K.", forKey: "name")
+            #expect(context.undoManager?.canUndo == true)
+            context.undo()
+            #expect(author.value(forKey: "name") as? String == "Ursula")
+            #expect(author.isInserted && context.insertedObjects == [author])
+            context.undoManager = nil
+            author.setValue("Le Guin", forKey: "name")
+            #expect(author.value(forKey: "name") as? String == "Le Guin" && context.hasChanges)
+        }
+    }
+
     /// Setting a to-one moves the object between the inverse to-manys; undo puts both sides back,
     /// redo moves it again (Core Data keeps inverses consistent through undo: Apple's `undo()` reverses
     /// the changes "applied to objects in the object graph").

@@ -1,5 +1,6 @@
 import Foundation
 import ModelSchema
+import Synchronization
 
 /// Undo and redo on a context, as Core Data's: with an ``undoManager`` set, every change (an
 /// attribute's value, each side of a relationship, an insert, a delete, the delete rules a save
@@ -11,6 +12,11 @@ import ModelSchema
 /// they changed: objects brought back under inserted, objects taken away under deleted. With no
 /// undo manager, each change pays one nil check.
 extension ManagedObjectContext {
+    /// How many contexts of the process have an undo manager now: while none has, a change of an
+    /// object needs nothing of its context that it has not already done (see
+    /// ``ManagedObject/setAttribute(_:slot:key:)``).
+    static let undoingContexts = Atomic<Int>(0)
+
     /// Undoes the last group of changes (`undo()`): sends undo to ``undoManager``, if any.
     public func undo() {
         if violatesQueue() { return onQueue { undo() } }

@@ -41,7 +41,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Where the context records its changes for undo and redo (`undoManager`): nil, the
     /// default, for none, as in Core Data; see ``undo()``. Set it on the context's queue.
     public var undoManager: ContextUndoManager? {
-        didSet { undoManager?.attach(self) }
+        didSet {
+            if (oldValue == nil) != (undoManager == nil) { Self.undoingContexts.add(undoManager == nil ? -1 : 1, ordering: .relaxed) }
+            undoManager?.attach(self)
+        }
     }
     /// The objects an undo or redo in progress changed, to announce when it ends.
     var undone: UndoneChanges?
@@ -114,6 +117,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // (their reference to it is weak), and those only the table held go with it, the cycles
         // of objects holding one another through their to-ones broken first.
         if let saveObserver { NotificationCenter.default.removeObserver(saveObserver.observer) }
+        if undoManager != nil { Self.undoingContexts.subtract(1, ordering: .relaxed) }
         for object in registered.objects { object.heldToOnes = .none }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import ModelSchema
 import Observation
 import ModelStore
+import Synchronization
 
 /// An object of the model (`NSManagedObject`), living in one context and confined to its queue:
 /// its values are read from its row when first touched (a fault until then), changed in memory,
@@ -360,7 +361,11 @@ open class ManagedObject: NSObject {
         let kind = entity.slotKinds[slot]
         guard !kind.isDerived else { return }
         if lifecycle.awakingFromFetch { return setSavedValue(value.value, slot: slot) }
-        let context = managedObjectContext
+        // A new object already awaiting the next objects-did-change is in every list of its
+        // context a change would put it in; unless some context records undo, its change needs
+        // nothing of its context, whose weak reference cost a quarter of a setter to load.
+        let contextKnows = inserted && awaitsNotice && ManagedObjectContext.undoingContexts.load(ordering: .relaxed) == 0
+        let context = contextKnows ? nil : managedObjectContext
         if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
         observingChange(of: key) {
             let count = entity.slotKinds.count
@@ -371,7 +376,7 @@ open class ManagedObject: NSObject {
                     pending.setAttribute(value.value, slot: slot, of: count)
                 }
             }
-            context?.markUpdated(self)
+            if contextKnows { lifecycle.changes &+= 1 } else { context?.markUpdated(self) }
         }
     }
 
