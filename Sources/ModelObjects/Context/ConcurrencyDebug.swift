@@ -109,7 +109,7 @@ extension ManagedObject {
     /// call again on that context's queue.
     @inline(__always)
     func violatedContext(_ call: StaticString = #function) -> ManagedObjectContext? {
-        guard ConcurrencyDebug.isEnabled, let context = managedObjectContext, !context.isOnQueue else { return nil }
+        guard checksQueue, let context = managedObjectContext, !context.isOnQueue else { return nil }
         _ = ConcurrencyDebug.report(context, "ManagedObject", call)
         return context
     }
