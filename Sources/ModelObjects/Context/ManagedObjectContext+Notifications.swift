@@ -188,7 +188,10 @@ extension ManagedObjectContext {
     /// Posts the notifications of a save that wrote `inserted`, `updated` and `deleted`; did-save
     /// carries the token of the history transaction it recorded, if any (``newChangeTokenKey``).
     func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], historyToken: HistoryToken? = nil) {
-        var info: [AnyHashable: Any] = [NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted)]
+        var info: [AnyHashable: Any] = [
+            NSInsertedObjectsKey: ManagedObject.set(of: inserted), NSUpdatedObjectsKey: ManagedObject.set(of: updated),
+            NSDeletedObjectsKey: ManagedObject.set(of: deleted),
+        ]
         if let historyToken { info[newChangeTokenKey] = historyToken }
         NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: info)
         NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
@@ -196,9 +199,10 @@ extension ManagedObjectContext {
         ])
     }
 
-    /// The IDs of `objects`, gathered straight into a set (no array of them first).
+    /// The IDs of `objects`, gathered straight into a set (no array of them first), with room
+    /// for twice as many, as ``ManagedObject/set(of:)`` makes its sets.
     private static func ids(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
-        var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
+        var ids = Set<ManagedObjectID>(minimumCapacity: 2 * objects.count)
         for object in objects { ids.insert(object.objectID) }
         return ids
     }

@@ -200,14 +200,23 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Posts objects-did-change for the objects inserted, updated and deleted since the last one.
     func postObjectsDidChange() {
-        let inserted = Set(insertedList.objects.dropFirst(noticed.inserted))
-        var updated = Set(updatedList.objects.dropFirst(noticed.updated))
-        var deleted = Set(deletedList.objects.dropFirst(noticed.deleted))
-        // Objects announced before and changed again since are updated again.
-        for object in changedSinceNotice {
-            object.awaitsNotice = false
-            if object.managedObjectContext === self, !object.deleted, !inserted.contains(object) { updated.insert(object) }
+        let newlyInserted = insertedList.objects.dropFirst(noticed.inserted)
+        let inserted = ManagedObject.set(of: newlyInserted)
+        var deleted = ManagedObject.set(of: deletedList.objects.dropFirst(noticed.deleted))
+        // Objects announced before and changed again since are updated again. The updated
+        // objects are told apart by identity before they become a set: a set of objects compares
+        // them through `isEqual`, which reads each object it meets.
+        var updatedObjects = Array(updatedList.objects.dropFirst(noticed.updated))
+        if !changedSinceNotice.isEmpty {
+            var listed = Set(updatedObjects.lazy.map(ObjectIdentifier.init))
+            let newIDs = Set(newlyInserted.lazy.map(ObjectIdentifier.init))
+            for object in changedSinceNotice {
+                object.awaitsNotice = false
+                let id = ObjectIdentifier(object)
+                if object.managedObjectContext === self, !object.deleted, !newIDs.contains(id), listed.insert(id).inserted { updatedObjects.append(object) }
+            }
         }
+        let updated = ManagedObject.set(of: updatedObjects)
         changedSinceNotice = []
         deleted.formUnion(discardedSinceNotice)
         discardedSinceNotice = []
