@@ -308,7 +308,8 @@ open class ManagedObject: NSObject {
         case .attribute(_, let slot):
             return attributeValue(slot)
         case .toOne(_, let slot?):
-            if let changed = pending.toOne(slot) { return changed }
+            // Asked of the box in place: ``pending`` would copy the values out, or make empty ones.
+            if let changed = pendingChanges?.values.toOne(slot) { return changed }
             guard let context = managedObjectContext else { return nil }
             context.fulfill(self)
             guard slot < committedToOnes.count, let key = committedToOnes[slot], let target = context.registeredOrFault(key) else { return nil }
