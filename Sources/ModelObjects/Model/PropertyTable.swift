@@ -59,13 +59,6 @@ final class PropertyTable: Sendable {
     /// The key path Observation tracks the property at `index` by.
     func keyPath(at index: Int) -> ManagedObject.ObservedKeyPath { keyPaths[index] }
 
-    /// Runs `body` with the key path of the property at `index`, lent without a retain: the
-    /// table holds it as long as the table lives, and `body` cannot outlive the call.
-    @inline(__always)
-    func withKeyPath<R>(at index: Int, _ body: (KeyPath<ManagedObject, Any?>) -> R) -> R {
-        keyPaths.withUnsafeBufferPointer { Unmanaged<KeyPath<ManagedObject, Any?>>.passUnretained($0[index])._withUnsafeGuaranteedRef(body) }
-    }
-
     /// The key path Observation tracks the property `name` by, nil for an unknown name.
     func keyPath(of name: String) -> ManagedObject.ObservedKeyPath? { index(of: name).map { keyPaths[$0] } }
 
