@@ -189,8 +189,8 @@ extension ManagedObjectContext {
     /// carries the token of the history transaction it recorded, if any (``newChangeTokenKey``).
     func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], historyToken: HistoryToken? = nil) {
         var info: [AnyHashable: Any] = [
-            NSInsertedObjectsKey: ManagedObject.set(of: inserted), NSUpdatedObjectsKey: ManagedObject.set(of: updated),
-            NSDeletedObjectsKey: ManagedObject.set(of: deleted),
+            NSInsertedObjectsKey: Set(halfFull: inserted), NSUpdatedObjectsKey: Set(halfFull: updated),
+            NSDeletedObjectsKey: Set(halfFull: deleted),
         ]
         if let historyToken { info[newChangeTokenKey] = historyToken }
         NotificationCenter.default.post(name: Self.didSaveObjectsNotification, object: self, userInfo: info)
@@ -199,12 +199,9 @@ extension ManagedObjectContext {
         ])
     }
 
-    /// The IDs of `objects`, gathered straight into a set (no array of them first), with room
-    /// for twice as many, as ``ManagedObject/set(of:)`` makes its sets.
+    /// The IDs of `objects`, gathered into a half-full set (`Set(halfFull:)`).
     private static func ids(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
-        var ids = Set<ManagedObjectID>(minimumCapacity: 2 * objects.count)
-        for object in objects { ids.insert(object.objectID) }
-        return ids
+        Set(halfFull: objects.lazy.map(\.objectID))
     }
 }
 

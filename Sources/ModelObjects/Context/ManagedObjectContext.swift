@@ -201,8 +201,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Posts objects-did-change for the objects inserted, updated and deleted since the last one.
     func postObjectsDidChange() {
         let newlyInserted = insertedList.objects.dropFirst(noticed.inserted)
-        let inserted = ManagedObject.set(of: newlyInserted)
-        var deleted = ManagedObject.set(of: deletedList.objects.dropFirst(noticed.deleted))
+        let inserted = Set(halfFull: newlyInserted)
+        var deleted = Set(halfFull: deletedList.objects.dropFirst(noticed.deleted))
         // Objects announced before and changed again since are updated again. The updated
         // objects are told apart by identity before they become a set: a set of objects compares
         // them through `isEqual`, which reads each object it meets.
@@ -216,7 +216,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 if object.managedObjectContext === self, !object.deleted, !newIDs.contains(id), listed.insert(id).inserted { updatedObjects.append(object) }
             }
         }
-        let updated = ManagedObject.set(of: updatedObjects)
+        let updated = Set(halfFull: updatedObjects)
         changedSinceNotice = []
         deleted.formUnion(discardedSinceNotice)
         discardedSinceNotice = []

@@ -513,15 +513,6 @@ open class ManagedObject: NSObject {
     /// of every object saved) get without hashing twice.
     open override var hash: Int { Int(bitPattern: ObjectIdentifier(self)) }
 
-    /// `objects`, all different, as a set with room for twice as many: a set compares an
-    /// object with each one it meets in its table through `isEqual`, which reads that object
-    /// from memory, and at most half full its table holds short runs, so a notification's sets
-    /// of tens of thousands of objects cost a few reads per object instead of several.
-    static func set(of objects: some Collection<ManagedObject>) -> Set<ManagedObject> {
-        var set = Set<ManagedObject>(minimumCapacity: 2 * objects.count)
-        for object in objects { set.insert(object) }
-        return set
-    }
 
     // MARK: - Faulting
 
@@ -550,5 +541,16 @@ extension ManagedObject {
         if let changed = pending.attribute(slot) { return changed.map { AttributeValueTransformer.data(for: $0, of: attribute) } }
         managedObjectContext?.fulfill(self)
         return committed?[slot] ?? nil
+    }
+}
+
+extension Set {
+    /// A set of `elements`, all different, with room for twice as many: a probe of a table at
+    /// most half full meets few entries, and a set of objects compares each entry it meets
+    /// through `isEqual`, which reads that object from memory. A notification's sets of tens of
+    /// thousands of objects or IDs cost a few reads per element instead of several.
+    init(halfFull elements: some Collection<Element>) {
+        self.init(minimumCapacity: 2 * elements.count)
+        for element in elements { insert(element) }
     }
 }
