@@ -117,6 +117,9 @@ package struct AttributeValues {
     /// Sets slot `slot` to `value`, a `Date`.
     package mutating func set(_ value: Date, at slot: Int) { set(.date, value.timeIntervalSinceReferenceDate.bitPattern, at: slot) }
 
+    /// Sets slot `slot` to `value`, a `String`, without asking its type as ``subscript(_:)`` must.
+    package mutating func set(_ value: String, at slot: Int) { set(other: value, at: slot) }
+
     /// Sets slot `slot` to `value`, kept as its bits.
     package mutating func set(_ value: Scalar, at slot: Int) {
         switch value {

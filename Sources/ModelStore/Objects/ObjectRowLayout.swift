@@ -28,11 +28,13 @@ package struct ObjectRowLayout: Sendable {
             join.table.columns.map(\.name).filter { $0.hasPrefix("Z_FOK_") }.map { "\(join.table.name).\($0)" }
         })
         var byName = [String: EntityRowShape]()
+        let numbers = Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
         for entity in layout.entities {
             guard let model = entities.entity(named: entity.name) else { continue }
             let rootNumber = layout.entity(named: entities.root(of: model).name)?.number ?? entity.number
             byName[entity.name] = EntityRowShape(
-                entity: model, layout: entity, rootNumber: rootNumber, entities: entities, selected: columnsByTable[entity.table] ?? [])
+                entity: model, layout: entity, rootNumber: rootNumber, entities: entities, numbers: numbers,
+                selected: columnsByTable[entity.table] ?? [])
         }
         shapesByName = byName
         shapesByNumber = Dictionary(byName.values.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
@@ -92,6 +94,9 @@ package final class EntityRowShape: Sendable {
         let orderColumn: String?
         let index: Int
         let entityIndex: Int?
+        /// The destination's entity number, what a row's link names when the destination has no
+        /// subentities (and so no entity column); 0 when the store has no such entity.
+        let destinationNumber: Int
     }
 
     package let name: String
@@ -107,7 +112,7 @@ package final class EntityRowShape: Sendable {
     /// Whether any attribute's values carry the external-storage marker.
     package var hasExternalAttributes: Bool { attributes.contains { $0.isExternal } }
 
-    init(entity: Entity, layout: EntityLayout, rootNumber: Int, entities: EntityHierarchy, selected: [String]) {
+    init(entity: Entity, layout: EntityLayout, rootNumber: Int, entities: EntityHierarchy, numbers: [String: Int], selected: [String]) {
         name = entity.name
         number = layout.number
         self.rootNumber = rootNumber
@@ -125,7 +130,8 @@ package final class EntityRowShape: Sendable {
             let entityColumn = layout.entityColumns[relationship.name]
             return ToOneSlot(
                 name: relationship.name, destination: relationship.destinationEntityName, column: column, entityColumn: entityColumn,
-                orderColumn: layout.orderColumns[relationship.name], index: index, entityIndex: entityColumn.flatMap { position[$0] })
+                orderColumn: layout.orderColumns[relationship.name], index: index, entityIndex: entityColumn.flatMap { position[$0] },
+                destinationNumber: numbers[relationship.destinationEntityName] ?? 0)
         }
     }
 }

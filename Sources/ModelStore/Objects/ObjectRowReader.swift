@@ -140,13 +140,18 @@ package struct ObjectRowReader {
         }
         var toOnes = [ObjectKey?]()
         toOnes.reserveCapacity(shape.toOnes.count)
-        for slot in shape.toOnes {
-            guard let key = try integer(row, statement, slot.index, "the foreign key of \(slot.destination)", table: shape.table) else {
+        // Each slot's fields read in place, as above.
+        let toOneSlots = shape.toOnes
+        for index in toOneSlots.indices {
+            guard let key = try integer(row, statement, toOneSlots[index].index, "the foreign key of \(toOneSlots[index].destination)", table: shape.table)
+            else {
                 toOnes.append(nil)
                 continue
             }
-            let stored = try slot.entityIndex.flatMap { try integer(row, statement, $0, "the entity number of \(slot.destination)", table: shape.table) }
-            toOnes.append(ObjectKey(number: stored.map(Int.init) ?? rows.shape(named: slot.destination)?.number ?? 0, key: keys.key(key)))
+            let stored = try toOneSlots[index].entityIndex.flatMap {
+                try integer(row, statement, $0, "the entity number of \(toOneSlots[index].destination)", table: shape.table)
+            }
+            toOnes.append(ObjectKey(number: stored.map(Int.init) ?? toOneSlots[index].destinationNumber, key: keys.key(key)))
         }
         guard let key = try integer(row, statement, 0, "Z_PK", table: shape.table) else {
             throw CheckedRow(row, table: shape.table, in: db).corrupt("Z_PK", "is NULL")
@@ -157,12 +162,16 @@ package struct ObjectRowReader {
     }
 
     /// The integer in column `index`, nil for NULL: read straight when SQLite holds an integer
-    /// there, else converted and checked (``CheckedRow``), which throws for what is not one.
-    private func integer(_ row: Row, _ statement: SQLiteStatement, _ index: Int, _ column: String, table: String) throws -> Int64? {
+    /// there, else converted and checked (``CheckedRow``), which throws for what is not one. The
+    /// column's and table's names, for the error, are made only then: made for every row, they
+    /// were a tenth of a row's decoding.
+    private func integer(
+        _ row: Row, _ statement: SQLiteStatement, _ index: Int, _ column: @autoclosure () -> String, table: @autoclosure () -> String
+    ) throws -> Int64? {
         switch sqlite3_column_type(statement, CInt(index)) {
         case SQLITE_INTEGER: sqlite3_column_int64(statement, CInt(index))
         case SQLITE_NULL: nil
-        default: try CheckedRow(row, table: table, in: db).optional(index, column, as: Int64.self)
+        default: try CheckedRow(row, table: table(), in: db).optional(index, column(), as: Int64.self)
         }
     }
 
@@ -179,7 +188,11 @@ package struct ObjectRowReader {
         case (SQLITE_INTEGER, .integer16): values.set(Int16(truncatingIfNeeded: sqlite3_column_int64(statement, index)), at: slot)
         case (SQLITE_INTEGER, .boolean): values.set(sqlite3_column_int64(statement, index) != 0, at: slot)
         case (SQLITE_FLOAT, .double): values.set(sqlite3_column_double(statement, index), at: slot)
+        case (SQLITE_FLOAT, .float): values.set(Float(sqlite3_column_double(statement, index)), at: slot)
         case (SQLITE_FLOAT, .date): values.set(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, index)), at: slot)
+        // A whole number of seconds in a TIMESTAMP column, whose numeric affinity keeps it an integer.
+        case (SQLITE_INTEGER, .date): values.set(Date(timeIntervalSinceReferenceDate: Double(sqlite3_column_int64(statement, index))), at: slot)
+        case (SQLITE_TEXT, .string): values.set(WholeText.string(of: statement, at: index), at: slot)
         default: values[slot] = StoredValue.object(WholeText.value(of: statement, at: index), as: type)
         }
     }

@@ -51,10 +51,16 @@ enum WholeText {
     /// (invalid UTF-8 repaired, as GRDB repairs it), the rest as GRDB reads it.
     static func value(of statement: SQLiteStatement, at index: CInt) -> DatabaseValue {
         guard sqlite3_column_type(statement, index) == SQLITE_TEXT else { return DatabaseValue(sqliteStatement: statement, index: index) }
+        return string(of: statement, at: index).databaseValue
+    }
+
+    /// The text of column `index` of the row `statement` stands on, with all its bytes (invalid
+    /// UTF-8 repaired); a value of another storage class as SQLite converts it to text.
+    static func string(of statement: SQLiteStatement, at index: CInt) -> String {
         // The text first, then its length: asking for the text may convert it, which changes the length.
         let start = sqlite3_column_text(statement, index)
         let count = Int(sqlite3_column_bytes(statement, index))
-        guard let start, count > 0 else { return "".databaseValue }
-        return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self).databaseValue
+        guard let start, count > 0 else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 }
