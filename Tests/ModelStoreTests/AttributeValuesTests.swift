@@ -74,6 +74,39 @@ struct AttributeValuesTests {
         #expect(AttributeValues(nils: 17).allSatisfy { $0 == nil })
     }
 
+    @Test func valuesOfEverySizeCountTheirSlots() {
+        // The count is worked out from the storage's size, not stored: every size up to entities
+        // far wider than a model has must give it back, the last slot usable.
+        for count in 0...2_000 {
+            var values = AttributeValues(nils: count)
+            #expect(values.count == count)
+            guard count > 0 else { continue }
+            values[count - 1] = "last"
+            values.set(Int64(count), at: 0)
+            #expect(values[count - 1] as? String == (count == 1 ? nil : "last"))
+            #expect(values.scalar(at: 0).map { "\($0.value)" } == "\(count)")
+        }
+    }
+
+    @Test func stringsAndOtherValuesTakeSlotsFromEachOther() {
+        // A string is kept apart from values of other types (and an NSString among those): a
+        // slot moving between them gives back what it was given last, of that type.
+        var values = AttributeValues(nils: 2)
+        values[0] = "text"
+        values[1] = NSString(string: "bridged")
+        #expect(values.string(at: 0) == "text")
+        #expect(values.string(at: 1) == nil)
+        #expect(values[1] is NSString)
+        values[0] = Data([1])
+        values[1] = "now a string"
+        #expect(values.string(at: 0) == nil)
+        #expect(values[0] as? Data == Data([1]))
+        #expect(values.string(at: 1) == "now a string")
+        values.set("set typed", at: 0)
+        #expect(values[0] as? String == "set typed")
+        #expect(values.keptValueCount <= 2 * values.count)
+    }
+
     @Test func settingSlotsAgainAndAgainKeepsNoMoreValuesThanSlots() {
         var values = AttributeValues(nils: 3)
         values[2] = "last"

@@ -27,6 +27,7 @@ extension ManagedObject {
         case .float(let value): value as? Value ?? Self.typed(value, as: type)
         case .date(let value): value as? Value ?? Self.typed(value, as: type)
         case .int(let value): value as? Value ?? Self.typed(value, as: type)
+        case .string(let value): value as? Value ?? Self.typed(value, as: type)
         case .value(let value): Self.typed(value, as: type)
         }
     }
@@ -69,20 +70,21 @@ extension ManagedObject {
         if Value.self == Double.self, let value = value as? Double { return write(.double(value), for: key) }
         if Value.self == Float.self, let value = value as? Float { return write(.float(value), for: key) }
         if Value.self == Date.self, let value = value as? Date { return write(.date(value), for: key) }
+        if Value.self == String.self, let value = value as? String { return write(.string(value), for: key) }
         write(.value(value), for: key)
     }
 
-    /// Sets the property `key` names to `value`: a number, boolean or date the attribute holds
-    /// straight into its slot, anything else as ``setValue(_:forKey:)`` sets it.
+    /// Sets the property `key` names to `value`: a number, boolean, date or string the attribute
+    /// holds straight into its slot, anything else as ``setValue(_:forKey:)`` sets it.
     @usableFromInline
     func write(_ value: AccessorValue, for key: ManagedPropertyKey) {
         if let context = violatedContext() { return context.onQueue { write(value, for: key) } }
         guard let index = key.index(in: entity) else { return }
         let slot = entity.properties.attributeSlot(at: index)
-        guard slot >= 0, let scalar = value.scalar(as: entity.slotKinds[slot].type) else {
+        guard slot >= 0, let held = value.held(as: entity.slotKinds[slot].type) else {
             return setValue(value.value, of: entity.properties.property(at: index), key: key.name)
         }
-        setAttribute(.init(scalar), slot: slot, key: key.name)
+        setAttribute(held, slot: slot, key: key.name)
     }
 
     /// The value of the property `key` names for a property declared non-optional with no
@@ -155,23 +157,27 @@ extension ManagedObject {
     }
 }
 
-/// A property's value as an accessor reads or writes it: a number, boolean or date as itself, so
-/// that an inlined accessor of that type takes or gives it without an `Any` and a dynamic cast; any
-/// other value (unsaved, transformable, a relationship, a string…) as ``ManagedObject/value(forKey:)``
-/// gives it. An `Int` is only ever written: reads give the type the attribute holds.
+/// A property's value as an accessor reads or writes it: a number, boolean, date or string as
+/// itself, so that an inlined accessor of that type takes or gives it without an `Any` and a
+/// dynamic cast; any other value (transformable, a relationship, data…) as
+/// ``ManagedObject/value(forKey:)`` gives it. An `Int` is only ever written: reads give the type
+/// the attribute holds.
 @usableFromInline
 enum AccessorValue {
     case int64(Int64), int32(Int32), int16(Int16), bool(Bool), double(Double), float(Float), date(Date)
     case int(Int)
+    case string(String)
     case value(Any?)
 
-    /// The value in `slot` of `values`, a number, boolean or date as itself.
+    /// The value in `slot` of `values`, a number, boolean, date or string as itself.
     init(_ values: AttributeValues, _ slot: Int) {
-        guard let scalar = values.scalar(at: slot) else {
+        if let scalar = values.scalar(at: slot) {
+            self.init(scalar)
+        } else if let string = values.string(at: slot) {
+            self = .string(string)
+        } else {
             self = .value(values[slot])
-            return
         }
-        self.init(scalar)
     }
 
     /// `scalar`, as itself.
@@ -191,6 +197,7 @@ enum AccessorValue {
     var value: Any? {
         switch self {
         case .int(let value): value
+        case .string(let value): value
         case .value(let value): value
         default: scalar?.value
         }
@@ -206,8 +213,15 @@ enum AccessorValue {
         case .double(let value): .double(value)
         case .float(let value): .float(value)
         case .date(let value): .date(value)
-        case .int, .value: nil
+        case .int, .string, .value: nil
         }
+    }
+
+    /// The value as an attribute of `type` holds it (``scalar(as:)``, or a string for a string
+    /// attribute); nil for any other value, which takes the way of ``ManagedObject/setValue(_:forKey:)``.
+    func held(as type: AttributeType) -> AccessorValue? {
+        if case .string = self { return type == .string ? self : nil }
+        return scalar(as: type).map(AccessorValue.init)
     }
 
     /// The value as an attribute of `type` holds it, when it is a number, boolean or date that

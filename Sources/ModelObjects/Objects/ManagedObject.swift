@@ -260,28 +260,37 @@ open class ManagedObject: NSObject {
         if let changes = pendingChanges, changes.values.changedAttributes.contains(slot) { return changes.values.attributes[slot] }
         if committed == nil { managedObjectContext?.fulfill(self) }
         if let scalar = committed?.scalarInPlace(at: slot) { return scalar.value }
+        if let string = committed?.stringInPlace(at: slot) { return string }
         return committed?[slot] ?? nil
     }
 
-    /// ``attributeValue(_:)`` with a number, boolean or date as itself (``AccessorValue``), for
-    /// the typed accessors.
+    /// ``attributeValue(_:)`` with a number, boolean, date or string as itself (``AccessorValue``),
+    /// for the typed accessors.
     func attributeRead(_ slot: Int) -> AccessorValue {
         let transformable = entity.hasTransformableSlots && entity.slotKinds[slot].type == .transformable
         if let changes = pendingChanges, changes.values.changedAttributes.contains(slot) {
             return transformable ? .value(changes.values.attributes[slot]) : AccessorValue(changes.values.attributes, slot)
         }
-        // A saved number, boolean or date first, lent in place (the values' storage not retained
-        // for the read): one access to the saved values where asking whether the object is a
-        // fault first made two. A fault has none, and is fulfilled below.
-        if !transformable, let scalar = committed?.scalarInPlace(at: slot) { return AccessorValue(scalar) }
+        // A saved number, boolean, date or string first, lent in place (the values' storage not
+        // retained for the read): one access to the saved values where asking whether the object
+        // is a fault first made two. A fault has none, and is fulfilled below.
+        if !transformable, let held = committedHeld(slot) { return held }
         if committed == nil {
             managedObjectContext?.fulfill(self)
-            if !transformable, let scalar = committed?.scalarInPlace(at: slot) { return AccessorValue(scalar) }
+            if !transformable, let held = committedHeld(slot) { return held }
         }
         if transformable {
             return .value(committed?[slot].flatMap { AttributeValueTransformer.object(from: $0, for: entity.slotAttributes[slot]) })
         }
         return .value(committed?[slot] ?? nil)
+    }
+
+    /// The saved value in `slot` when it is a number, boolean, date or string, lent in place; nil
+    /// for a fault, a nil or a value of another type.
+    private func committedHeld(_ slot: Int) -> AccessorValue? {
+        if let scalar = committed?.scalarInPlace(at: slot) { return AccessorValue(scalar) }
+        if let string = committed?.stringInPlace(at: slot) { return .string(string) }
+        return nil
     }
 
     /// Holds `target`, what the saved to-one in `slot` reads as now (see ``heldToOnes``).
@@ -378,6 +387,8 @@ open class ManagedObject: NSObject {
             addToPending { pending in
                 if let scalar = value.scalar {
                     pending.setAttribute(scalar, slot: slot, of: count)
+                } else if case .string(let string) = value {
+                    pending.setAttribute(string, slot: slot, of: count)
                 } else {
                     pending.setAttribute(value.value, slot: slot, of: count)
                 }

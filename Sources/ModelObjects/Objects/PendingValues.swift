@@ -34,6 +34,13 @@ struct PendingValues {
         changedAttributes.insert(slot)
     }
 
+    /// Sets the attribute in `slot` to `value`, a string attribute's.
+    mutating func setAttribute(_ value: String, slot: Int, of shapeCount: Int) {
+        if attributes.isEmpty { attributes = AttributeValues(nils: shapeCount) }
+        attributes.set(value, at: slot)
+        changedAttributes.insert(slot)
+    }
+
     /// Sets the attribute in `slot` to `value`, a number, boolean or date of the attribute's type.
     mutating func setAttribute(_ value: AttributeValues.Scalar, slot: Int, of shapeCount: Int) {
         if attributes.isEmpty { attributes = AttributeValues(nils: shapeCount) }

@@ -6,27 +6,33 @@ import ModelSchema
 /// its type, any other value (a string, data, a decimal, a UUID…) as itself. A row of ten integers
 /// takes one allocation of 13 words, where `[Any?]` takes ten 40-byte existentials, so a context
 /// holding many objects touches a third of the memory, and reading a value back makes its `Any`
-/// from the bits, without copying an existential through its value witnesses. A value keeps its
-/// exact Swift type: only an `Int64` is kept as one, an `NSNumber` or an `Int` is kept as itself.
+/// from the bits, without copying an existential through its value witnesses. Strings are kept
+/// apart from the other values, as `String`s, so that a typed read gives one without a dynamic
+/// cast from `Any`. A value keeps its exact Swift type: only an `Int64` is kept as one, an
+/// `NSNumber` or an `Int` is kept as itself, an `NSString` among the other values.
 package struct AttributeValues {
     /// The type of the value in a slot, a byte each.
     private enum Kind: UInt8 {
-        case null = 0, int64, int32, int16, bool, double, float, date, other
+        case null = 0, int64, int32, int16, bool, double, float, date, other, string
     }
 
-    /// The number of slots.
-    package let count: Int
+    /// The number of slots, worked out from the words' (a slot's word and an eighth of a word for
+    /// its kind) rather than stored: a stored count made every object's values a word larger,
+    /// which took a fetched object of ten integers into malloc's next size.
+    package var count: Int { words.count &* 8 / 9 }
     /// The kinds, eight bytes to a word, then a word for each slot: its value's bits, or for a
-    /// value of another type its place in `others`.
+    /// string or a value of another type its place in `strings` or `others`.
     private var words: ContiguousArray<UInt64>
+    /// The strings, in the order they were set.
+    private var strings: ContiguousArray<String> = []
     /// The values of other types, in the order they were set.
     private var others: ContiguousArray<Any> = []
 
-    /// `count` slots, all nil, with room for `others` values kept as themselves, so that a row's
-    /// strings are not stored by growing an array one value at a time.
-    package init(nils count: Int, others: Int = 0) {
-        self.count = count
+    /// `count` slots, all nil, with room for `strings` strings and `others` values of other
+    /// types, so that a row's values are not stored by growing arrays one value at a time.
+    package init(nils count: Int, strings: Int = 0, others: Int = 0) {
         words = ContiguousArray(repeating: 0, count: (count + 7) >> 3 + count)
+        if strings > 0 { self.strings.reserveCapacity(strings) }
         if others > 0 { self.others.reserveCapacity(others) }
     }
 
@@ -68,7 +74,7 @@ package struct AttributeValues {
     package func scalar(at slot: Int) -> Scalar? {
         let bits = words[firstValue + slot]
         switch kind(slot) {
-        case .null, .other: return nil
+        case .null, .other, .string: return nil
         case .int64: return .int64(Int64(bitPattern: bits))
         case .int32: return .int32(Int32(truncatingIfNeeded: Int64(bitPattern: bits)))
         case .int16: return .int16(Int16(truncatingIfNeeded: Int64(bitPattern: bits)))
@@ -85,6 +91,17 @@ package struct AttributeValues {
     /// released, on every read.
     package mutating func scalarInPlace(at slot: Int) -> Scalar? {
         scalar(at: slot)
+    }
+
+    /// The string in slot `slot`, nil for nil or a value of another type.
+    package func string(at slot: Int) -> String? {
+        kind(slot) == .string ? strings[Int(words[firstValue + slot])] : nil
+    }
+
+    /// ``string(at:)`` for values kept in a class's stored property, lent in place as
+    /// ``scalarInPlace(at:)`` lends them.
+    package mutating func stringInPlace(at slot: Int) -> String? {
+        string(at: slot)
     }
 
     /// Where slot 0's word is: after the kinds.
@@ -117,8 +134,17 @@ package struct AttributeValues {
     /// Sets slot `slot` to `value`, a `Date`.
     package mutating func set(_ value: Date, at slot: Int) { set(.date, value.timeIntervalSinceReferenceDate.bitPattern, at: slot) }
 
-    /// Sets slot `slot` to `value`, a `String`, without asking its type as ``subscript(_:)`` must.
-    package mutating func set(_ value: String, at slot: Int) { set(other: value, at: slot) }
+    /// Sets slot `slot` to `value`, a `String`, without asking its type as ``subscript(_:)`` must:
+    /// in the place of the slot's earlier string, if it had one (see ``set(other:at:)``).
+    package mutating func set(_ value: String, at slot: Int) {
+        if kind(slot) == .string {
+            strings[Int(words[firstValue + slot])] = value
+            return
+        }
+        if strings.count >= count { strings = dropUnused(strings, of: .string) }
+        strings.append(value)
+        set(.string, UInt64(strings.count - 1), at: slot)
+    }
 
     /// Sets slot `slot` to `value`, kept as its bits.
     package mutating func set(_ value: Scalar, at slot: Int) {
@@ -142,24 +168,25 @@ package struct AttributeValues {
             others[Int(words[firstValue + slot])] = value
             return
         }
-        if others.count >= count { dropUnusedOthers() }
+        if others.count >= count { others = dropUnused(others, of: .other) }
         others.append(value)
         set(.other, UInt64(others.count - 1), at: slot)
     }
 
-    /// How many values of other types are kept, counting those a slot no longer holds: never
-    /// more than ``count``, however often slots are set.
-    package var keptValueCount: Int { others.count }
+    /// How many strings and values of other types are kept, counting those a slot no longer
+    /// holds: never more than twice ``count``, however often slots are set.
+    package var keptValueCount: Int { strings.count + others.count }
 
-    /// Keeps only the values of other types that a slot still holds, renumbering those slots.
-    private mutating func dropUnusedOthers() {
-        var kept = ContiguousArray<Any>()
-        kept.reserveCapacity(count)
-        for slot in 0..<count where kind(slot) == .other {
-            kept.append(others[Int(words[firstValue + slot])])
-            words[firstValue + slot] = UInt64(kept.count - 1)
+    /// The values of `kept` (the strings or the other values) that a slot of `kind` still
+    /// holds, those slots renumbered to their places in it.
+    private mutating func dropUnused<Value>(_ kept: ContiguousArray<Value>, of kind: Kind) -> ContiguousArray<Value> {
+        var still = ContiguousArray<Value>()
+        still.reserveCapacity(count)
+        for slot in 0..<count where self.kind(slot) == kind {
+            still.append(kept[Int(words[firstValue + slot])])
+            words[firstValue + slot] = UInt64(still.count - 1)
         }
-        others = kept
+        return still
     }
 }
 
@@ -171,11 +198,17 @@ extension AttributeValues: RandomAccessCollection, MutableCollection {
     package subscript(slot: Int) -> Any? {
         get {
             if let scalar = scalar(at: slot) { return scalar.value }
-            return kind(slot) == .other ? others[Int(words[firstValue + slot])] : nil
+            switch kind(slot) {
+            case .string: return strings[Int(words[firstValue + slot])]
+            case .other: return others[Int(words[firstValue + slot])]
+            default: return nil
+            }
         }
         set {
             guard let value = newValue else { return set(.null, 0, at: slot) }
-            if let number = Self.exactly(value, Int64.self) {
+            if let string = Self.exactly(value, String.self) {
+                set(string, at: slot)
+            } else if let number = Self.exactly(value, Int64.self) {
                 set(number, at: slot)
             } else if let number = Self.exactly(value, Int32.self) {
                 set(number, at: slot)

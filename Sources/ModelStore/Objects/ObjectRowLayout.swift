@@ -106,9 +106,9 @@ package final class EntityRowShape: Sendable {
     package let table: String
     package let attributes: [AttributeSlot]
     package let toOnes: [ToOneSlot]
-    /// How many of the attributes' values an object keeps as themselves, not as their bits
-    /// (``AttributeValues``): the room a row's values set aside for them.
-    package let attributesKeptAsThemselves: Int
+    /// How many of the attributes are strings, and how many others an object keeps as
+    /// themselves, not as their bits (``AttributeValues``): the room a row's values set aside.
+    package let stringAttributes: Int, otherAttributesKeptAsThemselves: Int
     /// Whether any attribute's values carry the external-storage marker.
     package var hasExternalAttributes: Bool { attributes.contains { $0.isExternal } }
 
@@ -124,7 +124,8 @@ package final class EntityRowShape: Sendable {
             return AttributeSlot(
                 name: attribute.name, type: attribute.type, isDerived: attribute.isDerived, isExternal: isExternal, column: column, index: index)
         }
-        attributesKeptAsThemselves = attributes.count { !AttributeValues.keepsBits(of: $0.type) }
+        stringAttributes = attributes.count { $0.type == .string }
+        otherAttributesKeptAsThemselves = attributes.count { $0.type != .string && !AttributeValues.keepsBits(of: $0.type) }
         toOnes = entities.relationships(of: entity).compactMap { relationship in
             guard !relationship.isToMany, let column = layout.columns[relationship.name], let index = position[column] else { return nil }
             let entityColumn = layout.entityColumns[relationship.name]

@@ -123,7 +123,8 @@ package struct ObjectRowReader {
     func decode(_ row: Row, _ statement: SQLiteStatement) throws -> StoredObject? {
         guard let number = try integer(row, statement, 1, "Z_ENT", table: "an entity table").map(Int.init), let shape = rows.shape(number: number)
         else { return nil }
-        var attributes = AttributeValues(nils: shape.attributes.count, others: shape.attributesKeptAsThemselves)
+        var attributes = AttributeValues(
+            nils: shape.attributes.count, strings: shape.stringAttributes, others: shape.otherAttributesKeptAsThemselves)
         // Where externally stored values are, found only for a row that has one (a fault's row
         // is read by a reader of its own).
         var external: ExternalBinaryData?
