@@ -59,6 +59,9 @@ struct GeneratedClassTests {
             let book = try #require(publications.array.last as? Book)
             #expect(book.pages == 387)
             #expect(book.isbn == "978-0-06-051275-4")
+            // A saved to-one read through its typed property: the registered author, of its class.
+            #expect(book.author === authors[0])
+            #expect(authors[0].publications?.array.compactMap { ($0 as? Publication)?.author?.name } == ["Ursula K. Le Guin", "Ursula K. Le Guin"])
             #expect((book.reviews?.anyObject() as? Review)?.rating == 5)
             #expect((publications.array.first as? Magazine)?.issue == 7)
             #expect(authors[0].born == nil)

@@ -11,6 +11,9 @@ final class PropertyTable: Sendable {
     /// Each stored attribute's slot in the row, -1 for the other properties: a read of an
     /// attribute finds its slot here without opening the property's description.
     private let attributeSlots: [Int]
+    /// Each stored to-one's slot in the row's to-ones, -1 for the other properties, for the
+    /// same reason.
+    private let toOneSlots: [Int]
     /// Whether a value of the property can break a rule of the model: false for an attribute that
     /// is derived, or optional (or transient) with no bounds, lengths or pattern, which any value
     /// passes, so that a save's validation asks nothing more of it.
@@ -29,6 +32,10 @@ final class PropertyTable: Sendable {
         keyPaths = names.map { \ManagedObject.[observed: $0] }
         attributeSlots = pairs.map { pair in
             if case .attribute(_, let slot) = pair.value { return slot }
+            return -1
+        }
+        toOneSlots = pairs.map { pair in
+            if case .toOne(_, let slot?) = pair.value { return slot }
             return -1
         }
         ruled = pairs.map { ObjectValidator.canBreakRule($0.value) }
@@ -55,6 +62,9 @@ final class PropertyTable: Sendable {
 
     /// The row slot of the property at `index` when it is a stored attribute, -1 otherwise.
     func attributeSlot(at index: Int) -> Int { attributeSlots[index] }
+
+    /// The slot among the row's to-ones of the property at `index` when it is a stored to-one, -1 otherwise.
+    func toOneSlot(at index: Int) -> Int { toOneSlots[index] }
 
     /// The key path Observation tracks the property at `index` by.
     func keyPath(at index: Int) -> ManagedObject.ObservedKeyPath { keyPaths[index] }

@@ -28,6 +28,7 @@ extension ManagedObject {
         case .date(let value): value as? Value ?? Self.typed(value, as: type)
         case .int(let value): value as? Value ?? Self.typed(value, as: type)
         case .string(let value): value as? Value ?? Self.typed(value, as: type)
+        case .object(let value): value.flatMap { $0 as? Value ?? Self.typed($0, as: type) }
         case .value(let value): Self.typed(value, as: type)
         }
     }
@@ -44,7 +45,12 @@ extension ManagedObject {
         keyProbe?.keys.append(key.name)
         guard let index = key.index(in: entity) else { return .value(nil) }
         let slot = entity.properties.attributeSlot(at: index)
-        guard slot >= 0 else { return .value(value(at: index, key: key.name)) }
+        guard slot >= 0 else {
+            let toOne = entity.properties.toOneSlot(at: index)
+            guard toOne >= 0 else { return .value(value(at: index, key: key.name)) }
+            observeAccess(at: index)
+            return .object(toOneValue(toOne))
+        }
         observeAccess(at: index)
         return attributeRead(slot)
     }
@@ -158,15 +164,16 @@ extension ManagedObject {
 }
 
 /// A property's value as an accessor reads or writes it: a number, boolean, date or string as
-/// itself, so that an inlined accessor of that type takes or gives it without an `Any` and a
-/// dynamic cast; any other value (transformable, a relationship, data…) as
-/// ``ManagedObject/value(forKey:)`` gives it. An `Int` is only ever written: reads give the type
-/// the attribute holds.
+/// itself, and a to-one's object as an object, so that an inlined accessor of that type takes or
+/// gives it without an `Any` and a dynamic cast from it; any other value (transformable, a
+/// to-many, data…) as ``ManagedObject/value(forKey:)`` gives it. An `Int` is only ever written:
+/// reads give the type the attribute holds; an object is only ever read.
 @usableFromInline
 enum AccessorValue {
     case int64(Int64), int32(Int32), int16(Int16), bool(Bool), double(Double), float(Float), date(Date)
     case int(Int)
     case string(String)
+    case object(ManagedObject?)
     case value(Any?)
 
     /// The value in `slot` of `values`, a number, boolean, date or string as itself.
@@ -198,6 +205,7 @@ enum AccessorValue {
         switch self {
         case .int(let value): value
         case .string(let value): value
+        case .object(let value): value
         case .value(let value): value
         default: scalar?.value
         }
@@ -213,7 +221,7 @@ enum AccessorValue {
         case .double(let value): .double(value)
         case .float(let value): .float(value)
         case .date(let value): .date(value)
-        case .int, .string, .value: nil
+        case .int, .string, .object, .value: nil
         }
     }
 

@@ -18,10 +18,12 @@ package struct AttributeValues {
 
     /// The number of slots, worked out from the words' (a slot's word and an eighth of a word for
     /// its kind) rather than stored: a stored count made every object's values a word larger,
-    /// which took a fetched object of ten integers into malloc's next size.
+    /// which took a fetched object of ten integers into malloc's next size. Reads and writes of a
+    /// slot do not need it (``kindWord(_:)``).
     package var count: Int { words.count &* 8 / 9 }
-    /// The kinds, eight bytes to a word, then a word for each slot: its value's bits, or for a
-    /// string or a value of another type its place in `strings` or `others`.
+    /// A word for each slot, its value's bits or, for a string or a value of another type, its
+    /// place in `strings` or `others`; then the kinds, eight bytes to a word, counted from the
+    /// last word back.
     private var words: ContiguousArray<UInt64>
     /// The strings, in the order they were set.
     private var strings: ContiguousArray<String> = []
@@ -72,7 +74,7 @@ package struct AttributeValues {
     /// The value in slot `slot` when it is kept as its bits, without making an `Any` of it; nil
     /// for nil or a value kept as itself.
     package func scalar(at slot: Int) -> Scalar? {
-        let bits = words[firstValue + slot]
+        let bits = words[slot]
         switch kind(slot) {
         case .null, .other, .string: return nil
         case .int64: return .int64(Int64(bitPattern: bits))
@@ -95,7 +97,7 @@ package struct AttributeValues {
 
     /// The string in slot `slot`, nil for nil or a value of another type.
     package func string(at slot: Int) -> String? {
-        kind(slot) == .string ? strings[Int(words[firstValue + slot])] : nil
+        kind(slot) == .string ? strings[Int(words[slot])] : nil
     }
 
     /// ``string(at:)`` for values kept in a class's stored property, lent in place as
@@ -104,19 +106,25 @@ package struct AttributeValues {
         string(at: slot)
     }
 
-    /// Where slot 0's word is: after the kinds.
-    private var firstValue: Int { (count + 7) >> 3 }
+    /// Where the kind of slot `slot` is: counted from the last word back, so that finding it
+    /// takes the words' count, which their storage holds, not the slots', which would be worked
+    /// out by a division on every read.
+    private func kindWord(_ slot: Int) -> Int { words.count &- 1 &- slot >> 3 }
 
     private func kind(_ slot: Int) -> Kind {
-        let byte = UInt8(truncatingIfNeeded: words[slot >> 3] >> UInt64((slot & 7) << 3))
+        let byte = UInt8(truncatingIfNeeded: words[kindWord(slot)] >> UInt64((slot & 7) << 3))
         return Kind(rawValue: byte) ?? .null
     }
 
     private mutating func set(_ kind: Kind, _ bits: UInt64, at slot: Int) {
-        precondition(slot >= 0 && slot < count, "attribute slot \(slot) of \(count)")
+        // A slot's word lies before its kind's exactly when the slot is one of the values'.
+        let kindWord = kindWord(slot)
+        precondition(slot >= 0 && slot < kindWord, "attribute slot \(slot) of \(count)")
         let shift = UInt64((slot & 7) << 3)
-        words[slot >> 3] = words[slot >> 3] & ~(0xFF << shift) | UInt64(kind.rawValue) << shift
-        words[firstValue + slot] = bits
+        words.withUnsafeMutableBufferPointer { words in
+            words[kindWord] = words[kindWord] & ~(0xFF << shift) | UInt64(kind.rawValue) << shift
+            words[slot] = bits
+        }
     }
 
     /// Sets slot `slot` to `value`, an `Int64`.
@@ -138,7 +146,7 @@ package struct AttributeValues {
     /// in the place of the slot's earlier string, if it had one (see ``set(other:at:)``).
     package mutating func set(_ value: String, at slot: Int) {
         if kind(slot) == .string {
-            strings[Int(words[firstValue + slot])] = value
+            strings[Int(words[slot])] = value
             return
         }
         if strings.count >= count { strings = dropUnused(strings, of: .string) }
@@ -165,7 +173,7 @@ package struct AttributeValues {
     /// (an unsaved change) cannot grow the values without bound.
     private mutating func set(other value: Any, at slot: Int) {
         if kind(slot) == .other {
-            others[Int(words[firstValue + slot])] = value
+            others[Int(words[slot])] = value
             return
         }
         if others.count >= count { others = dropUnused(others, of: .other) }
@@ -183,8 +191,8 @@ package struct AttributeValues {
         var still = ContiguousArray<Value>()
         still.reserveCapacity(count)
         for slot in 0..<count where self.kind(slot) == kind {
-            still.append(kept[Int(words[firstValue + slot])])
-            words[firstValue + slot] = UInt64(still.count - 1)
+            still.append(kept[Int(words[slot])])
+            words[slot] = UInt64(still.count - 1)
         }
         return still
     }
@@ -199,8 +207,8 @@ extension AttributeValues: RandomAccessCollection, MutableCollection {
         get {
             if let scalar = scalar(at: slot) { return scalar.value }
             switch kind(slot) {
-            case .string: return strings[Int(words[firstValue + slot])]
-            case .other: return others[Int(words[firstValue + slot])]
+            case .string: return strings[Int(words[slot])]
+            case .other: return others[Int(words[slot])]
             default: return nil
             }
         }
