@@ -384,15 +384,7 @@ open class ManagedObject: NSObject {
         if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
         observingChange(of: key) {
             let count = entity.slotKinds.count
-            addToPending { pending in
-                if let scalar = value.scalar {
-                    pending.setAttribute(scalar, slot: slot, of: count)
-                } else if case .string(let string) = value {
-                    pending.setAttribute(string, slot: slot, of: count)
-                } else {
-                    pending.setAttribute(value.value, slot: slot, of: count)
-                }
-            }
+            addToPending { $0.setAttribute(value, slot: slot, of: count) }
             if contextKnows { lifecycle.changes &+= 1 } else { context?.markUpdated(self) }
         }
     }

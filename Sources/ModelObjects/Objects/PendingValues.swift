@@ -34,17 +34,17 @@ struct PendingValues {
         changedAttributes.insert(slot)
     }
 
-    /// Sets the attribute in `slot` to `value`, a string attribute's.
-    mutating func setAttribute(_ value: String, slot: Int, of shapeCount: Int) {
+    /// Sets the attribute in `slot` to `value`, already of the attribute's type: a number,
+    /// boolean, date or string kept as itself, without asking its type again.
+    mutating func setAttribute(_ value: AccessorValue, slot: Int, of shapeCount: Int) {
         if attributes.isEmpty { attributes = AttributeValues(nils: shapeCount) }
-        attributes.set(value, at: slot)
-        changedAttributes.insert(slot)
-    }
-
-    /// Sets the attribute in `slot` to `value`, a number, boolean or date of the attribute's type.
-    mutating func setAttribute(_ value: AttributeValues.Scalar, slot: Int, of shapeCount: Int) {
-        if attributes.isEmpty { attributes = AttributeValues(nils: shapeCount) }
-        attributes.set(value, at: slot)
+        if let scalar = value.scalar {
+            attributes.set(scalar, at: slot)
+        } else if case .string(let string) = value {
+            attributes.set(string, at: slot)
+        } else {
+            attributes[slot] = value.value
+        }
         changedAttributes.insert(slot)
     }
 

@@ -28,10 +28,12 @@ package struct ObjectRowLayout: Sendable {
             join.table.columns.map(\.name).filter { $0.hasPrefix("Z_FOK_") }.map { "\(join.table.name).\($0)" }
         })
         var byName = [String: EntityRowShape]()
+        // Each entity's number by name, for roots and destinations: found in one table, not by a
+        // search of the layout for each.
         let numbers = Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
         for entity in layout.entities {
             guard let model = entities.entity(named: entity.name) else { continue }
-            let rootNumber = layout.entity(named: entities.root(of: model).name)?.number ?? entity.number
+            let rootNumber = numbers[entities.root(of: model).name] ?? entity.number
             byName[entity.name] = EntityRowShape(
                 entity: model, layout: entity, rootNumber: rootNumber, entities: entities, numbers: numbers,
                 selected: columnsByTable[entity.table] ?? [])
