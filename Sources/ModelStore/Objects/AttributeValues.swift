@@ -19,7 +19,7 @@ package struct AttributeValues {
     /// The number of slots, worked out from the words' (a slot's word and an eighth of a word for
     /// its kind) rather than stored: a stored count made every object's values a word larger,
     /// which took a fetched object of ten integers into malloc's next size. Reads and writes of a
-    /// slot do not need it (``kindWord(_:)``).
+    /// slot do not need it (``kindWord(_:in:)``).
     package var count: Int { Self.slotCount(of: words) }
     /// A word for each slot, its value's bits or, for a string or a value of another type, its
     /// place in `strings` or `others`; then the kinds, eight bytes to a word, counted from the
