@@ -11,8 +11,9 @@
 /// a `Dictionary`, so that neighbouring keys sit in neighbouring slots: a fetch registers rows in
 /// key order, and each object then lands beside the one before it instead of in a random bucket
 /// (a cache miss apiece, a fifth of a large fetch). Keys go to slots in runs of 16; which run is
-/// found by multiplying by a multiplier drawn at random for each table, so no choice of keys
-/// (rows of several stores, keys a stride apart) makes one table slow. New objects inserted here, until they have a permanent ID,
+/// found by multiplying by a multiplier drawn for each table (``spreadingMultiplier()``), which
+/// spreads keys that follow one another evenly over the runs and cannot be foreseen, so no choice
+/// of keys (rows of several stores, keys a stride apart) makes one table slow. New objects inserted here, until they have a permanent ID,
 /// are not in the table: the context's inserted list holds them, and a save of many would
 /// otherwise fill the table with entries only to move them all (a lookup by temporary ID goes to
 /// that list's own table). The new objects a child's save brings are kept the same way. Objects
@@ -44,7 +45,7 @@ struct ObjectRegistry {
     /// The number of registered objects.
     private(set) var count = 0
     /// The odd multiplier that places runs, drawn for each table.
-    private let multiplier = UInt64.random(in: 0 ... .max) | 1
+    private let multiplier = spreadingMultiplier()
     /// The number of entries at which the next sweep runs.
     private var sweepAt = sweepFloor
     /// Whether every registered object is kept alive by the context (no sweeps).
@@ -171,11 +172,34 @@ struct ObjectRegistry {
 
     /// The slot where `key` belongs: keys that differ only in their last four bits share a run
     /// of slots, in key order, and the run is the high bits of the rest times the multiplier.
-    private func home(of key: Key) -> Int {
+    /// Each entity's keys are shifted by a step of their own, which keeps their order's spread.
+    func home(of key: Key) -> Int {
         let runs = slots.count / Self.runLength
-        let rest = UInt64(bitPattern: key.value >> 4) ^ (UInt64(bitPattern: Int64(key.number)) &* 0x9E37_79B9_7F4A_7C15)
+        let rest = UInt64(bitPattern: key.value >> 4) &+ (UInt64(bitPattern: Int64(key.number)) &* 0x9E37_79B9_7F4A_7C15)
         let run = runs > 1 ? Int(truncatingIfNeeded: (rest &* multiplier) >> UInt64(64 - runs.trailingZeroBitCount)) : 0
         return run * Self.runLength + (Int(truncatingIfNeeded: key.value) & (Self.runLength - 1))
+    }
+
+    /// A random odd multiplier whose ratio to 2^64 has a continued fraction of ones and twos
+    /// (until its denominators pass 2^32). Multiplying by it and keeping the high bits puts any
+    /// number of keys that follow one another, or keep a stride, at gaps of nearly equal size at
+    /// every table size (the three-distance theorem), as the golden ratio of Fibonacci hashing
+    /// does; a multiplier drawn from every odd number had, one draw in ten, a ratio close to a
+    /// fraction of small denominator, which piled a fetch's keys into a few runs (probes of 10 to
+    /// 380 slots where these take 1). Drawn, not fixed, so that a store cannot pick keys that
+    /// crowd one run.
+    static func spreadingMultiplier() -> UInt64 {
+        // The convergents of [0; a1, a2, …], each term 1 or 2: the fraction before the last, and the last.
+        var (before, last) = ((numerator: UInt64(1), denominator: UInt64(0)), (numerator: UInt64(0), denominator: UInt64(1)))
+        // One random bit a term: even with every term 1, 47 terms take the denominator past 2^32.
+        var bits = UInt64.random(in: 0 ... .max)
+        while last.denominator <= 1 << 32 {
+            let term = 1 + (bits & 1)
+            bits >>= 1
+            (before, last) = (last, (term * last.numerator + before.numerator, term * last.denominator + before.denominator))
+        }
+        // numerator < denominator, so the quotient of numerator · 2^64 fits.
+        return last.denominator.dividingFullWidth((high: last.numerator, low: 0)).quotient | 1
     }
 
     /// Empties the slot at `index`, moving later slots of the same runs back into the gap so that
