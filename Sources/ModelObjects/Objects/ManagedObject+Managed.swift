@@ -43,7 +43,7 @@ extension ManagedObject {
     func read(_ key: ManagedPropertyKey) -> AccessorValue {
         if let context = violatedContext() { return context.onQueue { read(key) } }
         keyProbe?.keys.append(key.name)
-        guard let index = key.index(in: entity) else { return .value(nil) }
+        guard let index = index(of: key) else { return .value(nil) }
         let slot = entity.properties.attributeSlot(at: index)
         guard slot >= 0 else {
             let toOne = entity.properties.toOneSlot(at: index)
@@ -53,6 +53,13 @@ extension ManagedObject {
         }
         observeAccess(at: index)
         return attributeRead(slot)
+    }
+
+    /// Where the property `key` names is in the entity's table, nil when it has none. The entity
+    /// of the key's last lookup is known by its serial alone, without retaining the entity.
+    @inline(__always)
+    private func index(of key: ManagedPropertyKey) -> Int? {
+        key.knownIndex(inEntityWithSerial: entity.serial) ?? key.index(in: entity)
     }
 
     /// Sets the property `key` names, as ``setValue(_:forKey:)`` does.
@@ -85,7 +92,7 @@ extension ManagedObject {
     @usableFromInline
     func write(_ value: AccessorValue, for key: ManagedPropertyKey) {
         if let context = violatedContext() { return context.onQueue { write(value, for: key) } }
-        guard let index = key.index(in: entity) else { return }
+        guard let index = index(of: key) else { return }
         let slot = entity.properties.attributeSlot(at: index)
         guard slot >= 0, let held = value.held(as: entity.slotKinds[slot].type) else {
             return setValue(value.value, of: entity.properties.property(at: index), key: key.name)
