@@ -97,8 +97,9 @@ struct ObjectRegistryTests {
     /// The terms of `multiplier` / 2^64's continued fraction whose convergents' denominators stay
     /// below `limit` (Euclid's algorithm, its first step dividing 2^64).
     static func continuedFractionTerms(of multiplier: UInt64, below limit: UInt64) -> [UInt64] {
-        var (divisor, remainder) = (multiplier, multiplier.dividingFullWidth((high: 1, low: 0)).remainder)
-        var terms = [multiplier.dividingFullWidth((high: 1, low: 0)).quotient]
+        let first = multiplier.dividingFullWidth((high: 1, low: 0))
+        var (divisor, remainder) = (multiplier, first.remainder)
+        var terms = [first.quotient]
         var (before, last) = (UInt64(1), terms[0])
         while remainder != 0 {
             let term = divisor / remainder

@@ -24,17 +24,9 @@ extension ManagedObject: Observable {
     }
 
     /// Registers a read of the property at `index` of the entity's table with the observer
-    /// tracking reads, if any. Neither the box nor the key path is retained for the call, which
-    /// retaining and releasing both made a fifth of a typed read: the object keeps its box from
-    /// the first read on, the entity's table keeps its key paths, and `access` (which records the
-    /// read for a tracking observer, retaining what it keeps) lets go of neither.
+    /// tracking reads, if any.
     func observeAccess(at index: Int) {
-        if observation == nil { observation = ObservationBox() }
-        let box = Unmanaged.passUnretained(observation.unsafelyUnwrapped)
-        let keyPath = Unmanaged<KeyPath<ManagedObject, Any?>>.passUnretained(entity.properties.keyPath(at: index))
-        box._withUnsafeGuaranteedRef { box in
-            keyPath._withUnsafeGuaranteedRef { keyPath in box.access(self, keyPath) }
-        }
+        observationBox().access(self, entity.properties.keyPath(at: index))
     }
 
     /// The box of the object's registrar, made on first use.
@@ -105,7 +97,7 @@ final class ObservationBox: Sendable {
 
     /// Registers a read of `keyPath` of `object` with the observer tracking reads, if any.
     @inline(__always)
-    func access(_ object: ManagedObject, _ keyPath: KeyPath<ManagedObject, Any?>) {
+    func access(_ object: ManagedObject, _ keyPath: ManagedObject.ObservedKeyPath) {
         registrar.access(object, keyPath: keyPath)
     }
 
