@@ -187,9 +187,17 @@ extension ManagedObjectContext {
 
     /// Posts the notifications of a save that wrote `inserted`, `updated` and `deleted`; did-save
     /// carries the token of the history transaction it recorded, if any (``newChangeTokenKey``).
-    func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], historyToken: HistoryToken? = nil) {
+    /// `announced` holds the sets of those objects objects-did-change made already, if it did.
+    func postDidSave(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], historyToken: HistoryToken? = nil,
+        announced: (inserted: Set<ManagedObject>?, updated: Set<ManagedObject>?) = (nil, nil)
+    ) {
+        func set(_ objects: [ManagedObject], _ made: Set<ManagedObject>?) -> Set<ManagedObject> {
+            guard let made, made.count == objects.count else { return Set(halfFull: objects) }
+            return made
+        }
         var info: [AnyHashable: Any] = [
-            NSInsertedObjectsKey: Set(halfFull: inserted), NSUpdatedObjectsKey: Set(halfFull: updated),
+            NSInsertedObjectsKey: set(inserted, announced.inserted), NSUpdatedObjectsKey: set(updated, announced.updated),
             NSDeletedObjectsKey: Set(halfFull: deleted),
         ]
         if let historyToken { info[newChangeTokenKey] = historyToken }

@@ -113,9 +113,10 @@ extension ManagedObjectContext {
         if undoManager != nil { registerToOneUndo(relationship, of: object) }
         object.observingChange(of: relationship.name) {
             if case .toOne(_, let slot?)? = object.entity.properties[relationship.name] {
-                object.pending.setToOne(target, slot: slot, of: object.entity.shape.toOnes.count)
+                let count = object.entity.shape.toOnes.count
+                object.addToPending { $0.setToOne(target, slot: slot, of: count) }
             } else {
-                object.pending.setTransient(target, name: relationship.name)
+                object.addToPending { $0.setTransient(target, name: relationship.name) }
             }
             markUpdated(object)
         }

@@ -201,22 +201,22 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Posts objects-did-change for the objects inserted, updated and deleted since the last one.
     func postObjectsDidChange() {
         let newlyInserted = insertedList.objects.dropFirst(noticed.inserted)
-        let inserted = Set(halfFull: newlyInserted)
+        let inserted = noticed.inserted == 0 ? insertedList.asSet() : Set(halfFull: newlyInserted)
         var deleted = Set(halfFull: deletedList.objects.dropFirst(noticed.deleted))
-        // Objects announced before and changed again since are updated again. The updated
-        // objects are told apart by identity before they become a set: a set of objects compares
-        // them through `isEqual`, which reads each object it meets.
+        // Objects announced before and changed again since are updated again. Those listed
+        // already, as new or as updated, are marked noticed first, so that the changed objects
+        // still awaiting notice after that are the ones to add: told apart by the object's flag,
+        // without a set of the listed objects' identities (as many as the objects saved).
         var updatedObjects = Array(updatedList.objects.dropFirst(noticed.updated))
         if !changedSinceNotice.isEmpty {
-            var listed = Set(updatedObjects.lazy.map(ObjectIdentifier.init))
-            let newIDs = Set(newlyInserted.lazy.map(ObjectIdentifier.init))
-            for object in changedSinceNotice {
+            for object in newlyInserted { object.awaitsNotice = false }
+            for object in updatedObjects { object.awaitsNotice = false }
+            for object in changedSinceNotice where object.awaitsNotice {
                 object.awaitsNotice = false
-                let id = ObjectIdentifier(object)
-                if object.managedObjectContext === self, !object.deleted, !newIDs.contains(id), listed.insert(id).inserted { updatedObjects.append(object) }
+                if object.managedObjectContext === self, !object.deleted { updatedObjects.append(object) }
             }
         }
-        let updated = Set(halfFull: updatedObjects)
+        let updated = noticed.updated == 0 && updatedObjects.count == updatedList.objects.count ? updatedList.asSet() : Set(halfFull: updatedObjects)
         changedSinceNotice = []
         deleted.formUnion(discardedSinceNotice)
         discardedSinceNotice = []
@@ -290,9 +290,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.attach(to: self, id: object.objectID)
         object.inserted = true
         // A saved object's values become the new one's.
-        if let saved = object.committed { object.pending.startWith(saved) }
+        if let saved = object.committed { object.changePending { $0.startWith(saved) } }
         object.committed = nil
-        object.pending.startWith(object.entity.defaultValues)
+        let defaults = object.entity.defaultValues
+        object.changePending { $0.startWith(defaults) }
         for (name, value) in object.entity.transientDefaults where object.pending.transient(name) == nil {
             object.pending.setTransient(value, name: name)
             object.transients[name] = value
@@ -516,6 +517,17 @@ struct ChangeList {
     private var members: Set<ObjectIdentifier> = []
     /// The objects by ID, made when first looked up and dropped when the list changes.
     private var byID: [ManagedObjectID: ManagedObject]?
+    /// All the objects as a set, as an objects-did-change announcing the whole list made it, and
+    /// dropped when the list changes: the save that follows announces the same set in did-save.
+    private(set) var announcedSet: Set<ManagedObject>?
+
+    /// All the objects as a set, made once until the list changes (``announcedSet``).
+    mutating func asSet() -> Set<ManagedObject> {
+        if let announcedSet { return announcedSet }
+        let set = Set(halfFull: objects)
+        announcedSet = set
+        return set
+    }
 
     var isEmpty: Bool { objects.isEmpty }
 
@@ -532,6 +544,7 @@ struct ChangeList {
         if members.insert(ObjectIdentifier(object)).inserted {
             objects.append(object)
             byID = nil
+            announcedSet = nil
         }
     }
 
@@ -545,6 +558,7 @@ struct ChangeList {
         if members.remove(ObjectIdentifier(object)) != nil {
             objects.removeAll { $0 === object }
             byID = nil
+            announcedSet = nil
         }
     }
 }

@@ -99,8 +99,11 @@ extension ManagedObjectContext {
 
     /// Ends a save that wrote `inserted`, `updated` and `deleted`: `didSave` on each, then the
     /// did-save notifications.
-    func didSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], historyToken: HistoryToken? = nil) {
+    func didSave(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], historyToken: HistoryToken? = nil,
+        announced: (inserted: Set<ManagedObject>?, updated: Set<ManagedObject>?) = (nil, nil)
+    ) {
         for object in [inserted, updated, deleted].joined() { object.didSave() }
-        postDidSave(inserted: inserted, updated: updated, deleted: deleted, historyToken: historyToken)
+        postDidSave(inserted: inserted, updated: updated, deleted: deleted, historyToken: historyToken, announced: announced)
     }
 }

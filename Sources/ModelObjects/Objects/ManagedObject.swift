@@ -117,6 +117,16 @@ open class ManagedObject: NSObject {
     /// changes; a change boxes them, and emptying them lets the box go).
     final var pending: PendingValues {
         get { pendingChanges?.values ?? PendingValues() }
+        // A plain assignment (a save settling every object it wrote) takes the setter: the
+        // `_modify` below allocates its frame when there is no box, the values being too large
+        // for the caller's fixed buffer.
+        set {
+            if let box = pendingChanges {
+                if newValue.isEmpty { pendingChanges = nil } else { box.values = newValue }
+            } else if !newValue.isEmpty {
+                pendingChanges = PendingChanges(newValue)
+            }
+        }
         _modify {
             // Deferred, so that the box follows the values however the access ends.
             if let box = pendingChanges {
@@ -132,6 +142,20 @@ open class ManagedObject: NSObject {
 
     /// Whether the object has unsaved changes of attributes or to-ones.
     var hasPendingValues: Bool { pendingChanges != nil }
+
+    /// Makes `change` to the unsaved values, boxing them when they were empty and letting the
+    /// box go when the change leaves them empty: ``pending``'s change in place without its
+    /// `_modify`, which allocates its frame when there is no box (once for every new object).
+    func changePending(_ change: (inout PendingValues) -> Void) {
+        if let box = pendingChanges {
+            change(&box.values)
+            if box.values.isEmpty { pendingChanges = nil }
+            return
+        }
+        var values = PendingValues()
+        change(&values)
+        if !values.isEmpty { pendingChanges = PendingChanges(consume values) }
+    }
 
     /// Makes `change` to the unsaved values, a change that leaves them not empty (a value set):
     /// a setter's way, without the check for emptiness ``pending``'s access makes after each use.
@@ -357,7 +381,7 @@ open class ManagedObject: NSObject {
             if lifecycle.awakingFromFetch { return transients[key] = normalized }
             if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
             observingChange(of: key) {
-                pending.setTransient(normalized, name: key)
+                addToPending { $0.setTransient(normalized, name: key) }
                 transients[key] = normalized
                 context?.markUpdated(self)
             }

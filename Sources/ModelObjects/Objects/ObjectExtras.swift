@@ -21,8 +21,10 @@ final class ObjectExtras {
 
 /// The object's rarely used state, read as if it were stored in the object: an object without
 /// its ``ObjectExtras`` reads empty values, and gets one only when a value that is not empty is
-/// stored (setting an empty one, as a fetch or a reset does to every object, makes nothing). The
-/// store is deferred, so that it happens however the access ends.
+/// stored (setting an empty one, as a fetch or a reset does to every object, makes nothing). A
+/// change in place stores when the access ends, however it ends; a plain assignment takes the
+/// setter, since a `_modify` whose value outgrows the caller's fixed buffer allocates its frame
+/// (a fetch's `cachedRow = nil` did, once for every object it made).
 extension ManagedObject {
     /// The object's extras, made now if it has none.
     private func madeExtras() -> ObjectExtras {
@@ -36,6 +38,9 @@ extension ManagedObject {
     /// while they are fresh enough (``ManagedObjectContext/stalenessInterval``).
     var cachedRow: CachedRow? {
         get { extras?.cachedRow }
+        set {
+            if let extras { extras.cachedRow = newValue } else if newValue != nil { madeExtras().cachedRow = newValue }
+        }
         _modify {
             if let extras { yield &extras.cachedRow } else {
                 var value: CachedRow?
@@ -49,6 +54,9 @@ extension ManagedObject {
     /// object here too: saving that deletion again writes nothing.
     var deletedElsewhere: Bool {
         get { extras?.deletedElsewhere ?? false }
+        set {
+            if let extras { extras.deletedElsewhere = newValue } else if newValue { madeExtras().deletedElsewhere = newValue }
+        }
         _modify {
             if let extras { yield &extras.deletedElsewhere } else {
                 var value = false
@@ -61,6 +69,9 @@ extension ManagedObject {
     /// Transient attributes' values, kept in memory only.
     var transients: [String: Any] {
         get { extras?.transients ?? [:] }
+        set {
+            if let extras { extras.transients = newValue } else if !newValue.isEmpty { madeExtras().transients = newValue }
+        }
         _modify {
             if let extras { yield &extras.transients } else {
                 var value: [String: Any] = [:]
@@ -73,6 +84,9 @@ extension ManagedObject {
     /// The to-manys read or changed so far, as they are now.
     var toManys: [String: RelatedObjects] {
         get { extras?.toManys ?? [:] }
+        set {
+            if let extras { extras.toManys = newValue } else if !newValue.isEmpty { madeExtras().toManys = newValue }
+        }
         _modify {
             if let extras { yield &extras.toManys } else {
                 var value: [String: RelatedObjects] = [:]
@@ -85,6 +99,9 @@ extension ManagedObject {
     /// The to-manys read or changed so far, as they were saved.
     var committedToManys: [String: [ManagedObject]] {
         get { extras?.committedToManys ?? [:] }
+        set {
+            if let extras { extras.committedToManys = newValue } else if !newValue.isEmpty { madeExtras().committedToManys = newValue }
+        }
         _modify {
             if let extras { yield &extras.committedToManys } else {
                 var value: [String: [ManagedObject]] = [:]
@@ -97,6 +114,9 @@ extension ManagedObject {
     /// The to-manys changed since the last save.
     var changedToManys: Set<String> {
         get { extras?.changedToManys ?? [] }
+        set {
+            if let extras { extras.changedToManys = newValue } else if !newValue.isEmpty { madeExtras().changedToManys = newValue }
+        }
         _modify {
             if let extras { yield &extras.changedToManys } else {
                 var value: Set<String> = []
@@ -110,6 +130,9 @@ extension ManagedObject {
     /// the first store holding its entity.
     var assignedStore: PersistentStore? {
         get { extras?.assignedStore }
+        set {
+            if let extras { extras.assignedStore = newValue } else if newValue != nil { madeExtras().assignedStore = newValue }
+        }
         _modify {
             if let extras { yield &extras.assignedStore } else {
                 var value: PersistentStore?
@@ -122,6 +145,9 @@ extension ManagedObject {
     /// For a probe object reading a key path: the keys ``value(forKey:)`` was asked for.
     var keyProbe: KeyProbe? {
         get { extras?.keyProbe }
+        set {
+            if let extras { extras.keyProbe = newValue } else if newValue != nil { madeExtras().keyProbe = newValue }
+        }
         _modify {
             if let extras { yield &extras.keyProbe } else {
                 var value: KeyProbe?

@@ -21,6 +21,9 @@ extension ManagedObjectContext {
         let coordinator = try coordinator()
         let rows = coordinator.managedObjectModel.rows
         let (inserted, changed, deleted) = try beginSave()
+        // The sets objects-did-change just announced of the whole lists, if it did: did-save
+        // announces the same objects, when the save writes them all as they are.
+        let announced = (inserted: insertedList.announcedSet, updated: updatedList.announcedSet)
         let orders = orderValues()
         let updated = changed + orders.keys.compactMap { identifier in
             orders[identifier]?.object
@@ -141,7 +144,10 @@ extension ManagedObjectContext {
             inserted: inserted, updated: updated, deleted: deleted, keys: allKeys, resolutions: resolutions, takenOver: takenOver, stores: stores)
         // A pinned context's generation moves past its own save, as Core Data's does.
         if pinned != nil { pinned = Pin(generation: nil) }
-        didSave(inserted: inserted, updated: settled.updated, deleted: settled.deleted, historyToken: historyToken)
+        let unchanged = settled.updated.count == changed.count && updated.count == changed.count
+        didSave(
+            inserted: inserted, updated: settled.updated, deleted: settled.deleted, historyToken: historyToken,
+            announced: (announced.inserted, unchanged ? announced.updated : nil))
     }
 
     /// The start of every save, into the store or a parent: will-save is posted, delete rules
@@ -309,11 +315,11 @@ extension ManagedObjectContext {
         let shape = object.entity.shape
         // The unsaved values read out of the object once, not once a column.
         let pending = object.pending
-        let attributes = try shape.attributes.indices.map { index in
-            pending.changedAttributes.contains(index) ? try columnValue(pending.attributes, slot: index, of: object) : .null
-        }
         let targets = shape.toOnes.indices.map { index in (pending.toOne(index) ?? nil).flatMap(key) }
-        try writer.insert(shape, key: own.key, attributes: attributes, toOnes: targets, orders: shape.toOnes.map { orders[$0.name] })
+        try writer.insert(
+            shape, key: own.key,
+            attribute: { index in pending.changedAttributes.contains(index) ? try columnValue(pending.attributes, slot: index, of: object) : .null },
+            toOnes: targets, orders: shape.toOnes.map { orders[$0.name] })
     }
 
     /// Writes the changed attributes and to-ones of `object` (or, for `everything`, all of them as

@@ -54,11 +54,26 @@ package final class ObjectRowWriter {
     /// Inserts the row of a new object with `Z_OPT` 1; `attributes` and `toOnes` follow the shape's
     /// slots (derived attributes are skipped: the store's triggers set them).
     package func insert(_ shape: EntityRowShape, key: Int64, attributes: [DatabaseValue], toOnes: [ObjectKey?], orders: [Int64?]) throws {
+        try insert(shape, key: key, attribute: { attributes[$0] }, toOnes: toOnes, orders: orders)
+    }
+
+    /// Inserts the row of a new object with `Z_OPT` 1, the value of the attribute in each slot
+    /// asked of `attribute`: the row's values are gathered in one array, made once, not in an
+    /// array of attributes first.
+    package func insert(
+        _ shape: EntityRowShape, key: Int64, attribute: (Int) throws -> DatabaseValue, toOnes: [ObjectKey?], orders: [Int64?]
+    ) throws {
         // The column list only for the entity's first row: the statement is prepared once.
         var columns: [String]? = inserts.has(shape.number) ? nil : ["Z_PK", "Z_ENT", "Z_OPT"]
-        var values: [DatabaseValue] = [keys.primaryKey(key).databaseValue, shape.number.databaseValue, 1.databaseValue]
-        values.reserveCapacity(3 + attributes.count + shape.toOnes.count * 3)
-        for (slot, value) in zip(shape.attributes, attributes) where !slot.isDerived {
+        var values = [DatabaseValue]()
+        values.reserveCapacity(3 + shape.attributes.count + shape.toOnes.count * 3)
+        values.append(keys.primaryKey(key).databaseValue)
+        values.append(shape.number.databaseValue)
+        values.append(1.databaseValue)
+        for (index, slot) in shape.attributes.enumerated() {
+            // Asked of every slot, a derived one's too, so that a value no column could hold fails alike.
+            let value = try attribute(index)
+            guard !slot.isDerived else { continue }
             columns?.append(slot.column)
             values.append(slot.isExternal ? try files.column(for: value, db) : value)
         }
@@ -79,10 +94,17 @@ package final class ObjectRowWriter {
         toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]
     ) throws -> Bool {
         // One statement per entity, set of columns and kind of version test; its column list is
-        // built only for the first row that needs it.
-        let signature = UpdateSignature(
-            number: shape.number, attributes: attributes.map(\.slot), toOnes: toOnes.map { $0.order == nil ? $0.slot : -1 - $0.slot },
-            versionless: version == 0)
+        // built only for the first row that needs it. The columns go in slot order, so that one
+        // set of columns, in whatever order it was given, always makes the same statement.
+        var attributes = attributes
+        if !zip(attributes, attributes.dropFirst()).allSatisfy({ $0.slot < $1.slot }) { attributes.sort { $0.slot < $1.slot } }
+        var toOnes = toOnes
+        if !zip(toOnes, toOnes.dropFirst()).allSatisfy({ $0.slot < $1.slot }) { toOnes.sort { $0.slot < $1.slot } }
+        var signature = UpdateSignature(number: shape.number, versionless: version == 0)
+        for change in attributes { signature.attributes.insert(change.slot) }
+        for change in toOnes {
+            if change.order == nil { signature.toOnes.insert(change.slot) } else { signature.orderedToOnes.insert(change.slot) }
+        }
         let key = keys.primaryKey(key)
         let external = shape.hasExternalAttributes ? attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column } : []
         return try files.replacing(external, in: shape.table, key: key, db) {
@@ -231,11 +253,32 @@ private final class ExternalFileChanges: @unchecked Sendable {
     }
 }
 
-/// What an update statement writes: the entity, the attribute slots, the to-one slots (negative
-/// when the order column is written too) and whether the version read was 0.
+/// What an update statement writes: the entity, the attribute slots, the to-one slots (apart
+/// those whose order column is written too) and whether the version read was 0. Slots are kept
+/// as bits, so that telling one row's statement apart costs no array for each row.
 private struct UpdateSignature: Hashable {
     let number: Int
-    let attributes: [Int]
-    let toOnes: [Int]
     let versionless: Bool
+    var attributes = SlotBits()
+    var toOnes = SlotBits()
+    var orderedToOnes = SlotBits()
+
+    init(number: Int, versionless: Bool) {
+        self.number = number
+        self.versionless = versionless
+    }
+}
+
+/// A set of slot numbers as bits: the first 64 in a word, more (an entity that wide is rare) in
+/// an array of words.
+private struct SlotBits: Hashable {
+    private var low: UInt64 = 0
+    private var high: [UInt64] = []
+
+    mutating func insert(_ slot: Int) {
+        guard slot >= 64 else { return low |= 1 << UInt64(slot) }
+        let word = slot / 64 - 1
+        if high.count <= word { high += repeatElement(0, count: word + 1 - high.count) }
+        high[word] |= 1 << UInt64(slot % 64)
+    }
 }
