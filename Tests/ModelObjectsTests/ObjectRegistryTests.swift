@@ -65,6 +65,27 @@ struct ObjectRegistryTests {
         }
     }
 
+    /// Fetches of 500 rows each, their objects let go before the next, as a batch-faulting fetch
+    /// or a paged list reads: the table stays a few batches large however many rows go through,
+    /// and the objects still held stay registered.
+    @Test func manySmallFetchesKeepATableOfAFewBatches() async throws {
+        let entity = try await Self.objects(1)[0].entity
+        var registry = ObjectRegistry()
+        let kept = ManagedObject(entity: entity, insertInto: nil)
+        _ = registry.insertNew(kept, at: .init(number: 1, value: 0))
+        var largest = 0
+        for batch in 0..<400 {
+            let objects = (0..<500).map { _ in ManagedObject(entity: entity, insertInto: nil) }
+            registry.reserve(objects.count)
+            for (offset, object) in objects.enumerated() {
+                _ = registry.insertNew(object, at: .init(number: 1, value: Int64(batch * 500 + offset + 1)))
+            }
+            largest = max(largest, registry.count)
+        }
+        #expect(largest <= 4 * ObjectRegistry.sweepFloor)
+        #expect(registry[.init(number: 1, value: 0)] === kept)
+    }
+
     /// Random inserts, lookups and removals over colliding keys, checked against a dictionary.
     @Test func randomOperationsAnswerAsADictionaryWould() async throws {
         var generator = TestSeed.generator(for: "ObjectRegistryTests.randomOperations")

@@ -105,13 +105,15 @@ struct ObjectRegistry {
     }
 
     /// Makes room for `count` more objects at once, as a fetch knows how many it registers: the
-    /// table is swept first if they would reach the next sweep, and the next sweep is put off
-    /// until the table has doubled again, so none runs among the fetch's own objects (which the
-    /// fetch holds: a sweep there would only read each one's reference count).
+    /// table is swept first if they would pass the next sweep, and the next sweep is put off
+    /// until they are all in, so none runs among the fetch's own objects (which the fetch holds:
+    /// a sweep there would only read each one's reference count). It is put off no further: put
+    /// off to twice the table, as it once was, each fetch pushed it ahead of the next, and a
+    /// batch-faulting fetch, or any run of small fetches, kept every object it had ever read.
     mutating func reserve(_ more: Int) {
         guard more > 0 else { return }
-        if !retainsObjects, count + more >= sweepAt { sweep() }
-        sweepAt = max(sweepAt, (count + more) * 2)
+        if !retainsObjects, count + more > sweepAt { sweep() }
+        sweepAt = max(sweepAt, count + more)
         if (count + more) * 4 > slots.count * 3 { resize(toHold: count + more) }
     }
 
