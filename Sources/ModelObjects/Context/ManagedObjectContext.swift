@@ -290,10 +290,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.attach(to: self, id: object.objectID)
         object.inserted = true
         // A saved object's values become the new one's.
-        if let saved = object.committed { object.changePending { $0.startWith(saved) } }
+        let saved = object.committed
         object.committed = nil
         let defaults = object.entity.defaultValues
-        object.changePending { $0.startWith(defaults) }
+        object.changePending { values in
+            if let saved { values.startWith(saved) }
+            values.startWith(defaults)
+        }
         for (name, value) in object.entity.transientDefaults where object.pending.transient(name) == nil {
             object.pending.setTransient(value, name: name)
             object.transients[name] = value

@@ -203,7 +203,7 @@ extension ManagedObjectContext {
             let first = try writer.reserveKeys(rootNumber: shape.rootNumber, count: planned.count)
             for (offset, attributes) in planned.enumerated() {
                 let key = ObjectKey(number: shape.number, key: first + Int64(offset))
-                try writer.insert(shape, key: key.key, attributes: attributes, toOnes: shape.toOnes.map { _ in nil }, orders: shape.toOnes.map { _ in nil })
+                try writer.insert(shape, key: key.key, attribute: { attributes[$0] }, toOnes: shape.toOnes.map { _ in nil }, orders: shape.toOnes.map { _ in nil })
                 history.inserted(key)
                 if let id = try objectID(of: key) { inserted.append(id) }
             }

@@ -51,15 +51,10 @@ package final class ObjectRowWriter {
         return recorded + 1
     }
 
-    /// Inserts the row of a new object with `Z_OPT` 1; `attributes` and `toOnes` follow the shape's
-    /// slots (derived attributes are skipped: the store's triggers set them).
-    package func insert(_ shape: EntityRowShape, key: Int64, attributes: [DatabaseValue], toOnes: [ObjectKey?], orders: [Int64?]) throws {
-        try insert(shape, key: key, attribute: { attributes[$0] }, toOnes: toOnes, orders: orders)
-    }
-
     /// Inserts the row of a new object with `Z_OPT` 1, the value of the attribute in each slot
-    /// asked of `attribute`: the row's values are gathered in one array, made once, not in an
-    /// array of attributes first.
+    /// asked of `attribute` (derived attributes are skipped: the store's triggers set them) and
+    /// `toOnes` following the shape's slots: the row's values are gathered in one array, made
+    /// once, not in an array of attributes first.
     package func insert(
         _ shape: EntityRowShape, key: Int64, attribute: (Int) throws -> DatabaseValue, toOnes: [ObjectKey?], orders: [Int64?]
     ) throws {
@@ -259,26 +254,12 @@ private final class ExternalFileChanges: @unchecked Sendable {
 private struct UpdateSignature: Hashable {
     let number: Int
     let versionless: Bool
-    var attributes = SlotBits()
-    var toOnes = SlotBits()
-    var orderedToOnes = SlotBits()
+    var attributes = SlotSet()
+    var toOnes = SlotSet()
+    var orderedToOnes = SlotSet()
 
     init(number: Int, versionless: Bool) {
         self.number = number
         self.versionless = versionless
-    }
-}
-
-/// A set of slot numbers as bits: the first 64 in a word, more (an entity that wide is rare) in
-/// an array of words.
-private struct SlotBits: Hashable {
-    private var low: UInt64 = 0
-    private var high: [UInt64] = []
-
-    mutating func insert(_ slot: Int) {
-        guard slot >= 64 else { return low |= 1 << UInt64(slot) }
-        let word = slot / 64 - 1
-        if high.count <= word { high += repeatElement(0, count: word + 1 - high.count) }
-        high[word] |= 1 << UInt64(slot % 64)
     }
 }
