@@ -122,4 +122,30 @@ struct AttributeValuesTests {
         #expect(values[1] as? String == "one 999")
         #expect(values[2] as? String == "last")
     }
+
+    @Test func aCopiedSlotKeepsItsValueItsTypeAndTheOtherSlots() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 1234.5)
+        let source: [Any?] = [Int64(-9), Int32(8), Int16(-7), true, -0.0, Float(2.5), date, "text", Data([1, 2]), nil, NSNumber(value: 5), 5 as Int]
+        let from = AttributeValues(source)
+        // Each slot held a value of another kind first, a string or another value among them, so
+        // that a copy must replace what a slot kept, not add beside it.
+        var into = AttributeValues(source.indices.map { $0.isMultiple(of: 2) ? "before \($0)" : Decimal($0) as Any? })
+        for slot in source.indices { into.copySlot(slot, from: from) }
+        #expect(into[0] as? Int64 == -9)
+        #expect(into[1] as? Int32 == 8)
+        #expect(into[2] as? Int16 == -7)
+        #expect(into[3] as? Bool == true)
+        #expect((into[4] as? Double)?.bitPattern == (-0.0 as Double).bitPattern)
+        #expect(into[5] as? Float == 2.5)
+        #expect(into[6] as? Date == date)
+        #expect(into[7] as? String == "text")
+        #expect(into[8] as? Data == Data([1, 2]))
+        #expect(into[9] == nil)
+        #expect(type(of: try #require(into[10])) == type(of: NSNumber(value: 5) as Any))
+        #expect(type(of: try #require(into[11])) == Int.self)
+        // Copied again and again, the slots keep no more values than they hold.
+        for _ in 0..<50 { for slot in source.indices { into.copySlot(slot, from: from) } }
+        #expect(into.keptValueCount <= 2 * into.count)
+        #expect(into[7] as? String == "text")
+    }
 }

@@ -72,10 +72,11 @@ extension ManagedObjectContext {
         // A save's new saved values: taken out of the object, so that they change in place, not in a copy.
         if settling { object.committed = nil }
         if attributes.count < shape.attributes.count { attributes = AttributeValues(nils: shape.attributes.count) }
+        let transformable = entity.hasTransformableSlots
         pending.changedAttributes.forEach { index in
-            guard let value = pending.attribute(index) else { return }
-            attributes[index] = entity.slotKinds[index].type == .transformable
-                ? value.map { AttributeValueTransformer.data(for: $0, of: entity.slotAttributes[index]) } : value
+            // A value is copied as it is kept, a number as its bits, not through an `Any`.
+            guard transformable, entity.slotKinds[index].type == .transformable else { return attributes.copySlot(index, from: pending.attributes) }
+            attributes[index] = pending.attributes[index].map { AttributeValueTransformer.data(for: $0, of: entity.slotAttributes[index]) }
         }
         return attributes
     }

@@ -53,6 +53,8 @@ open class ManagedObject: NSObject {
     /// Whether the object changed since its context's last objects-did-change (it is then in
     /// the context's `changedSinceNotice`).
     var awaitsNotice = false
+    /// Which of its context's change lists the object is in, a bit each (``ChangeList``).
+    var listed: UInt8 = 0
     /// ``ConcurrencyDebug/isEnabled``, read once when the object is made: a read of the object
     /// then checks a stored flag instead of the global's lazy initialization, whose check cost a
     /// fetch read through typed accessors 2 % of its time. It fits in the flags' room: objects
@@ -281,7 +283,7 @@ open class ManagedObject: NSObject {
     /// through ``AccessorValue``: a save's validation reads every attribute of every saved object.
     private func attributeValue(_ slot: Int) -> Any? {
         if entity.hasTransformableSlots, entity.slotKinds[slot].type == .transformable { return attributeRead(slot).value }
-        if let changes = pendingChanges, changes.values.changedAttributes.contains(slot) { return changes.values.attributes[slot] }
+        if let changes = pendingChanges, let value = changes.values.attributeInPlace(slot) { return value }
         if committed == nil { managedObjectContext?.fulfill(self) }
         if let scalar = committed?.scalarInPlace(at: slot) { return scalar.value }
         if let string = committed?.stringInPlace(at: slot) { return string }

@@ -19,6 +19,13 @@ struct PendingValues {
         changedAttributes.contains(slot) ? .some(attributes[slot]) : nil
     }
 
+    /// ``attribute(_:)`` for values kept in their box: `mutating`, though it changes nothing, so
+    /// that the box lends the values in place instead of copying them, their storage retained
+    /// and released, for each read (a save's validation reads every attribute of a new object).
+    mutating func attributeInPlace(_ slot: Int) -> Any?? {
+        changedAttributes.contains(slot) ? .some(attributes[slot]) : nil
+    }
+
     /// The unsaved target of the to-one in `slot`, if it changed.
     func toOne(_ slot: Int) -> ManagedObject?? {
         changedToOnes.contains(slot) ? .some(toOnes[slot]) : nil

@@ -527,9 +527,9 @@ extension ManagedObjectContext {
             registered.remove(object)
             object.detach()
         }
-        insertedList = ChangeList()
-        updatedList = ChangeList()
-        deletedList = ChangeList()
+        insertedList.removeAll()
+        updatedList.removeAll()
+        deletedList.removeAll()
         noticed = (0, 0, 0)
     }
 

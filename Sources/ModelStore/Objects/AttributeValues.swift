@@ -168,6 +168,18 @@ package struct AttributeValues {
         }
     }
 
+    /// Sets slot `slot` to the value `other` holds in its slot `slot`, as `other` keeps it: a
+    /// number's bits with their kind, a string or another value as itself, without the `Any`
+    /// and the type tests of ``subscript(_:)`` (a save folds each object's changes in so).
+    package mutating func copySlot(_ slot: Int, from other: AttributeValues) {
+        let kind = other.kind(slot)
+        switch kind {
+        case .string: set(other.strings[Int(other.words[slot])], at: slot)
+        case .other: Self.keep(other.others[Int(other.words[slot])], in: &others, as: .other, at: slot, words: &words)
+        default: set(kind, other.words[slot], at: slot)
+        }
+    }
+
     /// Sets slot `slot` of `words` to `value`, a string or a value of another type, kept in
     /// `kept` (``strings`` or ``others``) as a slot of `kind`: in the place of the slot's earlier
     /// value of that kind, if it had one. Values left behind by slots set since to another kind
