@@ -105,7 +105,7 @@ extension ManagedObjectContext {
             object.inserted = false
             registered.add(object)
         }
-        for object in [inserted, updated].joined() { settle(object, keys: [:]) }
+        for object in [inserted, updated].joined() { settle(object, keys: SaveKeys()) }
         endChanges(deleting: deleted)
         didSave(inserted: inserted, updated: updated, deleted: deleted)
     }

@@ -38,7 +38,7 @@ extension ManagedObjectContext {
         let policy = mergePolicy
         // Each store's objects in a transaction of that store, all of them committed only once
         // every store's were written; keys, resolutions and rows taken over gathered from all.
-        var allKeys = [ObjectIdentifier: ObjectKey]()
+        var allKeys = SaveKeys()
         var resolutions = [ObjectIdentifier: ConflictResolution]()
         var takenOver = [ObjectIdentifier: StoredObject]()
         // The token of the transaction the save recorded, for the did-save notification.
@@ -129,7 +129,7 @@ extension ManagedObjectContext {
                         historyToken = HistoryToken(storeIdentifier: part.store.identifier, transactionNumber: number)
                     }
                     // The first (usually the only) store's are taken as they are, not rehashed.
-                    if allKeys.isEmpty { allKeys = keys } else { allKeys.merge(keys) { own, _ in own } }
+                    if allKeys.isEmpty { allKeys = keys } else { allKeys.merge(keys) }
                 }
             }
         } catch let incomplete as StoreTransactions.IncompleteCommit {
@@ -273,7 +273,7 @@ extension ManagedObjectContext {
 
     // MARK: - Rows
 
-    private func assignKeys(_ objects: [ManagedObject], _ writer: ObjectRowWriter) throws -> [ObjectIdentifier: ObjectKey] {
+    private func assignKeys(_ objects: [ManagedObject], _ writer: ObjectRowWriter) throws -> SaveKeys {
         var byRoot = [Int: [ManagedObject]]()
         var roots = [Int]()
         // The entity last checked, so that a run of objects of one entity is checked once.
@@ -289,7 +289,7 @@ extension ManagedObjectContext {
         }
         // Room for every new object at once: grown as it filled, the table was rehashed a dozen
         // times in a save of 50,000 new objects.
-        var keys = [ObjectIdentifier: ObjectKey](minimumCapacity: byRoot.values.reduce(0) { $0 + $1.count })
+        var keys = SaveKeys(minimumCapacity: byRoot.values.reduce(0) { $0 + $1.count })
         for root in roots {
             let members = byRoot[root] ?? []
             let first = try writer.reserveKeys(rootNumber: root, count: members.count)
@@ -439,7 +439,7 @@ extension ManagedObjectContext {
     // MARK: - After the transaction
 
     private func commit(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: ObjectKey],
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: SaveKeys,
         resolutions: [ObjectIdentifier: ConflictResolution], takenOver: [ObjectIdentifier: StoredObject], stores: PersistentStoreCoordinator.OpenedStores
     ) throws -> (updated: [ManagedObject], deleted: [ManagedObject]) {
         var updated = updated
@@ -507,7 +507,7 @@ extension ManagedObjectContext {
     /// After a save that failed in a store after others committed (134040): the committed
     /// stores' objects get their saved state, and the rest stay unsaved changes.
     private func settlePartialSave(
-        _ committed: ArraySlice<StoreChanges>, remaining: ArraySlice<StoreChanges>, keys: [ObjectIdentifier: ObjectKey],
+        _ committed: ArraySlice<StoreChanges>, remaining: ArraySlice<StoreChanges>, keys: SaveKeys,
         resolutions: [ObjectIdentifier: ConflictResolution], takenOver: [ObjectIdentifier: StoredObject], stores: PersistentStoreCoordinator.OpenedStores
     ) throws {
         let settled = try commit(
@@ -562,7 +562,7 @@ extension ManagedObjectContext {
     }
 
     /// Folds an object's saved changes into its saved state.
-    func settle(_ object: ManagedObject, keys: [ObjectIdentifier: ObjectKey]) {
+    func settle(_ object: ManagedObject, keys: SaveKeys) {
         object.committed = currentAttributes(of: object, settling: true)
         object.committedToOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
         object.pending = PendingValues()
