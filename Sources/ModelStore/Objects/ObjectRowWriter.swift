@@ -22,6 +22,9 @@ package final class ObjectRowWriter {
     /// many rows of few entities and shapes).
     private let inserts = PreparedStatements<Int>()
     private let updates = PreparedStatements<UpdateSignature>()
+    /// The array the last row's values were gathered in, emptied and filled again for the next
+    /// row (taken out while in use), so that a save of many rows does not allocate one per row.
+    private var spareValues: [DatabaseValue] = []
 
     package init(db: Database, rows: ObjectRowLayout, keys: KeySpace = .first) {
         self.db = db
@@ -61,8 +64,7 @@ package final class ObjectRowWriter {
         // The column list only for the entity's first row: the statement is prepared once.
         let prepared = inserts.statement(shape.number)
         var columns: [String]? = prepared != nil ? nil : ["Z_PK", "Z_ENT", "Z_OPT"]
-        var values = [DatabaseValue]()
-        values.reserveCapacity(3 + shape.attributes.count + shape.toOnes.count * 3)
+        var values = takeSpareValues(capacity: 3 + shape.attributes.count + shape.toOnes.count * 3)
         values.append(keys.primaryKey(key).databaseValue)
         values.append(shape.number.databaseValue)
         values.append(1.databaseValue)
@@ -81,6 +83,7 @@ package final class ObjectRowWriter {
             let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
             return "INSERT INTO \(shape.table)(\(names.joined(separator: ", "))) VALUES(\(marks))"
         }
+        keepSpareValues(&values)
     }
 
     /// Updates the changed attributes and to-ones of an object whose row is at `version`, and sets
@@ -106,8 +109,7 @@ package final class ObjectRowWriter {
         return try files.replacing(external, in: shape.table, key: key, db) {
             let prepared = updates.statement(signature)
             var columns: [String]? = prepared != nil ? nil : []
-            var values = [DatabaseValue]()
-            values.reserveCapacity(attributes.count + toOnes.count * 3 + 3)
+            var values = takeSpareValues(capacity: attributes.count + toOnes.count * 3 + 3)
             for (slot, value) in attributes where !shape.attributes[slot].isDerived {
                 columns?.append(shape.attributes[slot].column)
                 values.append(shape.attributes[slot].isExternal ? try files.column(for: value, db) : value)
@@ -123,6 +125,7 @@ package final class ObjectRowWriter {
                 let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
                 return "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)"
             }
+            keepSpareValues(&values)
             // SQLite's count asked directly: GRDB's `changesCount` checks its queue first
             // (`DispatchQueue.getSpecific`), an eighth of the time of this step for each row.
             return sqlite3_changes(db.sqliteConnection) == 1
@@ -176,6 +179,21 @@ package final class ObjectRowWriter {
             guard case .joinTable(let table, let own, _) = rows.storage(of: relationship, in: shape.name) else { continue }
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(own) = ?").execute(arguments: [keys.primaryKey(object.key)])
         }
+    }
+
+    /// The spare array of values (``spareValues``), empty, with room for `capacity`; the writer's
+    /// own is let go meanwhile, so that the caller's is the only reference and grows in place.
+    private func takeSpareValues(capacity: Int) -> [DatabaseValue] {
+        var values = spareValues
+        spareValues = []
+        values.reserveCapacity(capacity)
+        return values
+    }
+
+    /// Keeps `values`, emptied (a large value is not held on to), as the next row's array.
+    private func keepSpareValues(_ values: inout [DatabaseValue]) {
+        values.removeAll(keepingCapacity: true)
+        spareValues = values
     }
 
     private func append(_ slot: EntityRowShape.ToOneSlot, _ target: ObjectKey?, _ order: Int64?, _ columns: inout [String]?, _ values: inout [DatabaseValue]) {
