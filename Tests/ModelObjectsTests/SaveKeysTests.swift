@@ -4,8 +4,9 @@ import Testing
 @testable import ModelObjects
 
 /// The table of keys a save hands its new objects answers as a dictionary by identity would:
-/// every identity set is found with its key through growth from empty, an identity never set is
-/// not, setting one again replaces its key, and a merge adds only identities not there already.
+/// every identity set is found with its key through growth from empty, in the order added or any
+/// other, an identity never set is not, setting one again replaces its key, and a merge adds only
+/// identities not there already.
 struct SaveKeysTests {
     /// Objects whose identities to key, allocated one after another as a save's new objects are.
     final class Token {}
@@ -17,8 +18,13 @@ struct SaveKeysTests {
         #expect(table[ObjectIdentifier(tokens[0])] == nil)
         for (index, token) in tokens.enumerated() { table[ObjectIdentifier(token)] = ObjectKey(number: index % 3, key: Int64(index)) }
         #expect(table.count == tokens.count)
+        // In the order they were added (each found where the last lookup left off), and in any other.
         for (index, token) in tokens.enumerated() {
             #expect(table[ObjectIdentifier(token)] == ObjectKey(number: index % 3, key: Int64(index)))
+        }
+        var generator = SystemRandomNumberGenerator()
+        for index in tokens.indices.shuffled(using: &generator) + tokens.indices.reversed() {
+            #expect(table[ObjectIdentifier(tokens[index])] == ObjectKey(number: index % 3, key: Int64(index)))
         }
         let others = (0..<1_000).map { _ in Token() }
         #expect(others.allSatisfy { table[ObjectIdentifier($0)] == nil })

@@ -105,7 +105,8 @@ extension ManagedObjectContext {
             object.inserted = false
             registered.add(object)
         }
-        for object in [inserted, updated].joined() { settle(object, keys: SaveKeys()) }
+        var none = SaveKeys()
+        for object in [inserted, updated].joined() { settle(object, keys: &none) }
         endChanges(deleting: deleted)
         didSave(inserted: inserted, updated: updated, deleted: deleted)
     }

@@ -216,7 +216,7 @@ extension ManagedObjectContext {
         let stores = try coordinator().stores()
         let rows = try self.rows()
         for part in try changesByStore(stores, inserted: pending, updated: [], deleted: []) {
-            let keys = try ContextError.mappingStore {
+            var keys = try ContextError.mappingStore {
                 try part.store.database.writeJoiningTransaction { try assignKeys(part.inserted, ObjectRowWriter(db: $0, rows: rows, keys: part.store.keys)) }
             }
             for object in part.inserted {
@@ -442,6 +442,8 @@ extension ManagedObjectContext {
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: SaveKeys,
         resolutions: [ObjectIdentifier: ConflictResolution], takenOver: [ObjectIdentifier: StoredObject], stores: PersistentStoreCoordinator.OpenedStores
     ) throws -> (updated: [ManagedObject], deleted: [ManagedObject]) {
+        // Looked up in the order they were handed out, which moves the table's place to look first.
+        var keys = keys
         var updated = updated
         var deleted = deleted
         if !resolutions.isEmpty {
@@ -471,12 +473,12 @@ extension ManagedObjectContext {
                 }
                 object.version = stored.version + 1
             }
-            settle(object, keys: keys)
+            settle(object, keys: &keys)
             object.readStamp = stamp
         }
         for object in updated {
             object.version += 1
-            settle(object, keys: keys)
+            settle(object, keys: &keys)
             object.readStamp = stamp
         }
         endChanges(deleting: deleted)
@@ -562,7 +564,7 @@ extension ManagedObjectContext {
     }
 
     /// Folds an object's saved changes into its saved state.
-    func settle(_ object: ManagedObject, keys: SaveKeys) {
+    func settle(_ object: ManagedObject, keys: inout SaveKeys) {
         object.committed = currentAttributes(of: object, settling: true)
         object.committedToOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
         object.pending = PendingValues()
