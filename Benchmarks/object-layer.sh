@@ -8,8 +8,9 @@
 #   update 10,000 fetched objects and save / hand UPDATEs checking Z_OPT (the fetch timed on both sides)
 #   count(for:) / SELECT COUNT(*) on 200,000 rows
 #   fetch 100,000 books (strings, a date, an optional to-one, a to-many fault) / GRDB records
-# Then, in plain processes (object-layer-bench, no malloc interposer): the fetch cross-check,
-# heap bytes per object, the query plan, batch faulting's peak memory, history, merge, child saves.
+# Then, in plain processes (object-layer-bench, no malloc interposer): the fetch, insert and update
+# alternated with GRDB in one process (best and median of the rounds), heap bytes per object, the
+# query plan, batch faulting's peak memory, history, merge, child saves.
 # Usage: Benchmarks/object-layer.sh [--quick]   (--quick: the package-benchmark suite only, 3 iterations)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -36,6 +37,8 @@ run() { "$bench" "$model" "$out" "$@"; }
 peak() { /usr/bin/time -f "%M" -o "$out/peak" "$bench" "$model" "$out" "$@" >/dev/null; echo "$(($(cat "$out/peak") / 1024)) MB"; }
 run seed 200000 >/dev/null
 run fetch 200000
+mkdir -p "$out/insert"
+"$bench" "$model" "$out/insert" insert-vs-grdb 50000
 run memory 200000
 run seed 100000 >/dev/null
 echo "batches 100000: peak $(peak batches 100000)"
@@ -44,5 +47,6 @@ echo "batches 1000000: peak $(peak batches 1000000)"
 run plan 1000000
 run history 50000
 run seed 10000 >/dev/null
+run update-vs-grdb 10000
 run merge 10000
 run child 10000

@@ -155,11 +155,7 @@ let benchmarks: @Sendable () -> Void = {
             let database = try BenchStores.database(of: try await BenchStores.items(rows: 0, name: "Insert"))
             try synchronously {
             benchmark.startMeasurement()
-            try database.write { db in
-                let maximum = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'") ?? 0
-                try BenchStores.insertItems(db, count: insertCount, after: maximum)
-                try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'Item'", arguments: [maximum + Int64(insertCount)])
-            }
+            try BenchStores.insertItemsByHand(database, count: insertCount)
             benchmark.stopMeasurement()
             }
         }
@@ -200,15 +196,7 @@ let benchmarks: @Sendable () -> Void = {
         let database = try BenchStores.database(of: try await BenchStores.items())
         for _ in benchmark.scaledIterations { try synchronously {
             benchmark.startMeasurement()
-            try database.write { db in
-                let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_OPT, ZA1 FROM ZITEM ORDER BY Z_PK LIMIT ?", arguments: [updateCount])
-                let statement = try db.makeStatement(sql: "UPDATE ZITEM SET ZA1 = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?")
-                for row in rows {
-                    let (key, version, value): (Int64, Int64, Int64) = (row[0], row[1], row[2])
-                    try statement.execute(arguments: [value &+ 1, version + 1, key, version])
-                    guard db.changesCount == 1 else { throw DatabaseError(message: "conflict") }
-                }
-            }
+            try BenchStores.updateItemsByHand(database, count: updateCount)
             benchmark.stopMeasurement()
         } }
     }
@@ -217,11 +205,8 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let context = container.newBackgroundContext()
             try context.performAndWait {
-                let request = Item.fetchRequest()
-                request.fetchLimit = updateCount
                 benchmark.startMeasurement()
-                for item in try context.fetch(request) { item.a1 &+= 1 }
-                try context.save()
+                try BenchStores.updateItems(in: context, count: updateCount)
                 benchmark.stopMeasurement()
             }
         }

@@ -87,6 +87,40 @@ public enum BenchStores {
         }
     }
 
+    /// GRDB's side of the insert benchmarks: `count` Item rows inserted in one transaction with
+    /// keys after `Z_MAX`, which is read and moved past them as Core Data keeps it.
+    public static func insertItemsByHand(_ database: any DatabaseWriter, count: Int) throws {
+        try database.write { db in
+            let maximum = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'") ?? 0
+            try insertItems(db, count: count, after: maximum)
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_NAME = 'Item'", arguments: [maximum + Int64(count)])
+        }
+    }
+
+    /// GRDB's side of the update benchmarks: the first `count` rows' keys, versions and `a1`
+    /// fetched, then one added to `a1` of each by `UPDATE … WHERE Z_PK = ? AND Z_OPT = ?` with the
+    /// version moved on, each checked to have changed its row, in one transaction.
+    public static func updateItemsByHand(_ database: any DatabaseWriter, count: Int) throws {
+        try database.write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_OPT, ZA1 FROM ZITEM ORDER BY Z_PK LIMIT ?", arguments: [count])
+            let statement = try db.makeStatement(sql: "UPDATE ZITEM SET ZA1 = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?")
+            for row in rows {
+                let (key, version, value): (Int64, Int64, Int64) = (row[0], row[1], row[2])
+                try statement.execute(arguments: [value &+ 1, version + 1, key, version])
+                guard db.changesCount == 1 else { throw DatabaseError(message: "conflict") }
+            }
+        }
+    }
+
+    /// The object layer's side of the update benchmarks: the first `count` Items fetched into
+    /// `context`, one added to `a1` of each through its typed accessor, and saved.
+    public static func updateItems(in context: ManagedObjectContext, count: Int) throws {
+        let request = Item.fetchRequest()
+        request.fetchLimit = count
+        for item in try context.fetch(request) { item.a1 &+= 1 }
+        try context.save()
+    }
+
     /// The container of the Library-shaped store: `authorCount` authors, `bookCount` books.
     public static func shelf() async throws -> PersistentContainer {
         let path = "\(folder)/Shelf-\(bookCount).sqlite"

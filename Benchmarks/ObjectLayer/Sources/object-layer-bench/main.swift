@@ -8,6 +8,8 @@ import ModelStack
 // What package-benchmark cannot measure of the object layer (ObjectLayerBenchmarks times fetch,
 // insert, update and count side by side with GRDB), on one store file:
 //   fetch: a cross-check without the malloc interposer: GRDB init(row:) and a fresh context, alternated
+//   insert-vs-grdb: N objects inserted and saved, against prepared INSERTs, alternated on an emptied store
+//   update-vs-grdb: N objects fetched, changed and saved, against hand UPDATEs checking Z_OPT, alternated
 //   objects: N objects fetched into a fresh context five times, every attribute read (a workload to profile)
 //   shelf: the Library-shaped store's books (N ignored): GRDB init(row:) and a fresh context, alternated (a workload to profile)
 //   memory: heap bytes held per fetched object, against per GRDB record
@@ -21,11 +23,11 @@ import ModelStack
 //   updates: N objects fetched, one typed setter each, and saved, five rounds (a workload to profile)
 //   results: a fetched results controller of N objects: the time from processPendingChanges (which
 //     posts the objects-did-change of one object moved elsewhere in the order) to controllerDidChangeContent, median of 31
-// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|objects|shelf|inserts|updates|memory|plan|batches|history|merge|child|results N
+// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|insert-vs-grdb|update-vs-grdb|objects|shelf|inserts|updates|memory|plan|batches|history|merge|child|results N
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|objects|shelf|inserts|updates|memory|plan|batches|history|merge|child|results N\n".utf8))
+    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|insert-vs-grdb|update-vs-grdb|objects|shelf|inserts|updates|memory|plan|batches|history|merge|child|results N\n".utf8))
     exit(64)
 }
 let (modelPath, folder, mode) = (arguments[1], arguments[2], arguments[3])
@@ -47,18 +49,28 @@ func fiveRounds(in container: PersistentContainer, _ round: (ManagedObjectContex
     return times.min() ?? 0
 }
 
-/// Seven rounds of `record` (GRDB) and `object` (on the queue of a fresh background context of
-/// `container`), alternated so that neither side runs in a quieter stretch; prints each side's
-/// best and median seconds and the ratio of the medians after `label`.
-func alternated(_ label: String, in container: PersistentContainer, record: () throws -> Void, object: (ManagedObjectContext) throws -> Void) throws {
+/// `rounds` rounds of `record` (GRDB) and `object` (on the queue of a fresh background context of
+/// `container`), alternated so that neither side runs in a quieter stretch, `prepare` run untimed
+/// before each; prints each side's best and median seconds and the ratios of the best and of the
+/// medians after `label`. On a noisy machine the best is the steadier figure: noise only adds.
+func alternated(
+    _ label: String, in container: PersistentContainer, rounds: Int = 7, baseline: String = "GRDB init(row:)", prepare: () throws -> Void = {},
+    record: () throws -> Void, object: (ManagedObjectContext) throws -> Void
+) throws {
     var (recordTimes, objectTimes) = ([Double](), [Double]())
-    for _ in 0..<7 {
+    for _ in 0..<rounds {
+        try prepare()
         recordTimes.append(try seconds(record))
+        try prepare()
         let context = container.newBackgroundContext()
         objectTimes.append(try context.performAndWait { try seconds { try object(context) } })
     }
     let (record, object) = (recordTimes.sorted(), objectTimes.sorted())
-    print("\(label): GRDB init(row:) min \(String(format: "%.3f", record[0])) median \(String(format: "%.3f", record[3])) s, fresh context (typed) min \(String(format: "%.3f", object[0])) median \(String(format: "%.3f", object[3])) s, ratio of medians \(String(format: "%.2f", object[3] / record[3]))", terminator: "")
+    let (best, median) = (object[0] / record[0], object[rounds / 2] / record[rounds / 2])
+    print(
+        "\(label): \(baseline) min \(String(format: "%.3f", record[0])) median \(String(format: "%.3f", record[rounds / 2])) s, "
+            + "fresh context (typed) min \(String(format: "%.3f", object[0])) median \(String(format: "%.3f", object[rounds / 2])) s, "
+            + "ratio of the best \(String(format: "%.2f", best)), of medians \(String(format: "%.2f", median))", terminator: "")
 }
 
 func container(at path: String, history: Bool = false) async throws -> PersistentContainer {
@@ -114,6 +126,34 @@ case "fetch":
         }
     }
     print(" (\(sink % 7))")
+case "insert-vs-grdb":
+    // Insert and save against prepared INSERTs, 15 rounds alternated in one process, the table
+    // emptied (untimed) before each side's round.
+    let container = try await container(at: storePath)
+    let database = try BenchStores.database(of: container)
+    try alternated("insert \(count)", in: container, rounds: 15, baseline: "prepared INSERTs") {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM ZITEM")
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 0 WHERE Z_NAME = 'Item'")
+        }
+    } record: {
+        try BenchStores.insertItemsByHand(database, count: count)
+    } object: { context in
+        BenchStores.insertItems(into: context, count: count)
+        try context.save()
+    }
+    print()
+case "update-vs-grdb":
+    // Fetch, change and save against hand UPDATEs, 15 rounds alternated in one process, on the
+    // store `seed` made (each round adds one to `a1` of the first N rows).
+    let container = try await container(at: storePath)
+    let database = try BenchStores.database(of: container)
+    try alternated("update \(count)", in: container, rounds: 15, baseline: "hand UPDATEs") {
+        try BenchStores.updateItemsByHand(database, count: count)
+    } object: { context in
+        try BenchStores.updateItems(in: context, count: count)
+    }
+    print()
 case "objects":
     let container = try await container(at: storePath)
     var sink: Int64 = 0
