@@ -48,20 +48,25 @@ struct SaveKeys {
             guard let newValue else { preconditionFailure("a save's keys are never removed") }
             if let entry = entry(of: identity) {
                 keys[entry] = newValue
-                return
+            } else {
+                append(identity, newValue)
             }
-            if 2 * (identities.count + 1) > places.count { makeIndex(holding: max(8, places.count)) }
-            identities.append(identity)
-            keys.append(newValue)
-            place(identities.count - 1)
         }
     }
 
     /// Adds the keys of `other` whose identities are not in the table already.
     mutating func merge(_ other: SaveKeys) {
         for (identity, key) in zip(other.identities, other.keys) where entry(of: identity) == nil {
-            self[identity] = key
+            append(identity, key)
         }
+    }
+
+    /// Adds `identity`, not in the table, with `key`, the index grown first if it would pass half full.
+    private mutating func append(_ identity: ObjectIdentifier, _ key: ObjectKey) {
+        if 2 * (identities.count + 1) > places.count { makeIndex(holding: max(8, places.count)) }
+        identities.append(identity)
+        keys.append(key)
+        place(identities.count - 1)
     }
 
     /// The number of the entry of `identity`, found through the index.
