@@ -54,8 +54,10 @@ extension ManagedObjectContext {
     /// The ID of the row `key` (a temporary ID for a new object's stand-in key).
     func objectID(of key: ObjectKey) throws -> ManagedObjectID? {
         guard let shape = try rows().shape(number: key.number) else { return nil }
-        if key.key < 0 { return ManagedObjectID(temporaryFor: shape.name, reference: -key.key) }
-        return try coordinator().stores().store(of: key).objectID(shape.name, key.key)
+        if key.key < 0 {
+            return ManagedObjectID(temporaryIn: .init(entityName: shape.name, storeIdentifier: ""), number: -key.key)
+        }
+        return try coordinator().stores().store(of: key).objectID(number: key.number, shape.name, key.key)
     }
 
     /// The registered object of the row `key`, or a new fault for it; for a new object's key, the
@@ -104,8 +106,8 @@ extension ManagedObjectContext {
         let coordinator = try coordinator()
         let model = coordinator.managedObjectModel
         let stores = try coordinator.stores()
-        // Each store's ID, whose store part the rows' IDs copy, found by the key's store bits.
-        let storeIDs = stores.all.map(\.anyID)
+        // Each store's ID scopes, which the rows' IDs share, found by the key's store bits.
+        let scopes = stores.all.map(\.scopes)
         var kinds = [Int: (entity: EntityDescription, type: ManagedObject.Type)]()
         func kind(_ number: Int) throws -> (entity: EntityDescription, type: ManagedObject.Type) {
             if let known = kinds[number] { return known }
@@ -129,10 +131,12 @@ extension ManagedObjectContext {
             let id: ManagedObjectID
             if rowKey > 0 {
                 let store = stores.isSingle ? 0 : KeySpace.store(of: rowKey)
-                guard store < storeIDs.count else { throw ContextError.make(134060, "the object is in a store this coordinator does not have") }
-                id = ManagedObjectID(entityName: entity.name, storeOf: storeIDs[store], primaryKey: rowKey)
+                guard store < scopes.count, let scope = scopes[store].scope(key.number) else {
+                    throw ContextError.make(134060, "the object is in a store this coordinator does not have")
+                }
+                id = ManagedObjectID(scope: scope, primaryKey: rowKey)
             } else {
-                id = ManagedObjectID(temporaryFor: entity.name, reference: -rowKey)
+                id = ManagedObjectID(temporaryIn: entity.temporaryIDScope, number: -rowKey)
             }
             let object = makeObject(entity, id: id, of: type, absentKey: key)
             // A key the fetch gave twice keeps its first object, as a lookup would have found it.

@@ -288,7 +288,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if object.deleted {
             object.deleted = false
             if !object.objectID.isTemporaryID {
-                object.objectID = ManagedObjectID(temporaryFor: object.entity.name, reference: TemporaryNumbers.next())
+                object.objectID = ManagedObjectID(temporaryIn: object.entity.temporaryIDScope, number: TemporaryNumbers.next())
             }
         }
         object.attach(to: self, id: object.objectID)

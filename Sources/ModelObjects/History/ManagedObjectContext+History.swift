@@ -125,7 +125,7 @@ extension ManagedObjectContext {
             let entity = try lists.entity(number: change.entityNumber, change: change.number)
             return HistoryChange(
                 changeID: change.number, changeType: type,
-                changedObjectID: store.objectID(entity.name, store.keys.key(change.primaryKey)),
+                changedObjectID: store.objectID(number: change.entityNumber, entity.name, store.keys.key(change.primaryKey)),
                 updatedProperties: type == .update ? change.changedColumns.map { lists.names(in: $0, of: entity) } ?? [] : nil,
                 tombstone: type == .delete ? lists.tombstone(change.tombstones, of: entity) : nil,
                 transactionNumber: record.number)

@@ -68,10 +68,13 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The attributes a save checks through `validateValue(_:forKey:)` (all but derived ones), each
     /// with its index in ``properties``.
     let validatedAttributes: [(name: String, index: Int)]
+    /// The entity and empty store part every temporary ID of the entity's new objects shares.
+    let temporaryIDScope: ManagedObjectID.Scope
 
     init(_ entity: Entity, shape: EntityRowShape, entities: EntityHierarchy, model: UInt64) {
         modelSerial = model
         name = entity.name
+        temporaryIDScope = ManagedObjectID.Scope(entityName: entity.name, storeIdentifier: "")
         self.entity = entity
         managedObjectClassName = entity.representedClassName
         isAbstract = entity.isAbstract

@@ -70,7 +70,7 @@ open class ManagedObject: NSObject {
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
-        objectID = ManagedObjectID(temporaryFor: entity.name, reference: TemporaryNumbers.next())
+        objectID = ManagedObjectID(temporaryIn: entity.temporaryIDScope, number: TemporaryNumbers.next())
         super.init()
         context?.insert(self)
     }

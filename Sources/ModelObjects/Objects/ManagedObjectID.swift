@@ -7,107 +7,78 @@ import Synchronization
 /// object's temporary ID (`x-coredata:///<Entity>/t<UUID><n>`) lasts until it is saved or
 /// given a permanent ID.
 public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
+    /// The ID's entity and store, shared by the IDs of one entity in one store.
+    let scope: Scope
+    /// The object's key in its context's tables: the row's primary key in its store's key space
+    /// (``KeySpace``), or for a temporary ID the negated number of the new object, which no row
+    /// has (keys start at 1). A child context refers to its parent's unsaved objects by it.
+    let rowKey: Int64
+
+    /// The entity and store an ID names, one object shared by the IDs of an entity's rows in a
+    /// store (a store keeps one per entity, an entity description one for its new objects): an ID
+    /// is then two words, and the sets of IDs a save posts, and every object, are smaller.
+    final class Scope: Sendable {
+        let entityName: String
+        /// The store's `NSStoreUUID`; empty for a temporary ID.
+        let storeIdentifier: String
+
+        init(entityName: String, storeIdentifier: String) {
+            self.entityName = entityName
+            self.storeIdentifier = storeIdentifier
+        }
+
+        /// Whether `other` names the same entity and store: the same object, as the IDs of one
+        /// context's rows share, or equal names.
+        func names(sameAs other: Scope) -> Bool {
+            self === other || (entityName == other.entityName && storeIdentifier == other.storeIdentifier)
+        }
+    }
+
     /// The object's own entity.
-    public let entityName: String
-    let store: Store
-    let reference: Reference
+    public var entityName: String { scope.entityName }
 
     /// The store's `NSStoreUUID`; empty for a temporary ID.
-    public var storeIdentifier: String {
-        switch store {
-        case .none: ""
-        case .uuid(let uuid): uuid.uuidString
-        case .text(let text): text
-        }
-    }
+    public var storeIdentifier: String { scope.storeIdentifier }
 
-    /// The store an ID names: its UUID kept as 16 bytes when its text is a UUID's canonical form,
-    /// so that copying and comparing IDs, which fetches and saves do by the million, touches no
-    /// reference count.
-    enum Store: Sendable, Hashable {
-        case none
-        case uuid(UUID)
-        case text(String)
-
-        init(_ text: String) {
-            if text.isEmpty {
-                self = .none
-            } else if let uuid = UUID(uuidString: text), uuid.uuidString == text {
-                self = .uuid(uuid)
-            } else {
-                self = .text(text)
-            }
-        }
-    }
-
-    enum Reference: Sendable, Hashable {
-        case permanent(Int64)
-        /// A new object's number in this process.
-        case temporary(Int64)
+    /// The ID of row `primaryKey` (in its store's key space) of the entity and store `scope` names.
+    init(scope: Scope, primaryKey: Int64) {
+        self.scope = scope
+        rowKey = primaryKey
     }
 
     init(entityName: String, storeIdentifier: String, primaryKey: Int64) {
-        self.entityName = entityName
-        store = Store(storeIdentifier)
-        reference = .permanent(primaryKey)
+        self.init(scope: Scope(entityName: entityName, storeIdentifier: storeIdentifier), primaryKey: primaryKey)
     }
 
-    /// The ID of row `primaryKey` of `entityName` in the store `other` names (its identifier parsed once).
-    init(entityName: String, storeOf other: ManagedObjectID, primaryKey: Int64) {
-        self.entityName = entityName
-        store = other.store
-        reference = .permanent(primaryKey)
-    }
-
-    init(temporaryFor entityName: String, reference: Int64) {
-        self.entityName = entityName
-        store = .none
-        self.reference = .temporary(reference)
+    /// The temporary ID of new object `number`, of the entity `scope` names, whose store part is empty.
+    init(temporaryIn scope: Scope, number: Int64) {
+        self.scope = scope
+        rowKey = -number
     }
 
     /// Hashes the key alone: IDs of one context rarely share a key across entities and stores,
     /// and a registry of a million objects hashes it a million times on each fetch.
     public func hash(into hasher: inout Hasher) {
-        switch reference {
-        case .permanent(let key): hasher.combine(key)
-        case .temporary(let number): hasher.combine(~number)
-        }
+        hasher.combine(rowKey)
     }
 
     /// Compares the keys first: IDs in one table differ there, and strings cost more to compare.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.reference == rhs.reference && lhs.entityName == rhs.entityName && lhs.store == rhs.store
+        lhs.rowKey == rhs.rowKey && lhs.scope.names(sameAs: rhs.scope)
     }
 
     /// Whether the object has not been saved or given a permanent ID yet.
-    public var isTemporaryID: Bool {
-        if case .temporary = reference { return true }
-        return false
-    }
+    public var isTemporaryID: Bool { rowKey < 0 }
 
     /// The row's primary key (`Z_PK`); nil for a temporary ID.
     public var primaryKey: Int64? {
-        if case .permanent(let key) = reference { return KeySpace.primaryKey(of: key) }
-        return nil
+        rowKey >= 0 ? KeySpace.primaryKey(of: rowKey) : nil
     }
-
-    /// Whether `other` names the same store.
-    func isOfSameStore(as other: ManagedObjectID) -> Bool { store == other.store }
 
     /// The same ID with its key in the key space `keys` (of the store its store part names).
     func inKeySpace(_ keys: KeySpace) -> ManagedObjectID {
-        guard case .permanent(let key) = reference, KeySpace(containing: key) != keys else { return self }
-        return ManagedObjectID(entityName: entityName, storeOf: self, primaryKey: keys.key(KeySpace.primaryKey(of: key)))
-    }
-
-    /// The object's key in its context's tables: the row's primary key in its store's key space
-    /// (``KeySpace``), or for a temporary ID the negated number of the new object, which no row
-    /// has (keys start at 1). A child context refers to its parent's unsaved objects by it.
-    var rowKey: Int64 {
-        switch reference {
-        case .permanent(let key): key
-        case .temporary(let number): -number
-        }
+        guard rowKey >= 0, KeySpace(containing: rowKey) != keys else { return self }
+        return ManagedObjectID(scope: scope, primaryKey: keys.key(KeySpace.primaryKey(of: rowKey)))
     }
 
     /// The ID as Core Data writes it in a URI.
@@ -118,10 +89,8 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The ID's URI text: `x-coredata://<store UUID>/<Entity>/p<Z_PK>`, or `x-coredata:///<Entity>/t<UUID><n>` while temporary.
     public var description: String {
         let entity = entityName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entityName
-        switch reference {
-        case .permanent(let key): return "x-coredata://\(storeIdentifier)/\(entity)/p\(KeySpace.primaryKey(of: key))"
-        case .temporary(let number): return "x-coredata:///\(entity)/t\(TemporaryNumbers.processIdentifier)\(number)"
-        }
+        if rowKey < 0 { return "x-coredata:///\(entity)/t\(TemporaryNumbers.processIdentifier)\(-rowKey)" }
+        return "x-coredata://\(storeIdentifier)/\(entity)/p\(KeySpace.primaryKey(of: rowKey))"
     }
 
     /// The ID a URI names, whatever its entity; the coordinator checks the entity and store.
@@ -131,12 +100,12 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         let parts = text.dropFirst("x-coredata://".count).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, let entity = parts[1].removingPercentEncoding, let last = parts[2].first else { return nil }
         let rest = String(parts[2].dropFirst())
-        if last == "p", !parts[0].isEmpty, let key = Int64(rest) {
+        if last == "p", !parts[0].isEmpty, let key = Int64(rest), key >= 0 {
             self.init(entityName: entity, storeIdentifier: String(parts[0]), primaryKey: key)
         } else if last == "t", parts[0].isEmpty, rest.hasPrefix(TemporaryNumbers.processIdentifier),
             let number = Int64(rest.dropFirst(TemporaryNumbers.processIdentifier.count))
         {
-            self.init(temporaryFor: entity, reference: number)
+            self.init(temporaryIn: Scope(entityName: entity, storeIdentifier: ""), number: number)
         } else {
             return nil
         }

@@ -94,7 +94,7 @@ extension ManagedObjectContext {
         let targets: [(key: ObjectKey, version: Int64)]
         if let ids = objectIDs {
             targets = try ids.compactMap { id in
-                guard !id.isTemporaryID, store.anyID.isOfSameStore(as: id), let key = try objectKey(of: id), let stored = try reader.object(key) else { return nil }
+                guard !id.isTemporaryID, store.identifier == id.storeIdentifier, let key = try objectKey(of: id), let stored = try reader.object(key) else { return nil }
                 return (ObjectKey(number: stored.number, key: stored.key), stored.version)
             }
         } else {

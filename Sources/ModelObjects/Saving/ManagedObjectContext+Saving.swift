@@ -221,7 +221,7 @@ extension ManagedObjectContext {
             }
             for object in part.inserted {
                 guard let key = keys[ObjectIdentifier(object)] else { continue }
-                rekey(object, part.store.objectID(object.entity.name, key.key))
+                rekey(object, part.store.objectID(number: key.number, object.entity.name, key.key))
             }
         }
     }
@@ -458,7 +458,7 @@ extension ManagedObjectContext {
         var displaced = [(object: ManagedObject, kept: ManagedObject)]()
         for object in inserted {
             if let key = keys[ObjectIdentifier(object)] {
-                let kept = rekey(object, try stores.store(of: key).objectID(object.entity.name, key.key))
+                let kept = rekey(object, try stores.store(of: key).objectID(number: key.number, object.entity.name, key.key))
                 if kept !== object { displaced.append((object, kept)) }
             }
             object.inserted = false

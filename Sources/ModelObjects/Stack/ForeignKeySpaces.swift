@@ -5,14 +5,14 @@ import ModelStore
 /// entity and primary key then never share a key in a context's tables. Shared by every copy of
 /// the coordinator's opened stores, under a lock.
 final class ForeignKeySpaces: Sendable {
-    private let numbers = Mutex<[ManagedObjectID.Store: Int]>([:])
+    private let numbers = Mutex<[String: Int]>([:])
 
     /// The key space of the store `id` names.
     func keys(of id: ManagedObjectID) -> KeySpace {
         let number = numbers.withLock { numbers in
-            if let known = numbers[id.store] { return known }
+            if let known = numbers[id.storeIdentifier] { return known }
             let next = numbers.count
-            numbers[id.store] = next
+            numbers[id.storeIdentifier] = next
             return next
         }
         return KeySpace(foreignStore: number)

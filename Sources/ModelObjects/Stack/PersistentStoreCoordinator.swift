@@ -32,8 +32,8 @@ public final class PersistentStoreCoordinator: Sendable {
     struct OpenedStore: Sendable {
         var database: any DatabaseWriter
         var persistentStore: PersistentStore
-        /// An ID of the store, whose store part every other ID of it copies.
-        var anyID: ManagedObjectID
+        /// The scopes the IDs of the store's rows share, by entity number.
+        var scopes: IDScopes
 
         /// The store's `NSStoreUUID`.
         var identifier: String { persistentStore.identifier }
@@ -42,9 +42,9 @@ public final class PersistentStoreCoordinator: Sendable {
         /// How the store's primary keys are told from other stores' in the object layer.
         var keys: KeySpace { KeySpace(store: index) }
 
-        /// The ID of the object `key` (of this store's key space) of `entity`.
-        func objectID(_ entity: String, _ key: Int64) -> ManagedObjectID {
-            ManagedObjectID(entityName: entity, storeOf: anyID, primaryKey: key)
+        /// The ID of the object `key` (of this store's key space) of the entity numbered `number`, named `entity`.
+        func objectID(number: Int, _ entity: String, _ key: Int64) -> ManagedObjectID {
+            ManagedObjectID(scope: scopes.scope(number) ?? .init(entityName: entity, storeIdentifier: identifier), primaryKey: key)
         }
     }
 
@@ -96,10 +96,10 @@ public final class PersistentStoreCoordinator: Sendable {
             return id.inKeySpace(store(of: id)?.keys ?? foreign.keys(of: id))
         }
 
-        /// The store a permanent ID's store part names, if the coordinator has it (compared as the
-        /// IDs keep it, without making its text).
+        /// The store a permanent ID's store part names, if the coordinator has it.
         func store(of id: ManagedObjectID) -> OpenedStore? {
-            all.first { $0.anyID.isOfSameStore(as: id) }
+            let identifier = id.storeIdentifier
+            return all.first { $0.identifier == identifier }
         }
     }
 
@@ -146,7 +146,7 @@ public final class PersistentStoreCoordinator: Sendable {
             all.append(OpenedStore(
                 database: source.database,
                 persistentStore: PersistentStore(identifier: identifier, database: source.database, configuration: source.configuration, index: index),
-                anyID: ManagedObjectID(entityName: "", storeIdentifier: identifier, primaryKey: 0)))
+                scopes: IDScopes(rows.layout.entities.map { ($0.number, $0.name) }, storeIdentifier: identifier)))
             for name in managedObjectModel.version.entityNames(inConfiguration: source.configuration) ?? [] {
                 guard let number = rows.shape(named: name)?.number else { continue }
                 if byNumber[number] < 0 { byNumber[number] = index } else { alsoHeldBy[number, default: []].append(index) }
