@@ -65,30 +65,33 @@ extension ManagedObjectContext {
     func currentAttributes(of object: ManagedObject, settling: Bool = false) -> AttributeValues {
         let entity = object.entity
         let shape = entity.shape
-        // A new object's values, every slot set: its row as they are.
-        let pending = object.pending
-        if object.committed == nil, !entity.hasTransformableSlots, let all = pending.allAttributes { return all }
-        var attributes = object.committed ?? AttributeValues(nils: 0)
-        // A save's new saved values: taken out of the object, so that they change in place, not in a copy.
-        if settling { object.committed = nil }
-        if attributes.count < shape.attributes.count { attributes = AttributeValues(nils: shape.attributes.count) }
-        let transformable = entity.hasTransformableSlots
-        pending.changedAttributes.forEach { index in
-            // A value is copied as it is kept, a number as its bits, not through an `Any`.
-            guard transformable, entity.slotKinds[index].type == .transformable else { return attributes.copySlot(index, from: pending.attributes) }
-            attributes[index] = pending.attributes[index].map { AttributeValueTransformer.data(for: $0, of: entity.slotAttributes[index]) }
+        return object.readingPending { pending in
+            // A new object's values, every slot set: its row as they are.
+            if object.committed == nil, !entity.hasTransformableSlots, let all = pending.allAttributes { return all }
+            var attributes = object.committed ?? AttributeValues(nils: 0)
+            // A save's new saved values: taken out of the object, so that they change in place, not in a copy.
+            if settling { object.committed = nil }
+            if attributes.count < shape.attributes.count { attributes = AttributeValues(nils: shape.attributes.count) }
+            let transformable = entity.hasTransformableSlots
+            pending.changedAttributes.forEach { index in
+                // A value is copied as it is kept, a number as its bits, not through an `Any`.
+                guard transformable, entity.slotKinds[index].type == .transformable else { return attributes.copySlot(index, from: pending.attributes) }
+                attributes[index] = pending.attributes[index].map { AttributeValueTransformer.data(for: $0, of: entity.slotAttributes[index]) }
+            }
+            return attributes
         }
-        return attributes
     }
 
     /// The to-one targets of `object` with its unsaved changes, each as `key` gives it.
     func currentToOnes(of object: ManagedObject, key: (ManagedObject) -> ObjectKey?) -> [ObjectKey?] {
         let count = object.entity.shape.toOnes.count
+        if count == 0 { return [] }
         var toOnes = object.committedToOnes.count == count ? object.committedToOnes : Array(repeating: nil, count: count)
-        let pending = object.pending
-        for index in 0..<count {
-            guard let target = pending.toOne(index) else { continue }
-            toOnes[index] = target.flatMap(key)
+        object.readingPending { pending in
+            for index in 0..<count {
+                guard let target = pending.toOne(index) else { continue }
+                toOnes[index] = target.flatMap(key)
+            }
         }
         return toOnes
     }

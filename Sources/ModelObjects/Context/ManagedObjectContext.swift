@@ -511,7 +511,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func discardChanges(of object: ManagedObject) {
         object.deleted = false
         object.deletedElsewhere = false
-        object.pending = PendingValues()
+        object.discardPendingValues()
         object.changedToManys = []
         object.toManys = [:]
         object.committedToManys = [:]

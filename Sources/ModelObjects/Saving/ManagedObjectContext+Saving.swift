@@ -313,13 +313,14 @@ extension ManagedObjectContext {
     private func insertRow(_ object: ManagedObject, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64]) throws {
         guard let own = key(object) else { return }
         let shape = object.entity.shape
-        // The unsaved values read out of the object once, not once a column.
-        let pending = object.pending
-        let targets = shape.toOnes.indices.map { index in (pending.toOne(index) ?? nil).flatMap(key) }
-        try writer.insert(
-            shape, key: own.key,
-            attribute: { index in pending.changedAttributes.contains(index) ? try columnValue(pending.attributes, slot: index, of: object) : .null },
-            toOnes: targets, orders: shape.toOnes.map { orders[$0.name] })
+        // The unsaved values read in place, once for all columns.
+        try object.readingPending { pending in
+            let targets = shape.toOnes.indices.map { index in (pending.toOne(index) ?? nil).flatMap(key) }
+            try writer.insert(
+                shape, key: own.key,
+                attribute: { index in pending.changedAttributes.contains(index) ? try columnValue(pending.attributes, slot: index, of: object) : .null },
+                toOnes: targets, orders: shape.toOnes.map { orders[$0.name] })
+        }
     }
 
     /// Writes the changed attributes and to-ones of `object` (or, for `everything`, all of them as
@@ -328,8 +329,20 @@ extension ManagedObjectContext {
         _ object: ManagedObject, _ own: ObjectKey, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64],
         version: Int64, skippingAttributes: Set<Int> = [], skippingToOnes: Set<Int> = [], everything: Bool = false
     ) throws -> Bool {
+        try object.readingPending { pending in
+            try updateRow(
+                object, own, writer, key: key, orders: orders, version: version, pending: &pending,
+                skippingAttributes: skippingAttributes, skippingToOnes: skippingToOnes, everything: everything)
+        }
+    }
+
+    /// ``updateRow(_:_:_:key:orders:version:skippingAttributes:skippingToOnes:everything:)`` with
+    /// the object's unsaved values lent.
+    private func updateRow(
+        _ object: ManagedObject, _ own: ObjectKey, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64],
+        version: Int64, pending: inout PendingValues, skippingAttributes: Set<Int>, skippingToOnes: Set<Int>, everything: Bool
+    ) throws -> Bool {
         let shape = object.entity.shape
-        let pending = object.pending
         var attributes = [(slot: Int, value: DatabaseValue)]()
         if everything {
             for index in shape.attributes.indices where !skippingAttributes.contains(index) {
@@ -567,7 +580,7 @@ extension ManagedObjectContext {
     func settle(_ object: ManagedObject, keys: inout SaveKeys) {
         object.committed = currentAttributes(of: object, settling: true)
         object.committedToOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
-        object.pending = PendingValues()
+        object.discardPendingValues()
         for name in object.changedToManys { object.committedToManys[name] = object.toManys[name]?.objects ?? [] }
         object.changedToManys = []
     }
