@@ -97,7 +97,7 @@ extension ManagedObject {
         guard slot >= 0, let held = value.held(as: entity.slotKinds[slot].type) else {
             return setValue(value.value, of: entity.properties.property(at: index), key: key.name)
         }
-        setAttribute(held, slot: slot, key: key.name)
+        setAttribute(held, slot: slot, key: key.name, index: index)
     }
 
     /// The value of the property `key` names for a property declared non-optional with no
@@ -243,15 +243,25 @@ enum AccessorValue {
     /// needs no conversion but an integer's width (an `Int` for an Integer 64, 32 or 16 attribute,
     /// truncated as ``ManagedObject/setValue(_:forKey:)`` truncates it); nil for any other value,
     /// which takes the way of ``ManagedObject/setValue(_:forKey:)``.
+    /// Switched on the value alone, then on the type: a switch on the pair copied the value, an
+    /// `Any` among its cases, and destroyed the copy, a quarter of a typed setter's time.
     func scalar(as type: AttributeType) -> AttributeValues.Scalar? {
-        switch (self, type) {
-        case (.int(let value), .integer64): .int64(Int64(value))
-        case (.int(let value), .integer32): .int32(Int32(truncatingIfNeeded: value))
-        case (.int(let value), .integer16): .int16(Int16(truncatingIfNeeded: value))
-        case (.int64, .integer64), (.int32, .integer32), (.int16, .integer16), (.bool, .boolean),
-            (.double, .double), (.float, .float), (.date, .date):
-            scalar
-        default: nil
+        switch self {
+        case .int(let value):
+            switch type {
+            case .integer64: .int64(Int64(value))
+            case .integer32: .int32(Int32(truncatingIfNeeded: value))
+            case .integer16: .int16(Int16(truncatingIfNeeded: value))
+            default: nil
+            }
+        case .int64(let value): type == .integer64 ? .int64(value) : nil
+        case .int32(let value): type == .integer32 ? .int32(value) : nil
+        case .int16(let value): type == .integer16 ? .int16(value) : nil
+        case .bool(let value): type == .boolean ? .bool(value) : nil
+        case .double(let value): type == .double ? .double(value) : nil
+        case .float(let value): type == .float ? .float(value) : nil
+        case .date(let value): type == .date ? .date(value) : nil
+        case .string, .object, .value: nil
         }
     }
 }

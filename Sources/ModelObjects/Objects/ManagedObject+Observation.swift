@@ -47,9 +47,10 @@ extension ManagedObject: Observable {
         observation?.didSet(self, keyPath)
     }
 
-    /// Runs `change` of the property `key`, announced to observers before and after.
-    func observingChange<Result>(of key: String, _ change: () -> Result) -> Result {
-        guard observation != nil, let keyPath = entity.properties.keyPath(of: key) else { return change() }
+    /// Runs `change` of the property `key`, announced to observers before and after; `index`, its
+    /// place in the entity's table when the caller knows it, spares looking its name up.
+    func observingChange<Result>(of key: String, at index: Int? = nil, _ change: () -> Result) -> Result {
+        guard observation != nil, let keyPath = index.map(entity.properties.keyPath(at:)) ?? entity.properties.keyPath(of: key) else { return change() }
         observeWillChange(keyPath)
         defer { observeDidChange(keyPath) }
         return change()

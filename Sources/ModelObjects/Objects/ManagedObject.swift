@@ -411,7 +411,8 @@ open class ManagedObject: NSObject {
     /// Sets the stored attribute in `slot`, named `key`, to `value`, already of the attribute's
     /// type: a change of the object, announced, undoable, saved by the next save; while the
     /// object awakes from a fetch, a saved value instead. Derived attributes keep their value.
-    func setAttribute(_ value: AccessorValue, slot: Int, key: String) {
+    /// `index` is the property's place in the entity's table, when the caller has it.
+    func setAttribute(_ value: AccessorValue, slot: Int, key: String, index: Int? = nil) {
         guard !deleted else { return }
         let kind = entity.slotKinds[slot]
         guard !kind.isDerived else { return }
@@ -422,7 +423,7 @@ open class ManagedObject: NSObject {
         let contextKnows = inserted && awaitsNotice && ManagedObjectContext.undoingContexts.load(ordering: .relaxed) == 0
         let context = contextKnows ? nil : managedObjectContext
         if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
-        observingChange(of: key) {
+        observingChange(of: key, at: index) {
             let count = entity.slotKinds.count
             addToPending { $0.setAttribute(value, slot: slot, of: count) }
             if contextKnows { lifecycle.changes &+= 1 } else { context?.markUpdated(self) }

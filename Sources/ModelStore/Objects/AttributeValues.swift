@@ -21,6 +21,9 @@ package struct AttributeValues {
     /// which took a fetched object of ten integers into malloc's next size. Reads and writes of a
     /// slot do not need it (``kindWord(_:in:)``).
     package var count: Int { Self.slotCount(of: words) }
+    /// Whether there are no slots: asked of the values themselves, since Collection's own
+    /// `isEmpty`, called from another module, reached the indices through the protocol's witnesses.
+    package var isEmpty: Bool { count == 0 }
     /// A word for each slot, its value's bits or, for a string or a value of another type, its
     /// place in `strings` or `others`; then the kinds, eight bytes to a word, counted from the
     /// last word back.
