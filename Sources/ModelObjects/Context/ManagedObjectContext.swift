@@ -118,7 +118,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // of objects holding one another through their to-ones broken first.
         if let saveObserver { NotificationCenter.default.removeObserver(saveObserver.observer) }
         if undoManager != nil { Self.undoingContexts.subtract(1, ordering: .relaxed) }
-        for object in registered.objects { object.heldToOnes = .none }
+        registered.forEachObject { object in
+            if !object.heldToOnes.isEmpty { object.heldToOnes = .none }
+        }
         // Objects the app still holds leave the lists with their bits cleared (``ChangeList``).
         insertedList.removeAll()
         updatedList.removeAll()
