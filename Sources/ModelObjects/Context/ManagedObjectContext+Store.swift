@@ -126,7 +126,9 @@ extension ManagedObjectContext {
         let stamp = readStamp(coordinator)
         var objects = [ManagedObject]()
         objects.reserveCapacity(rows.count)
-        func make(_ index: Int, key: ObjectRegistry.Key, _ entity: EntityDescription, _ type: ManagedObject.Type) throws {
+        // Takes its row and returns the object, changing no array of the caller's: arrays a nested
+        // function changes are checked for exclusivity at run time, on every row.
+        func make(_ row: inout StoredObject, key: ObjectRegistry.Key, _ entity: EntityDescription, _ type: ManagedObject.Type) throws -> ManagedObject {
             let rowKey = key.value
             let id: ManagedObjectID
             if rowKey > 0 {
@@ -141,10 +143,10 @@ extension ManagedObjectContext {
             let object = makeObject(entity, id: id, of: type, absentKey: key)
             // A key the fetch gave twice keeps its first object, as a lookup would have found it.
             if object.committed == nil, !object.inserted {
-                fill(object, taking: &rows[index], at: stamp)
+                fill(object, taking: &row, at: stamp)
                 awakeFromFetch(object)
             }
-            objects.append(object)
+            return object
         }
         // A context holding no object yet (a fresh one, as a background task's) has none to find
         // for these rows: each is registered with one hash, without a lookup before it.
@@ -159,10 +161,10 @@ extension ManagedObjectContext {
                 }
                 objects.append(known)
             } else if let shared {
-                try make(index, key: key, shared.entity, shared.type)
+                objects.append(try make(&rows[index], key: key, shared.entity, shared.type))
             } else {
                 let kind = try kind(number)
-                try make(index, key: key, kind.entity, kind.type)
+                objects.append(try make(&rows[index], key: key, kind.entity, kind.type))
             }
         }
         return objects

@@ -14,47 +14,49 @@ open class ManagedObject: NSObject {
     /// runtime's check on every read cost a fetch 3 % of its time.
     @exclusivity(unchecked) public internal(set) var entity: EntityDescription
     /// The object's identity: temporary until its first save (or ``ManagedObjectContext/obtainPermanentIDs(for:)``), then the row's.
-    public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object lives in; nil once it is deleted and saved, forgotten, or the
     /// context is gone (a weak reference: an object the app keeps can outlive its context, and
     /// reading its values after the first fault does not touch it).
-    public private(set) weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public private(set) weak var managedObjectContext: ManagedObjectContext?
 
     /// The row's `Z_OPT` when read; 0 for a new object.
-    var version: Int64 = 0
+    @exclusivity(unchecked) var version: Int64 = 0
     /// When, and after which of the coordinator's saves, the saved values were read.
-    var readStamp = ReadStamp()
+    @exclusivity(unchecked) var readStamp = ReadStamp()
     /// The saved attribute values in the order of the entity's row slots; nil while a fault.
-    /// Unchecked for exclusivity, as are ``pendingChanges``, ``extras`` and ``observation``:
-    /// each is only assigned whole or read (a read in place calls nothing that could reach the
-    /// object again), so no two accesses overlap, and the runtime's checks on them cost a fetch
-    /// of 200,000 objects read through typed accessors a tenth of its time.
+    /// Unchecked for exclusivity, as are the object's other stored state (its ID, version, flags,
+    /// to-ones, unsaved changes, extras and observation): each is only assigned whole or read (a
+    /// read in place calls nothing that could reach the object again, and an assignment stores
+    /// the new value before the old one goes), so no two accesses overlap, and the runtime's
+    /// checks on them cost a fetch of 200,000 objects read through typed accessors a tenth of its
+    /// time, and an insert or an update a fiftieth.
     @exclusivity(unchecked) final var committed: AttributeValues?
     /// The saved to-ones' targets, in the order of the entity's to-one slots. New ones let go of
     /// the objects held for the old.
-    var committedToOnes: [ObjectKey?] = [] {
+    @exclusivity(unchecked) var committedToOnes: [ObjectKey?] = [] {
         didSet { if !heldToOnes.isEmpty { heldToOnes = .none } }
     }
     /// The objects the saved to-ones were read as: an object holds its related objects, as Core
     /// Data's do, so that reading a to-one again finds the same object instead of a new fault
     /// each time, until the object is refreshed or its context goes.
-    var heldToOnes = HeldToOnes.none
+    @exclusivity(unchecked) var heldToOnes = HeldToOnes.none
     /// The unsaved changes, boxed on the first change and let go once none is left: most objects
     /// of a fetch are only read, and carry one empty reference instead of them. A box is there
     /// exactly while ``pending`` is not empty.
     @exclusivity(unchecked) private final var pendingChanges: PendingChanges?
     /// Which hooks the context has called, for those it calls once (``ManagedObject/Lifecycle``).
-    var lifecycle = Lifecycle()
+    @exclusivity(unchecked) var lifecycle = Lifecycle()
     // The flags follow the life cycle's, in the room its layout leaves.
-    var inserted = false
-    var deleted = false {
+    @exclusivity(unchecked) var inserted = false
+    @exclusivity(unchecked) var deleted = false {
         didSet { if !deleted { lifecycle.preparedForDeletion = false } }
     }
     /// Whether the object changed since its context's last objects-did-change (it is then in
     /// the context's `changedSinceNotice`).
-    var awaitsNotice = false
+    @exclusivity(unchecked) var awaitsNotice = false
     /// Which of its context's change lists the object is in, a bit each (``ChangeList``).
-    var listed: UInt8 = 0
+    @exclusivity(unchecked) var listed: UInt8 = 0
     /// ``ConcurrencyDebug/isEnabled``, read once when the object is made: a read of the object
     /// then checks a stored flag instead of the global's lazy initialization, whose check cost a
     /// fetch read through typed accessors 2 % of its time. It fits in the flags' room: objects
