@@ -30,7 +30,7 @@ open class ManagedObject: NSObject {
     /// read in place calls nothing that could reach the object again, and an assignment stores
     /// the new value before the old one goes), so no two accesses overlap, and the runtime's
     /// checks on them cost a fetch of 200,000 objects read through typed accessors a tenth of its
-    /// time, and an insert or an update a fiftieth.
+    /// time.
     @exclusivity(unchecked) final var committed: AttributeValues?
     /// The saved to-ones' targets, in the order of the entity's to-one slots. New ones let go of
     /// the objects held for the old.
