@@ -329,39 +329,30 @@ extension ManagedObjectContext {
         _ object: ManagedObject, _ own: ObjectKey, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64],
         version: Int64, skippingAttributes: Set<Int> = [], skippingToOnes: Set<Int> = [], everything: Bool = false
     ) throws -> Bool {
-        try object.readingPending { pending in
-            try updateRow(
-                object, own, writer, key: key, orders: orders, version: version, pending: &pending,
-                skippingAttributes: skippingAttributes, skippingToOnes: skippingToOnes, everything: everything)
-        }
-    }
-
-    /// ``updateRow(_:_:_:key:orders:version:skippingAttributes:skippingToOnes:everything:)`` with
-    /// the object's unsaved values lent.
-    private func updateRow(
-        _ object: ManagedObject, _ own: ObjectKey, _ writer: ObjectRowWriter, key: (ManagedObject) -> ObjectKey?, orders: [String: Int64],
-        version: Int64, pending: inout PendingValues, skippingAttributes: Set<Int>, skippingToOnes: Set<Int>, everything: Bool
-    ) throws -> Bool {
         let shape = object.entity.shape
-        var attributes = [(slot: Int, value: DatabaseValue)]()
-        if everything {
-            for index in shape.attributes.indices where !skippingAttributes.contains(index) {
-                let value = pending.attribute(index) ?? object.committed?[index] ?? nil
-                attributes.append((index, try columnValue(value, slot: index, of: object)))
+        // The row's new values, gathered from the unsaved values lent in place.
+        let (attributes, toOnes) = try object.readingPending { pending in
+            var attributes = [(slot: Int, value: DatabaseValue)]()
+            if everything {
+                for index in shape.attributes.indices where !skippingAttributes.contains(index) {
+                    let value = pending.attribute(index) ?? object.committed?[index] ?? nil
+                    attributes.append((index, try columnValue(value, slot: index, of: object)))
+                }
+            } else {
+                // The changed slots alone, found from the set's bits rather than by asking every slot.
+                try pending.changedAttributes.forEach { index in
+                    guard !skippingAttributes.contains(index) else { return }
+                    attributes.append((index, try columnValue(pending.attributes, slot: index, of: object)))
+                }
             }
-        } else {
-            // The changed slots alone, found from the set's bits rather than by asking every slot.
-            try pending.changedAttributes.forEach { index in
-                guard !skippingAttributes.contains(index) else { return }
-                attributes.append((index, try columnValue(pending.attributes, slot: index, of: object)))
+            var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()
+            for (index, slot) in shape.toOnes.enumerated() where !skippingToOnes.contains(index) {
+                let changed = pending.toOne(index)
+                guard changed != nil || orders[slot.name] != nil || everything else { continue }
+                let target = changed.map { $0.flatMap(key) } ?? (index < object.committedToOnes.count ? object.committedToOnes[index] : nil)
+                toOnes.append((index, target, orders[slot.name]))
             }
-        }
-        var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()
-        for (index, slot) in shape.toOnes.enumerated() where !skippingToOnes.contains(index) {
-            let changed = pending.toOne(index)
-            guard changed != nil || orders[slot.name] != nil || everything else { continue }
-            let target = changed.map { $0.flatMap(key) } ?? (index < object.committedToOnes.count ? object.committedToOnes[index] : nil)
-            toOnes.append((index, target, orders[slot.name]))
+            return (attributes, toOnes)
         }
         return try writer.update(shape, key: own.key, version: version, attributes: attributes, toOnes: toOnes)
     }
