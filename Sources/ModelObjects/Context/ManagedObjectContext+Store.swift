@@ -241,9 +241,14 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             preconditionFailure("\(type) cannot be made in a context without a persistent store coordinator")
         }
+        // The context's own memory of the last class, used on its queue only: a call from another
+        // queue, which checked mode reports when the object is inserted, asks the locked table.
+        let onQueue = !ConcurrencyDebug.isEnabled || isOnQueue
+        if onQueue, let last = lastMadeClass, last.type == ObjectIdentifier(type), last.coordinator === coordinator { return last.entity }
         guard let entity = coordinator.classes.entity(of: type, in: coordinator.managedObjectModel) else {
             preconditionFailure("the model has no entity whose class is \(type)")
         }
+        if onQueue { lastMadeClass = (ObjectIdentifier(type), coordinator, entity) }
         return entity
     }
 }

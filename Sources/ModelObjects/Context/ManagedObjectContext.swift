@@ -97,6 +97,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var refreshedSinceNotice: [ManagedObject] = []
     /// The number of the last save begun, which tells `willSave`'s rounds of one save from another's.
     var saveNumber: UInt32 = 0
+    /// The class whose objects ``entity(for:)`` last found the entity of, with the coordinator it
+    /// asked and the entity: `init(context:)` in a loop then asks the coordinator's locked table once.
+    var lastMadeClass: (type: ObjectIdentifier, coordinator: PersistentStoreCoordinator, entity: EntityDescription)?
 
     /// A context of a queue of `concurrencyType`, without a coordinator or parent yet.
     public init(concurrencyType: ConcurrencyType) {

@@ -94,10 +94,12 @@ extension ManagedObject {
         if let context = violatedContext() { return context.onQueue { write(value, for: key) } }
         guard let index = index(of: key) else { return }
         let slot = entity.properties.attributeSlot(at: index)
-        guard slot >= 0, let held = value.held(as: entity.slotKinds[slot].type) else {
-            return setValue(value.value, of: entity.properties.property(at: index), key: key.name)
+        if slot >= 0 {
+            let type = entity.slotKinds[slot].type
+            if let scalar = value.scalar(as: type) { return setAttribute(scalar, slot: slot, key: key.name, index: index) }
+            if case .string = value, type == .string { return setAttribute(value, slot: slot, key: key.name, index: index) }
         }
-        setAttribute(held, slot: slot, key: key.name, index: index)
+        setValue(value.value, of: entity.properties.property(at: index), key: key.name)
     }
 
     /// The value of the property `key` names for a property declared non-optional with no
@@ -230,13 +232,6 @@ enum AccessorValue {
         case .date(let value): .date(value)
         case .int, .string, .object, .value: nil
         }
-    }
-
-    /// The value as an attribute of `type` holds it (``scalar(as:)``, or a string for a string
-    /// attribute); nil for any other value, which takes the way of ``ManagedObject/setValue(_:forKey:)``.
-    func held(as type: AttributeType) -> AccessorValue? {
-        if case .string = self { return type == .string ? self : nil }
-        return scalar(as: type).map(AccessorValue.init)
     }
 
     /// The value as an attribute of `type` holds it, when it is a number, boolean or date that

@@ -415,10 +415,24 @@ open class ManagedObject: NSObject {
     /// object awakes from a fetch, a saved value instead. Derived attributes keep their value.
     /// `index` is the property's place in the entity's table, when the caller has it.
     func setAttribute(_ value: AccessorValue, slot: Int, key: String, index: Int? = nil) {
+        changeAttribute(slot: slot, key: key, index: index, saved: { value.value }) { $0.setAttribute(value, slot: slot, of: $1) }
+    }
+
+    /// ``setAttribute(_:slot:key:index:)`` for a number, boolean or date of the attribute's own
+    /// type, a typed setter's value: kept as its bits, with no ``AccessorValue`` made and
+    /// destroyed around it (an enum with an `Any` among its cases, copied through memory).
+    func setAttribute(_ scalar: AttributeValues.Scalar, slot: Int, key: String, index: Int) {
+        changeAttribute(slot: slot, key: key, index: index, saved: { scalar.value }) { $0.setAttribute(scalar, slot: slot, of: $1) }
+    }
+
+    /// The steps every change of a stored attribute takes, `set` storing the value into the
+    /// unsaved values (given the entity's number of slots), `saved` giving it as a saved value.
+    @inline(__always)
+    private func changeAttribute(slot: Int, key: String, index: Int?, saved: () -> Any?, _ set: (inout PendingValues, Int) -> Void) {
         guard !deleted else { return }
         let kind = entity.slotKinds[slot]
         guard !kind.isDerived else { return }
-        if lifecycle.awakingFromFetch { return setSavedValue(value.value, slot: slot) }
+        if lifecycle.awakingFromFetch { return setSavedValue(saved(), slot: slot) }
         // A new object already awaiting the next objects-did-change is in every list of its
         // context a change would put it in; unless some context records undo, its change needs
         // nothing of its context, whose weak reference cost a quarter of a setter to load.
@@ -427,7 +441,7 @@ open class ManagedObject: NSObject {
         if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
         observingChange(of: key, at: index) {
             let count = entity.slotKinds.count
-            addToPending { $0.setAttribute(value, slot: slot, of: count) }
+            addToPending { set(&$0, count) }
             if contextKnows { lifecycle.changes &+= 1 } else { context?.markUpdated(self) }
         }
     }

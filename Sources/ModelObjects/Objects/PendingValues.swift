@@ -55,6 +55,13 @@ struct PendingValues {
         changedAttributes.insert(slot)
     }
 
+    /// Sets the attribute in `slot` to `scalar`, a number, boolean or date of its own type.
+    mutating func setAttribute(_ scalar: AttributeValues.Scalar, slot: Int, of shapeCount: Int) {
+        if attributes.isEmpty { attributes = AttributeValues(nils: shapeCount) }
+        attributes.set(scalar, at: slot)
+        changedAttributes.insert(slot)
+    }
+
     mutating func setToOne(_ target: ManagedObject?, slot: Int, of shapeCount: Int) {
         if toOnes.isEmpty { toOnes = Array(repeating: nil, count: shapeCount) }
         toOnes[slot] = target
