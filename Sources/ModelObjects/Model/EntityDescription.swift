@@ -66,8 +66,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// their property names and the attributes' slots.
     let constraints: [(names: [String], slots: [Int])]
     /// The attributes a save checks through `validateValue(_:forKey:)` (all but derived ones), each
-    /// with its index in ``properties``.
-    let validatedAttributes: [(name: String, index: Int)]
+    /// with its index in ``properties`` and its row slot (-1 for a transient).
+    let validatedAttributes: [(name: String, index: Int, slot: Int)]
     /// The entity and empty store part every temporary ID of the entity's new objects shares.
     let temporaryIDScope: ManagedObjectID.Scope
 
@@ -119,7 +119,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         }
         validatedAttributes = attributes.compactMap { attribute in
             guard !attribute.isDerived, let index = table.index(of: attribute.name) else { return nil }
-            return (attribute.name, index)
+            return (attribute.name, index, table.attributeSlot(at: index))
         }
     }
 

@@ -297,9 +297,14 @@ open class ManagedObject: NSObject {
     /// The value of the stored attribute in row slot `slot`: its unsaved value, or its saved one
     /// (the fault fulfilled first), a transformable's data transformed. Made an `Any` at once, not
     /// through ``AccessorValue``: a save's validation reads every attribute of every saved object.
-    private func attributeValue(_ slot: Int) -> Any? {
+    func attributeValue(_ slot: Int) -> Any? {
         if entity.hasTransformableSlots, entity.slotKinds[slot].type == .transformable { return attributeRead(slot).value }
-        if let changes = pendingChanges, let value = changes.values.attributeInPlace(slot) { return value }
+        // The unsaved values' box borrowed, not retained and released: the object holds it, and
+        // reading a value runs no other code.
+        if let box = pendingChanges.map(Unmanaged.passUnretained),
+            let value = box._withUnsafeGuaranteedRef({ $0.values.attributeInPlace(slot) }) {
+            return value
+        }
         if committed == nil { managedObjectContext?.fulfill(self) }
         if let scalar = committed?.scalarInPlace(at: slot) { return scalar.value }
         if let string = committed?.stringInPlace(at: slot) { return string }

@@ -23,7 +23,9 @@ struct PendingValues {
     /// that the box lends the values in place instead of copying them, their storage retained
     /// and released, for each read (a save's validation reads every attribute of a new object).
     mutating func attributeInPlace(_ slot: Int) -> Any?? {
-        changedAttributes.contains(slot) ? .some(attributes[slot]) : nil
+        guard changedAttributes.contains(slot) else { return nil }
+        if let scalar = attributes.scalarInPlace(at: slot) { return .some(scalar.value) }
+        return .some(attributes[slot])
     }
 
     /// The unsaved target of the to-one in `slot`, if it changed.

@@ -38,8 +38,9 @@ enum ObjectValidator {
     /// The errors of `object`'s properties, each checked through its `validateValue(_:forKey:)`.
     static func propertyErrors(of object: ManagedObject) -> [NSError] {
         var errors = [NSError]()
-        for (name, index) in object.entity.validatedAttributes {
-            var value = object.value(ofPropertyAt: index, key: name)
+        // A stored attribute's value is read by its slot, found once with the entity.
+        for (name, index, slot) in object.entity.validatedAttributes {
+            var value = slot >= 0 ? object.attributeValue(slot) : object.value(ofPropertyAt: index, key: name)
             collect(into: &errors) { try object.validateValue(&value, forKey: name) }
         }
         for relationship in object.entity.relationships {
