@@ -27,16 +27,21 @@ extension ManagedObject: Observable {
     /// tracking reads, if any.
     func observeAccess(at index: Int) {
         if observation == nil { _ = observationBox() }
-        // The box is borrowed, not retained and released around the call (atomic operations that
-        // were half of a read's cost): the object holds it for as long as the object lives, and
-        // registering a read runs no code that could let it go.
-        Unmanaged.passUnretained(observation.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.access(self, at: index) }
+        // The box, the entity and the key path are borrowed, not retained and released around
+        // the registrar's call (atomic operations that were half of a read's cost): the object
+        // holds its box and its entity, the entity's table holds the key path, and registering
+        // a read runs no code that could let any of them go.
+        Unmanaged.passUnretained(observation.unsafelyUnwrapped)._withUnsafeGuaranteedRef { box in
+            Unmanaged.passUnretained(entity)._withUnsafeGuaranteedRef { entity in
+                entity.properties.withKeyPath(at: index) { box.access(self, $0) }
+            }
+        }
     }
 
     /// The box of the object's registrar, made on first use.
     private func observationBox() -> ObservationBox {
         if let observation { return observation }
-        let box = ObservationBox(table: entity.properties)
+        let box = ObservationBox()
         observation = box
         return box
     }
@@ -54,9 +59,11 @@ extension ManagedObject: Observable {
     /// Runs `change` of the property `key`, announced to observers before and after; `index`, its
     /// place in the entity's table when the caller knows it, spares looking its name up.
     func observingChange<Result>(of key: String, at index: Int? = nil, _ change: () -> Result) -> Result {
-        guard let observation, let index = index ?? entity.properties.index(of: key) else { return change() }
-        observation.willSet(self, at: index)
-        defer { observation.didSet(self, at: index) }
+        guard let observation else { return change() }
+        let table = entity.properties
+        guard let index = index ?? table.index(of: key) else { return change() }
+        table.withKeyPath(at: index) { observation.willSet(self, $0) }
+        defer { table.withKeyPath(at: index) { observation.didSet(self, $0) } }
         return change()
     }
 
@@ -99,32 +106,6 @@ extension ManagedObject: Observable {
 /// the box's own methods.
 final class ObservationBox: Sendable {
     private let registrar = ObservationRegistrar()
-    /// The object's entity's property table, whose key paths the box borrows for its calls.
-    /// An object's entity is only ever replaced by one with the same properties in the same
-    /// order (``ManagedObjectContext/adoptModelEntity(_:)``), whose key paths are equal.
-    private let table: PropertyTable
-
-    init(table: PropertyTable) {
-        self.table = table
-    }
-
-    /// Registers a read of the property at `index` of `object`'s entity's table.
-    @inline(__always)
-    func access(_ object: ManagedObject, at index: Int) {
-        table.withKeyPath(at: index) { registrar.access(object, keyPath: $0) }
-    }
-
-    /// Announces that the property at `index` of `object` is about to change.
-    @inline(__always)
-    func willSet(_ object: ManagedObject, at index: Int) {
-        table.withKeyPath(at: index) { registrar.willSet(object, keyPath: $0) }
-    }
-
-    /// Announces that the property at `index` of `object` changed.
-    @inline(__always)
-    func didSet(_ object: ManagedObject, at index: Int) {
-        table.withKeyPath(at: index) { registrar.didSet(object, keyPath: $0) }
-    }
 
     /// Registers a read of `keyPath` of `object` with the observer tracking reads, if any.
     @inline(__always)
