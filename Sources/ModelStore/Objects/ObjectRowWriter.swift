@@ -22,6 +22,7 @@ package final class ObjectRowWriter {
     /// many rows of few entities and shapes).
     private let inserts = PreparedStatements<Int>()
     private let updates = PreparedStatements<UpdateSignature>()
+    private let wideUpdates = PreparedStatements<WideUpdateSignature>()
     /// The array the last row's values were gathered in, emptied and filled again for the next
     /// row (taken out while in use), so that a save of many rows does not allocate one per row.
     private var spareValues: [DatabaseValue] = []
@@ -99,35 +100,47 @@ package final class ObjectRowWriter {
         if !zip(attributes, attributes.dropFirst()).allSatisfy({ $0.slot < $1.slot }) { attributes.sort { $0.slot < $1.slot } }
         var toOnes = toOnes
         if !zip(toOnes, toOnes.dropFirst()).allSatisfy({ $0.slot < $1.slot }) { toOnes.sort { $0.slot < $1.slot } }
-        var signature = UpdateSignature(number: shape.number, versionless: version == 0)
-        for change in attributes { signature.attributes.insert(change.slot) }
-        for change in toOnes {
-            if change.order == nil { signature.toOnes.insert(change.slot) } else { signature.orderedToOnes.insert(change.slot) }
-        }
         let key = keys.primaryKey(key)
         let external = shape.hasExternalAttributes ? attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column } : []
         return try files.replacing(external, in: shape.table, key: key, db) {
-            let prepared = updates.statement(signature)
-            var columns: [String]? = prepared != nil ? nil : []
-            var values = takeSpareValues(capacity: attributes.count + toOnes.count * 3 + 3)
-            for (slot, value) in attributes where !shape.attributes[slot].isDerived {
-                columns?.append(shape.attributes[slot].column)
-                values.append(shape.attributes[slot].isExternal ? try files.column(for: value, db) : value)
+            if let signature = UpdateSignature(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes) {
+                return try writeUpdate(updates, signature, shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
             }
+            var signature = WideUpdateSignature(number: shape.number, versionless: version == 0)
+            for change in attributes { signature.attributes.insert(change.slot) }
             for change in toOnes {
-                append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
+                if change.order == nil { signature.toOnes.insert(change.slot) } else { signature.orderedToOnes.insert(change.slot) }
             }
-            values.append((version + 1).databaseValue)
-            values.append(key.databaseValue)
-            values.append(version.databaseValue)
-            try updates.run(signature, prepared: prepared, values, in: db) {
-                let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
-                let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
-                return "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)"
-            }
-            keepSpareValues(&values)
-            return changedOneRow
+            return try writeUpdate(wideUpdates, signature, shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
         }
+    }
+
+    /// Writes an update through the statement `statements` keeps for `signature` (the columns it
+    /// sets), and tells whether it changed the row.
+    private func writeUpdate<Signature: Hashable>(
+        _ statements: PreparedStatements<Signature>, _ signature: Signature, _ shape: EntityRowShape, key: Int64,
+        version: Int64, attributes: [(slot: Int, value: DatabaseValue)], toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]
+    ) throws -> Bool {
+        let prepared = statements.statement(signature)
+        var columns: [String]? = prepared != nil ? nil : []
+        var values = takeSpareValues(capacity: attributes.count + toOnes.count * 3 + 3)
+        for (slot, value) in attributes where !shape.attributes[slot].isDerived {
+            columns?.append(shape.attributes[slot].column)
+            values.append(shape.attributes[slot].isExternal ? try files.column(for: value, db) : value)
+        }
+        for change in toOnes {
+            append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
+        }
+        values.append((version + 1).databaseValue)
+        values.append(key.databaseValue)
+        values.append(version.databaseValue)
+        try statements.run(signature, prepared: prepared, values, in: db) {
+            let sets = ((columns ?? []) + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
+            let versionTest = version == 0 ? "(Z_OPT = ? OR Z_OPT IS NULL)" : "Z_OPT = ?"
+            return "UPDATE \(shape.table) SET \(sets) WHERE Z_PK = ? AND \(versionTest)"
+        }
+        keepSpareValues(&values)
+        return changedOneRow
     }
 
     /// Deletes an object's row at `version`; false when it is gone or at another version.
@@ -274,9 +287,34 @@ private final class ExternalFileChanges: @unchecked Sendable {
 }
 
 /// What an update statement writes: the entity, the attribute slots, the to-one slots (apart
-/// those whose order column is written too) and whether the version read was 0. Slots are kept
-/// as bits, so that telling one row's statement apart costs no array for each row.
+/// those whose order column is written too) and whether the version read was 0, each set of
+/// slots as the bits of one word. Made only when every slot is below 64, as in all but the
+/// widest entities: a value of plain words, which the statement cache copies and compares for
+/// every row without touching a reference (``WideUpdateSignature`` for the others).
 private struct UpdateSignature: Hashable {
+    let number: Int
+    let versionless: Bool
+    private(set) var attributes: UInt64 = 0
+    private(set) var toOnes: UInt64 = 0
+    private(set) var orderedToOnes: UInt64 = 0
+
+    /// The signature of an update of `attributes` and `toOnes`; nil when a slot is 64 or more.
+    init?(number: Int, versionless: Bool, attributes: [(slot: Int, value: DatabaseValue)], toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]) {
+        self.number = number
+        self.versionless = versionless
+        for change in attributes {
+            guard change.slot < 64 else { return nil }
+            self.attributes |= 1 << UInt64(change.slot)
+        }
+        for change in toOnes {
+            guard change.slot < 64 else { return nil }
+            if change.order == nil { self.toOnes |= 1 << UInt64(change.slot) } else { orderedToOnes |= 1 << UInt64(change.slot) }
+        }
+    }
+}
+
+/// ``UpdateSignature`` for an update of a slot of 64 or more, its slots in sets of any size.
+private struct WideUpdateSignature: Hashable {
     let number: Int
     let versionless: Bool
     var attributes = SlotSet()
