@@ -26,14 +26,6 @@ struct WideEntityUpdateTests {
             """
     }
 
-    /// A loaded container of the model on a new store in `folder`.
-    static func container(in folder: URL) async throws -> PersistentContainer {
-        let model = folder.appendingPathComponent("Wide.xcdatamodel")
-        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-        try contents.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
-        return try await ContextTestSupport.container(model.path, in: folder)
-    }
-
     /// The attributes each of six saved rows gets a new value in, by row: two rows of the same
     /// narrow set, given in both orders; two sets that differ only past slot 64 (with one column
     /// in common below it); a set past slot 64 alone; one narrow set of its own.
@@ -42,7 +34,7 @@ struct WideEntityUpdateTests {
     @Test func eachUpdatedRowGetsItsOwnValuesInItsOwnColumns() async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
-        let container = try await Self.container(in: folder.url)
+        let container = try await ContextlessObjectTests.container(Self.contents, named: "wide", in: folder.url)
         let writer = container.newBackgroundContext()
         try writer.performAndWait {
             let entity = try #require(writer.persistentStoreCoordinator?.managedObjectModel.entitiesByName["Wide"])
