@@ -244,11 +244,11 @@ extension ManagedObjectContext {
         // The context's own memory of the last class, used on its queue only: a call from another
         // queue, which checked mode reports when the object is inserted, asks the locked table.
         let onQueue = !ConcurrencyDebug.isEnabled || isOnQueue
-        if onQueue, let last = lastMadeClass, last.type == ObjectIdentifier(type), last.coordinator === coordinator { return last.entity }
+        if onQueue, let last = lastMadeClass, last.type == ObjectIdentifier(type) { return last.entity }
         guard let entity = coordinator.classes.entity(of: type, in: coordinator.managedObjectModel) else {
             preconditionFailure("the model has no entity whose class is \(type)")
         }
-        if onQueue { lastMadeClass = (ObjectIdentifier(type), coordinator, entity) }
+        if onQueue { lastMadeClass = (ObjectIdentifier(type), entity) }
         return entity
     }
 }

@@ -21,7 +21,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The queue the context and its objects are used on.
     public let concurrencyType: ConcurrencyType
     /// Where the context reads and saves; a child context's is its root's.
-    public var persistentStoreCoordinator: PersistentStoreCoordinator?
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        didSet { lastMadeClass = nil }
+    }
     /// The context a child context reads through and saves into (`parentContext`), instead of
     /// the store; set it before the context is used. The child keeps its parent alive.
     public var parent: ManagedObjectContext? {
@@ -97,9 +99,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var refreshedSinceNotice: [ManagedObject] = []
     /// The number of the last save begun, which tells `willSave`'s rounds of one save from another's.
     var saveNumber: UInt32 = 0
-    /// The class whose objects ``entity(for:)`` last found the entity of, with the coordinator it
-    /// asked and the entity: `init(context:)` in a loop then asks the coordinator's locked table once.
-    var lastMadeClass: (type: ObjectIdentifier, coordinator: PersistentStoreCoordinator, entity: EntityDescription)?
+    /// The class whose objects ``entity(for:)`` last found the entity of, and the entity, until
+    /// the coordinator changes: `init(context:)` in a loop then asks the coordinator's locked
+    /// table once.
+    var lastMadeClass: (type: ObjectIdentifier, entity: EntityDescription)?
 
     /// A context of a queue of `concurrencyType`, without a coordinator or parent yet.
     public init(concurrencyType: ConcurrencyType) {
