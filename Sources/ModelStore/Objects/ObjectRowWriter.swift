@@ -106,11 +106,7 @@ package final class ObjectRowWriter {
             if let signature = UpdateSignature(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes) {
                 return try writeUpdate(updates, signature, shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
             }
-            var signature = WideUpdateSignature(number: shape.number, versionless: version == 0)
-            for change in attributes { signature.attributes.insert(change.slot) }
-            for change in toOnes {
-                if change.order == nil { signature.toOnes.insert(change.slot) } else { signature.orderedToOnes.insert(change.slot) }
-            }
+            let signature = WideUpdateSignature(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes)
             return try writeUpdate(wideUpdates, signature, shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
         }
     }
@@ -317,12 +313,17 @@ private struct UpdateSignature: Hashable {
 private struct WideUpdateSignature: Hashable {
     let number: Int
     let versionless: Bool
-    var attributes = SlotSet()
-    var toOnes = SlotSet()
-    var orderedToOnes = SlotSet()
+    private(set) var attributes = SlotSet()
+    private(set) var toOnes = SlotSet()
+    private(set) var orderedToOnes = SlotSet()
 
-    init(number: Int, versionless: Bool) {
+    /// The signature of an update of `attributes` and `toOnes`.
+    init(number: Int, versionless: Bool, attributes: [(slot: Int, value: DatabaseValue)], toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]) {
         self.number = number
         self.versionless = versionless
+        for change in attributes { self.attributes.insert(change.slot) }
+        for change in toOnes {
+            if change.order == nil { self.toOnes.insert(change.slot) } else { orderedToOnes.insert(change.slot) }
+        }
     }
 }
