@@ -66,14 +66,8 @@ final class PropertyTable: Sendable {
     /// The slot among the row's to-ones of the property at `index` when it is a stored to-one, -1 otherwise.
     func toOneSlot(at index: Int) -> Int { toOneSlots[index] }
 
-    /// Calls `body` with the key path Observation tracks the property at `index` by, borrowed in
-    /// place from the table for the call, which the caller keeps alive: taken out of the array,
-    /// it was retained and released (atomic operations on one object every read of the property
-    /// shares, a sixth of a fresh fetch's reads). Nothing keeps the borrowed reference.
-    @inline(__always)
-    func withKeyPath<Result>(at index: Int, _ body: (ManagedObject.ObservedKeyPath) -> Result) -> Result {
-        Unmanaged.passUnretained(keyPaths[index])._withUnsafeGuaranteedRef(body)
-    }
+    /// The key path Observation tracks the property at `index` by.
+    func keyPath(at index: Int) -> ManagedObject.ObservedKeyPath { keyPaths[index] }
 
     /// The key path Observation tracks the property `name` by, nil for an unknown name.
     func keyPath(of name: String) -> ManagedObject.ObservedKeyPath? { index(of: name).map { keyPaths[$0] } }

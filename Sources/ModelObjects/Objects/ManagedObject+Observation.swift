@@ -26,16 +26,7 @@ extension ManagedObject: Observable {
     /// Registers a read of the property at `index` of the entity's table with the observer
     /// tracking reads, if any.
     func observeAccess(at index: Int) {
-        if observation == nil { _ = observationBox() }
-        // The box, the entity and the key path are borrowed, not retained and released around
-        // the registrar's call (atomic operations that were half of a read's cost): the object
-        // holds its box and its entity, the entity's table holds the key path, and registering
-        // a read runs no code that could let any of them go.
-        Unmanaged.passUnretained(observation.unsafelyUnwrapped)._withUnsafeGuaranteedRef { box in
-            Unmanaged.passUnretained(entity)._withUnsafeGuaranteedRef { entity in
-                entity.properties.withKeyPath(at: index) { box.access(self, $0) }
-            }
-        }
+        observationBox().access(self, entity.properties.keyPath(at: index))
     }
 
     /// The box of the object's registrar, made on first use.
@@ -59,11 +50,9 @@ extension ManagedObject: Observable {
     /// Runs `change` of the property `key`, announced to observers before and after; `index`, its
     /// place in the entity's table when the caller knows it, spares looking its name up.
     func observingChange<Result>(of key: String, at index: Int? = nil, _ change: () -> Result) -> Result {
-        guard let observation else { return change() }
-        let table = entity.properties
-        guard let index = index ?? table.index(of: key) else { return change() }
-        table.withKeyPath(at: index) { observation.willSet(self, $0) }
-        defer { table.withKeyPath(at: index) { observation.didSet(self, $0) } }
+        guard observation != nil, let keyPath = index.map(entity.properties.keyPath(at:)) ?? entity.properties.keyPath(of: key) else { return change() }
+        observeWillChange(keyPath)
+        defer { observeDidChange(keyPath) }
         return change()
     }
 

@@ -299,12 +299,7 @@ open class ManagedObject: NSObject {
     /// through ``AccessorValue``: a save's validation reads every attribute of every saved object.
     func attributeValue(_ slot: Int) -> Any? {
         if entity.hasTransformableSlots, entity.slotKinds[slot].type == .transformable { return attributeRead(slot).value }
-        // The unsaved values' box borrowed, not retained and released: the object holds it, and
-        // reading a value runs no other code.
-        if let box = pendingChanges.map(Unmanaged.passUnretained),
-            let value = box._withUnsafeGuaranteedRef({ $0.values.attributeInPlace(slot) }) {
-            return value
-        }
+        if let changes = pendingChanges, let value = changes.values.attributeInPlace(slot) { return value }
         if committed == nil { managedObjectContext?.fulfill(self) }
         if let scalar = committed?.scalarInPlace(at: slot) { return scalar.value }
         if let string = committed?.stringInPlace(at: slot) { return string }
