@@ -301,9 +301,7 @@ open class ManagedObject: NSObject {
         if entity.hasTransformableSlots, entity.slotKinds[slot].type == .transformable { return attributeRead(slot).value }
         if let changes = pendingChanges, let value = changes.values.attributeInPlace(slot) { return value }
         if committed == nil { managedObjectContext?.fulfill(self) }
-        if let scalar = committed?.scalarInPlace(at: slot) { return scalar.value }
-        if let string = committed?.stringInPlace(at: slot) { return string }
-        return committed?[slot] ?? nil
+        return committed?.valueInPlace(at: slot) ?? nil
     }
 
     /// ``attributeValue(_:)`` with a number, boolean, date or string as itself (``AccessorValue``),

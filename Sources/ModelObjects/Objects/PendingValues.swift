@@ -24,8 +24,7 @@ struct PendingValues {
     /// and released, for each read (a save's validation reads every attribute of a new object).
     mutating func attributeInPlace(_ slot: Int) -> Any?? {
         guard changedAttributes.contains(slot) else { return nil }
-        if let scalar = attributes.scalarInPlace(at: slot) { return .some(scalar.value) }
-        return .some(attributes[slot])
+        return .some(attributes.valueInPlace(at: slot))
     }
 
     /// The unsaved target of the to-one in `slot`, if it changed.

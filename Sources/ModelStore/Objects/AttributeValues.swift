@@ -109,6 +109,30 @@ package struct AttributeValues {
         string(at: slot)
     }
 
+    /// The value in slot `slot` as an `Any`, made in one pass over its kind (not a scalar first,
+    /// then a string): a save's validation makes one of every attribute of every saved object.
+    private func value(at slot: Int) -> Any? {
+        let bits = words[slot]
+        switch kind(slot) {
+        case .null: return nil
+        case .int64: return Int64(bitPattern: bits)
+        case .int32: return Int32(truncatingIfNeeded: Int64(bitPattern: bits))
+        case .int16: return Int16(truncatingIfNeeded: Int64(bitPattern: bits))
+        case .bool: return bits != 0
+        case .double: return Double(bitPattern: bits)
+        case .float: return Float(bitPattern: UInt32(truncatingIfNeeded: bits))
+        case .date: return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
+        case .string: return strings[Int(bits)]
+        case .other: return others[Int(bits)]
+        }
+    }
+
+    /// The subscript's value for values kept in a class's stored property, lent in place as
+    /// ``scalarInPlace(at:)`` lends them.
+    package mutating func valueInPlace(at slot: Int) -> Any? {
+        value(at: slot)
+    }
+
     private func kind(_ slot: Int) -> Kind { Self.kind(slot, in: words) }
 
     private mutating func set(_ kind: Kind, _ bits: UInt64, at slot: Int) { Self.set(kind, bits, at: slot, in: &words) }
@@ -227,14 +251,7 @@ extension AttributeValues: RandomAccessCollection, MutableCollection {
 
     /// The value in slot `slot`, of the type it was set with; nil for a slot never set.
     package subscript(slot: Int) -> Any? {
-        get {
-            if let scalar = scalar(at: slot) { return scalar.value }
-            switch kind(slot) {
-            case .string: return strings[Int(words[slot])]
-            case .other: return others[Int(words[slot])]
-            default: return nil
-            }
-        }
+        get { value(at: slot) }
         set {
             guard let value = newValue else { return set(.null, 0, at: slot) }
             if let string = Self.exactly(value, String.self) {
