@@ -1,10 +1,11 @@
 import Foundation
 
 extension ManagedObject {
-    /// The hooks a context has called on an object, for those Core Data calls once, and whether
-    /// one runs now with change tracking suspended.
-    /// The counts come first, so that the flags after them leave room at the end for the
-    /// object's own flags.
+    /// The hooks a context has called on an object, for those Core Data calls once, whether one
+    /// runs now with change tracking suspended, and the object's state flags.
+    /// The counts come first; the six flags share one byte after them, which leaves room for the
+    /// object's last two flags in the same eight bytes (six separate booleans ended the object
+    /// eight bytes past a malloc size class: 16 bytes more for every object).
     struct Lifecycle {
         /// How many times the object was changed (``ManagedObjectContext/markUpdated(_:)``), and
         /// that count when `willSave` was last called in the save numbered `willSaveSaveNumber`.
@@ -13,11 +14,44 @@ extension ManagedObject {
         var changes: UInt32 = 0
         var willSaveChanges: UInt32 = 0
         var willSaveSaveNumber: UInt32 = 0
-        var awokeFromInsert = false
+        /// The flags below, a bit each.
+        private var flags: UInt8 = 0
+
+        var awokeFromInsert: Bool {
+            get { flag(0b1) }
+            set { setFlag(0b1, newValue) }
+        }
         /// Set once the object's deletion was prepared; cleared when it is no longer deleted.
-        var preparedForDeletion = false
+        var preparedForDeletion: Bool {
+            get { flag(0b10) }
+            set { setFlag(0b10, newValue) }
+        }
         /// Set while `awakeFromFetch` runs: values set then are the object's saved values.
-        var awakingFromFetch = false
+        var awakingFromFetch: Bool {
+            get { flag(0b100) }
+            set { setFlag(0b100, newValue) }
+        }
+        /// ``ManagedObject/isInserted``.
+        var inserted: Bool {
+            get { flag(0b1000) }
+            set { setFlag(0b1000, newValue) }
+        }
+        /// ``ManagedObject/isDeleted``.
+        var deleted: Bool {
+            get { flag(0b1_0000) }
+            set { setFlag(0b1_0000, newValue) }
+        }
+        /// ``ManagedObject/awaitsNotice``.
+        var awaitsNotice: Bool {
+            get { flag(0b10_0000) }
+            set { setFlag(0b10_0000, newValue) }
+        }
+
+        private func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
+
+        private mutating func setFlag(_ bit: UInt8, _ on: Bool) {
+            flags = on ? flags | bit : flags & ~bit
+        }
     }
 
     /// Sets the saved value of an attribute while `awakeFromFetch` runs, as Core Data's change

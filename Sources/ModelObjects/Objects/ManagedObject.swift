@@ -45,16 +45,27 @@ open class ManagedObject: NSObject {
     /// of a fetch are only read, and carry one empty reference instead of them. A box is there
     /// exactly while ``pending`` is not empty.
     @exclusivity(unchecked) private final var pendingChanges: PendingChanges?
-    /// Which hooks the context has called, for those it calls once (``ManagedObject/Lifecycle``).
+    /// Which hooks the context has called, for those it calls once, and the object's flags
+    /// (``ManagedObject/Lifecycle``).
     @exclusivity(unchecked) var lifecycle = Lifecycle()
-    // The flags follow the life cycle's, in the room its layout leaves.
-    @exclusivity(unchecked) var inserted = false
-    @exclusivity(unchecked) var deleted = false {
-        didSet { if !deleted { lifecycle.preparedForDeletion = false } }
+    var inserted: Bool {
+        get { lifecycle.inserted }
+        set { lifecycle.inserted = newValue }
+    }
+    var deleted: Bool {
+        get { lifecycle.deleted }
+        set {
+            lifecycle.deleted = newValue
+            if !newValue { lifecycle.preparedForDeletion = false }
+        }
     }
     /// Whether the object changed since its context's last objects-did-change (it is then in
     /// the context's `changedSinceNotice`).
-    @exclusivity(unchecked) var awaitsNotice = false
+    var awaitsNotice: Bool {
+        get { lifecycle.awaitsNotice }
+        set { lifecycle.awaitsNotice = newValue }
+    }
+    // The last flags follow the life cycle's, in the room its layout leaves.
     /// Which of its context's change lists the object is in, a bit each (``ChangeList``).
     @exclusivity(unchecked) var listed: UInt8 = 0
     /// ``ConcurrencyDebug/isEnabled``, read once when the object is made: a read of the object
