@@ -2,22 +2,24 @@ import Foundation
 import ModelSchema
 
 /// An object's attribute values in the order of its row's attribute slots, kept compactly: an
-/// integer, a boolean, a floating-point number or a date as its eight bytes beside a byte naming
+/// integer, a boolean, a floating-point number or a date as its eight bytes beside four bits naming
 /// its type, any other value (a string, data, a decimal, a UUID…) as itself. A row of ten integers
-/// takes one allocation of 13 words, where `[Any?]` takes ten 40-byte existentials, so a context
+/// takes one allocation of 11 words, where `[Any?]` takes ten 40-byte existentials, so a context
 /// holding many objects touches a third of the memory, and reading a value back makes its `Any`
 /// from the bits, without copying an existential through its value witnesses. Strings are kept
 /// apart from the other values, as `String`s, so that a typed read gives one without a dynamic
 /// cast from `Any`. A value keeps its exact Swift type: only an `Int64` is kept as one, an
 /// `NSNumber` or an `Int` is kept as itself, an `NSString` among the other values.
 package struct AttributeValues {
-    /// The type of the value in a slot, a byte each.
+    /// The type of the value in a slot, four bits each: sixteen kinds to a word, so that a row of
+    /// up to sixteen values takes one word of kinds (a byte each took two for ten integers, and
+    /// their values a malloc size class larger).
     private enum Kind: UInt8 {
         case null = 0, int64, int32, int16, bool, double, float, date, other, string
     }
 
-    /// The number of slots, worked out from the words' (a slot's word and an eighth of a word for
-    /// its kind) rather than stored: a stored count made every object's values a word larger,
+    /// The number of slots, worked out from the words' (a slot's word and a sixteenth of a word
+    /// for its kind) rather than stored: a stored count made every object's values a word larger,
     /// which took a fetched object of ten integers into malloc's next size. Reads and writes of a
     /// slot do not need it (``kindWord(_:in:)``).
     package var count: Int { Self.slotCount(of: words) }
@@ -25,8 +27,8 @@ package struct AttributeValues {
     /// `isEmpty`, called from another module, reached the indices through the protocol's witnesses.
     package var isEmpty: Bool { count == 0 }
     /// A word for each slot, its value's bits or, for a string or a value of another type, its
-    /// place in `strings` or `others`; then the kinds, eight bytes to a word, counted from the
-    /// last word back.
+    /// place in `strings` or `others`; then the kinds, sixteen to a word, counted from the last
+    /// word back.
     private var words: ContiguousArray<UInt64>
     /// The strings, in the order they were set.
     private var strings: ContiguousArray<String> = []
@@ -36,7 +38,7 @@ package struct AttributeValues {
     /// `count` slots, all nil, with room for `strings` strings and `others` values of other
     /// types, so that a row's values are not stored by growing arrays one value at a time.
     package init(nils count: Int, strings: Int = 0, others: Int = 0) {
-        words = ContiguousArray(repeating: 0, count: (count + 7) >> 3 + count)
+        words = ContiguousArray(repeating: 0, count: (count + 15) >> 4 + count)
         if strings > 0 { self.strings.reserveCapacity(strings) }
         if others > 0 { self.others.reserveCapacity(others) }
     }
@@ -140,26 +142,26 @@ package struct AttributeValues {
     // The words' own steps, static so that a step can change the words and the strings or the
     // other values at once (``keep(_:in:as:at:words:)``).
 
-    /// The number of slots whose words (one each, and an eighth of one for each kind) are `words`.
-    private static func slotCount(of words: ContiguousArray<UInt64>) -> Int { words.count &* 8 / 9 }
+    /// The number of slots whose words (one each, and a sixteenth of one for each kind) are `words`.
+    private static func slotCount(of words: ContiguousArray<UInt64>) -> Int { words.count &* 16 / 17 }
 
     /// Where the kind of slot `slot` is: counted from the last word back, so that finding it
     /// takes the words' count, which their storage holds, not the slots', which would be worked
     /// out by a division on every read.
-    private static func kindWord(_ slot: Int, in words: ContiguousArray<UInt64>) -> Int { words.count &- 1 &- slot >> 3 }
+    private static func kindWord(_ slot: Int, in words: ContiguousArray<UInt64>) -> Int { words.count &- 1 &- slot >> 4 }
 
     private static func kind(_ slot: Int, in words: ContiguousArray<UInt64>) -> Kind {
-        let byte = UInt8(truncatingIfNeeded: words[kindWord(slot, in: words)] >> UInt64((slot & 7) << 3))
-        return Kind(rawValue: byte) ?? .null
+        let nibble = UInt8(truncatingIfNeeded: words[kindWord(slot, in: words)] >> UInt64((slot & 15) << 2)) & 0xF
+        return Kind(rawValue: nibble) ?? .null
     }
 
     private static func set(_ kind: Kind, _ bits: UInt64, at slot: Int, in words: inout ContiguousArray<UInt64>) {
         // A slot's word lies before its kind's exactly when the slot is one of the values'.
         let kindWord = kindWord(slot, in: words)
         precondition(slot >= 0 && slot < kindWord, "attribute slot \(slot) of \(slotCount(of: words))")
-        let shift = UInt64((slot & 7) << 3)
+        let shift = UInt64((slot & 15) << 2)
         words.withUnsafeMutableBufferPointer { words in
-            words[kindWord] = words[kindWord] & ~(0xFF << shift) | UInt64(kind.rawValue) << shift
+            words[kindWord] = words[kindWord] & ~(0xF << shift) | UInt64(kind.rawValue) << shift
             words[slot] = bits
         }
     }
