@@ -14,43 +14,29 @@ extension ManagedObject {
         var changes: UInt32 = 0
         var willSaveChanges: UInt32 = 0
         var willSaveSaveNumber: UInt32 = 0
-        /// The flags below, a bit each.
-        private var flags: UInt8 = 0
+        /// The flags, a bit each.
+        private var flags: Flags = []
 
-        var awokeFromInsert: Bool {
-            get { flag(0b1) }
-            set { setFlag(0b1, newValue) }
-        }
-        /// Set once the object's deletion was prepared; cleared when it is no longer deleted.
-        var preparedForDeletion: Bool {
-            get { flag(0b10) }
-            set { setFlag(0b10, newValue) }
-        }
-        /// Set while `awakeFromFetch` runs: values set then are the object's saved values.
-        var awakingFromFetch: Bool {
-            get { flag(0b100) }
-            set { setFlag(0b100, newValue) }
-        }
-        /// ``ManagedObject/isInserted``.
-        var inserted: Bool {
-            get { flag(0b1000) }
-            set { setFlag(0b1000, newValue) }
-        }
-        /// ``ManagedObject/isDeleted``.
-        var deleted: Bool {
-            get { flag(0b1_0000) }
-            set { setFlag(0b1_0000, newValue) }
-        }
-        /// ``ManagedObject/awaitsNotice``.
-        var awaitsNotice: Bool {
-            get { flag(0b10_0000) }
-            set { setFlag(0b10_0000, newValue) }
+        /// The life cycle's flags and the object's.
+        struct Flags: OptionSet {
+            let rawValue: UInt8
+            static let awokeFromInsert = Flags(rawValue: 1 << 0)
+            /// Set once the object's deletion was prepared; cleared when it is no longer deleted.
+            static let preparedForDeletion = Flags(rawValue: 1 << 1)
+            /// Set while `awakeFromFetch` runs: values set then are the object's saved values.
+            static let awakingFromFetch = Flags(rawValue: 1 << 2)
+            /// ``ManagedObject/isInserted``.
+            static let inserted = Flags(rawValue: 1 << 3)
+            /// ``ManagedObject/isDeleted``.
+            static let deleted = Flags(rawValue: 1 << 4)
+            /// ``ManagedObject/awaitsNotice``.
+            static let awaitsNotice = Flags(rawValue: 1 << 5)
         }
 
-        private func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
-
-        private mutating func setFlag(_ bit: UInt8, _ on: Bool) {
-            flags = on ? flags | bit : flags & ~bit
+        /// Whether `flag` is set.
+        subscript(flag: Flags) -> Bool {
+            get { flags.contains(flag) }
+            set { if newValue { flags.insert(flag) } else { flags.remove(flag) } }
         }
     }
 
@@ -89,23 +75,23 @@ extension ManagedObjectContext {
 
     /// Calls `awakeFromInsert` on an object just inserted, the first time only.
     func awakeFromInsert(_ object: ManagedObject) {
-        guard !object.lifecycle.awokeFromInsert else { return }
-        object.lifecycle.awokeFromInsert = true
+        guard !object.lifecycle[.awokeFromInsert] else { return }
+        object.lifecycle[.awokeFromInsert] = true
         object.awakeFromInsert()
     }
 
     /// Calls `awakeFromFetch` on an object whose values were just read, with its changes kept
     /// out of the context's changes.
     func awakeFromFetch(_ object: ManagedObject) {
-        object.lifecycle.awakingFromFetch = true
-        defer { object.lifecycle.awakingFromFetch = false }
+        object.lifecycle[.awakingFromFetch] = true
+        defer { object.lifecycle[.awakingFromFetch] = false }
         object.awakeFromFetch()
     }
 
     /// Calls `prepareForDeletion` on a deleted object, the first time only.
     func prepareForDeletion(_ object: ManagedObject) {
-        guard !object.lifecycle.preparedForDeletion else { return }
-        object.lifecycle.preparedForDeletion = true
+        guard !object.lifecycle[.preparedForDeletion] else { return }
+        object.lifecycle[.preparedForDeletion] = true
         object.prepareForDeletion()
     }
 

@@ -49,21 +49,21 @@ open class ManagedObject: NSObject {
     /// (``ManagedObject/Lifecycle``).
     @exclusivity(unchecked) var lifecycle = Lifecycle()
     var inserted: Bool {
-        get { lifecycle.inserted }
-        set { lifecycle.inserted = newValue }
+        get { lifecycle[.inserted] }
+        set { lifecycle[.inserted] = newValue }
     }
     var deleted: Bool {
-        get { lifecycle.deleted }
+        get { lifecycle[.deleted] }
         set {
-            lifecycle.deleted = newValue
-            if !newValue { lifecycle.preparedForDeletion = false }
+            lifecycle[.deleted] = newValue
+            if !newValue { lifecycle[.preparedForDeletion] = false }
         }
     }
     /// Whether the object changed since its context's last objects-did-change (it is then in
     /// the context's `changedSinceNotice`).
     var awaitsNotice: Bool {
-        get { lifecycle.awaitsNotice }
-        set { lifecycle.awaitsNotice = newValue }
+        get { lifecycle[.awaitsNotice] }
+        set { lifecycle[.awaitsNotice] = newValue }
     }
     // The last flags follow the life cycle's, in the room its layout leaves.
     /// Which of its context's change lists the object is in, a bit each (``ChangeList``).
@@ -405,7 +405,7 @@ open class ManagedObject: NSObject {
             setAttribute(.value(Self.normalized(value, as: entity.slotKinds[slot].type)), slot: slot, key: key)
         case .transient(let attribute):
             let normalized = Self.normalized(value, as: attribute.type)
-            if lifecycle.awakingFromFetch { return transients[key] = normalized }
+            if lifecycle[.awakingFromFetch] { return transients[key] = normalized }
             if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
             observingChange(of: key) {
                 addToPending { $0.setTransient(normalized, name: key) }
@@ -441,7 +441,7 @@ open class ManagedObject: NSObject {
         guard !deleted else { return }
         let kind = entity.slotKinds[slot]
         guard !kind.isDerived else { return }
-        if lifecycle.awakingFromFetch { return setSavedValue(saved(), slot: slot) }
+        if lifecycle[.awakingFromFetch] { return setSavedValue(saved(), slot: slot) }
         // A new object already awaiting the next objects-did-change is in every list of its
         // context a change would put it in; unless some context records undo, its change needs
         // nothing of its context, whose weak reference cost a quarter of a setter to load.
