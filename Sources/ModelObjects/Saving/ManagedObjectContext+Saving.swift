@@ -337,15 +337,20 @@ extension ManagedObjectContext {
         let (attributes, toOnes) = try object.readingPending { pending in
             var attributes = [(slot: Int, value: DatabaseValue)]()
             if everything {
+                // The saved values read once, not copied out of the object for each slot.
+                let committed = object.committed
                 for index in shape.attributes.indices where !skippingAttributes.contains(index) {
-                    let value = pending.attribute(index) ?? object.committed?[index] ?? nil
+                    let value = pending.attribute(index) ?? committed?[index] ?? nil
                     attributes.append((index, try columnValue(value, slot: index, of: object)))
                 }
             } else {
-                // The changed slots alone, found from the set's bits rather than by asking every slot.
-                try pending.changedAttributes.forEach { index in
+                // The changed slots alone, found from the set's bits rather than by asking every
+                // slot; the values taken out as a constant once, as ``insertRow(_:_:key:orders:)``
+                // takes them (read from the values lent in place, they were copied for each slot).
+                let (values, changed) = (pending.attributes, pending.changedAttributes)
+                try changed.forEach { index in
                     guard !skippingAttributes.contains(index) else { return }
-                    attributes.append((index, try columnValue(pending.attributes, slot: index, of: object)))
+                    attributes.append((index, try columnValue(values, slot: index, of: object)))
                 }
             }
             var toOnes = [(slot: Int, target: ObjectKey?, order: Int64?)]()

@@ -21,8 +21,8 @@ package final class ObjectRowWriter {
     /// The writer's statements: an entity's inserts, updates of one set of columns (a save writes
     /// many rows of few entities and shapes).
     private let inserts = PreparedStatements<Int>()
-    private let updates = PreparedStatements<UpdateSignature>()
-    private let wideUpdates = PreparedStatements<WideUpdateSignature>()
+    private let updates = PreparedStatements<UpdateSignature<UInt64>>()
+    private let wideUpdates = PreparedStatements<UpdateSignature<SlotSet>>()
     /// The array the last row's values were gathered in, emptied and filled again for the next
     /// row (taken out while in use), so that a save of many rows does not allocate one per row.
     private var spareValues: [DatabaseValue] = []
@@ -103,10 +103,11 @@ package final class ObjectRowWriter {
         let key = keys.primaryKey(key)
         let external = shape.hasExternalAttributes ? attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column } : []
         return try files.replacing(external, in: shape.table, key: key, db) {
-            if let signature = UpdateSignature(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes) {
+            if attributes.allSatisfy({ $0.slot < 64 }) && toOnes.allSatisfy({ $0.slot < 64 }) {
+                let signature = UpdateSignature<UInt64>(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes)
                 return try writeUpdate(updates, signature, shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
             }
-            let signature = WideUpdateSignature(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes)
+            let signature = UpdateSignature<SlotSet>(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes)
             return try writeUpdate(wideUpdates, signature, shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
         }
     }
@@ -283,41 +284,18 @@ private final class ExternalFileChanges: @unchecked Sendable {
 }
 
 /// What an update statement writes: the entity, the attribute slots, the to-one slots (apart
-/// those whose order column is written too) and whether the version read was 0, each set of
-/// slots as the bits of one word. Made only when every slot is below 64, as in all but the
-/// widest entities: a value of plain words, which the statement cache copies and compares for
-/// every row without touching a reference (``WideUpdateSignature`` for the others).
-private struct UpdateSignature: Hashable {
+/// those whose order column is written too) and whether the version read was 0. Its sets of
+/// slots are the bits of one word (``UpdateSignature<UInt64>``) when every slot is below 64, as
+/// in all but the widest entities: a value of plain words, which the statement cache copies and
+/// compares for every row without touching a reference; ``SlotSet``s of any size otherwise.
+private struct UpdateSignature<Slots: UpdateSlots>: Hashable {
     let number: Int
     let versionless: Bool
-    private(set) var attributes: UInt64 = 0
-    private(set) var toOnes: UInt64 = 0
-    private(set) var orderedToOnes: UInt64 = 0
+    private(set) var attributes = Slots()
+    private(set) var toOnes = Slots()
+    private(set) var orderedToOnes = Slots()
 
-    /// The signature of an update of `attributes` and `toOnes`; nil when a slot is 64 or more.
-    init?(number: Int, versionless: Bool, attributes: [(slot: Int, value: DatabaseValue)], toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]) {
-        self.number = number
-        self.versionless = versionless
-        for change in attributes {
-            guard change.slot < 64 else { return nil }
-            self.attributes |= 1 << UInt64(change.slot)
-        }
-        for change in toOnes {
-            guard change.slot < 64 else { return nil }
-            if change.order == nil { self.toOnes |= 1 << UInt64(change.slot) } else { orderedToOnes |= 1 << UInt64(change.slot) }
-        }
-    }
-}
-
-/// ``UpdateSignature`` for an update of a slot of 64 or more, its slots in sets of any size.
-private struct WideUpdateSignature: Hashable {
-    let number: Int
-    let versionless: Bool
-    private(set) var attributes = SlotSet()
-    private(set) var toOnes = SlotSet()
-    private(set) var orderedToOnes = SlotSet()
-
-    /// The signature of an update of `attributes` and `toOnes`.
+    /// The signature of an update of `attributes` and `toOnes`, whose slots `Slots` can hold.
     init(number: Int, versionless: Bool, attributes: [(slot: Int, value: DatabaseValue)], toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]) {
         self.number = number
         self.versionless = versionless
@@ -325,5 +303,20 @@ private struct WideUpdateSignature: Hashable {
         for change in toOnes {
             if change.order == nil { self.toOnes.insert(change.slot) } else { orderedToOnes.insert(change.slot) }
         }
+    }
+}
+
+/// A set of slots an update signature can keep: ``SlotSet``, or the bits of one word.
+private protocol UpdateSlots: Hashable {
+    init()
+    mutating func insert(_ slot: Int)
+}
+
+extension SlotSet: UpdateSlots {}
+
+/// Slots below 64, a bit each (the writer uses it only when every slot is).
+extension UInt64: UpdateSlots {
+    fileprivate mutating func insert(_ slot: Int) {
+        self |= 1 << UInt64(slot)
     }
 }
