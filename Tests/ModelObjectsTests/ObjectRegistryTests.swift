@@ -10,11 +10,30 @@ import _ModelTestSupport
 /// into the gap), whatever the keys (rows of several stores share their low bits; keys a stride
 /// apart; new objects' negative keys), and it answers as a dictionary would.
 struct ObjectRegistryTests {
-    /// Detached objects to register, `count` of them.
-    static func objects(_ count: Int) async throws -> [ManagedObject] {
+    /// The test model's entities by their row number (`Z_ENT`).
+    static func entities() async throws -> [Int: EntityDescription] {
         let container = try await ContextTestSupport.container(in: nil)
-        let entity = container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Author"]!
-        return (0..<count).map { _ in ManagedObject(entity: entity, insertInto: nil) }
+        let entities = container.persistentStoreCoordinator.managedObjectModel.entities
+        return Dictionary(uniqueKeysWithValues: entities.map { ($0.shape.number, $0) })
+    }
+
+    /// A detached object whose own ID has `key`, as every registered object's does (the table
+    /// keeps only a key's row value and reads the entity number from the object): an object of
+    /// the entity numbered `key.number`, a new one's temporary ID for a negative value.
+    static func object(at key: ObjectRegistry.Key, of entities: [Int: EntityDescription]) -> ManagedObject {
+        let entity = entities[key.number]!
+        let object = ManagedObject(entity: entity, insertInto: nil)
+        object.objectID =
+            key.value < 0
+            ? ManagedObjectID(temporaryIn: entity.temporaryIDScope, number: -key.value)
+            : ManagedObjectID(entityName: entity.name, storeIdentifier: "S", primaryKey: key.value)
+        return object
+    }
+
+    /// Detached objects for `keys`, one each.
+    static func objects(at keys: [ObjectRegistry.Key]) async throws -> [ManagedObject] {
+        let entities = try await entities()
+        return keys.map { object(at: $0, of: entities) }
     }
 
     /// Keys whose low bits collide: the same row numbers in three stores (the store in the high
@@ -31,9 +50,24 @@ struct ObjectRegistryTests {
         return keys
     }
 
+    /// Two objects under one row value, one of each of two entities, are told apart by their
+    /// entities, which the table reads from the objects themselves.
+    @Test func oneRowValueOfTwoEntitiesFindsEachObject() async throws {
+        let keys: [ObjectRegistry.Key] = [.init(number: 1, value: 7), .init(number: 2, value: 7)]
+        let held = try await Self.objects(at: keys)
+        var registry = ObjectRegistry()
+        for (key, object) in zip(keys, held) { #expect(registry.insertNew(object, at: key) === object) }
+        #expect(registry[keys[0]] === held[0])
+        #expect(registry[keys[1]] === held[1])
+        #expect(registry[.init(number: 3, value: 7)] == nil)
+        registry.remove(held[0])
+        #expect(registry[keys[0]] == nil)
+        #expect(registry[keys[1]] === held[1])
+    }
+
     @Test func everyObjectIsFoundUnderItsKeyAfterGrowthAndRemovals() async throws {
         let keys = Self.awkwardKeys()
-        var held = try await Self.objects(keys.count)
+        var held = try await Self.objects(at: keys)
         var registry = ObjectRegistry()
         registry.retainsObjects = true
         for (key, object) in zip(keys, held) { #expect(registry.insertNew(object, at: key) === object) }
@@ -53,7 +87,7 @@ struct ObjectRegistryTests {
 
     @Test func aSweepLetsGoOfWhatOnlyTheTableHolds() async throws {
         let keys = Self.awkwardKeys()
-        var held: [ManagedObject?] = try await Self.objects(keys.count)
+        var held: [ManagedObject?] = try await Self.objects(at: keys)
         var registry = ObjectRegistry()
         for (key, object) in zip(keys, held) { _ = registry.insertNew(object!, at: key) }
         for index in held.indices where index % 2 == 1 { held[index] = nil }
@@ -69,17 +103,16 @@ struct ObjectRegistryTests {
     /// or a paged list reads: the table stays a few batches large however many rows go through,
     /// and the objects still held stay registered.
     @Test func manySmallFetchesKeepATableOfAFewBatches() async throws {
-        let entity = try await Self.objects(1)[0].entity
+        let entities = try await Self.entities()
         var registry = ObjectRegistry()
-        let kept = ManagedObject(entity: entity, insertInto: nil)
+        let kept = Self.object(at: .init(number: 1, value: 0), of: entities)
         _ = registry.insertNew(kept, at: .init(number: 1, value: 0))
         var largest = 0
         for batch in 0..<400 {
-            let objects = (0..<500).map { _ in ManagedObject(entity: entity, insertInto: nil) }
+            let keys = (1...500).map { ObjectRegistry.Key(number: 1, value: Int64(batch * 500 + $0)) }
+            let objects = keys.map { Self.object(at: $0, of: entities) }
             registry.reserve(objects.count)
-            for (offset, object) in objects.enumerated() {
-                _ = registry.insertNew(object, at: .init(number: 1, value: Int64(batch * 500 + offset + 1)))
-            }
+            for (key, object) in zip(keys, objects) { _ = registry.insertNew(object, at: key) }
             largest = max(largest, registry.count)
         }
         #expect(largest <= 4 * ObjectRegistry.sweepFloor)
@@ -90,7 +123,7 @@ struct ObjectRegistryTests {
     @Test func randomOperationsAnswerAsADictionaryWould() async throws {
         var generator = TestSeed.generator(for: "ObjectRegistryTests.randomOperations")
         let keys = Self.awkwardKeys()
-        let entity = try await Self.objects(1)[0].entity
+        let entities = try await Self.entities()
         var registry = ObjectRegistry()
         registry.retainsObjects = true
         var expected = [ObjectRegistry.Key: ManagedObject]()
@@ -98,7 +131,7 @@ struct ObjectRegistryTests {
             let key = keys[Int.random(in: 0..<keys.count, using: &generator)]
             switch Int.random(in: 0..<3, using: &generator) {
             case 0:
-                let object = ManagedObject(entity: entity, insertInto: nil)
+                let object = Self.object(at: key, of: entities)
                 #expect(registry.insertNew(object, at: key) === (expected[key] ?? object))
                 expected[key] = expected[key] ?? object
             case 1:

@@ -26,12 +26,25 @@ struct ObjectRegistry {
         let value: Int64
     }
 
-    /// One place of the table: empty while it holds no object.
+    /// One place of the table: empty while it holds no object. It keeps its key's row value
+    /// only, sixteen bytes, not the twenty-four of the whole key: the entity number is the
+    /// object's own (``Key/init(of:)``, which every object's key is), read only when the values
+    /// agree, which for rows of one entity means the object is the one sought. A table of
+    /// 200,000 objects is 4 MB smaller for it.
     private struct Slot {
-        var key: Key
+        var value: Int64
         var object: ManagedObject?
 
-        static var empty: Slot { Slot(key: Key(number: 0, value: 0), object: nil) }
+        static var empty: Slot { Slot(value: 0, object: nil) }
+
+        /// Whether the slot holds the object registered under `key`.
+        func holds(_ key: Key) -> Bool {
+            guard value == key.value, let object else { return false }
+            return object.entity.shape.number == key.number
+        }
+
+        /// The key of the slot's object.
+        var key: Key { Key(number: object!.entity.shape.number, value: value) }
     }
 
     /// The size below which the table is not swept.
@@ -90,7 +103,8 @@ struct ObjectRegistry {
         case .found(let index):
             return slots[index].object!
         case .free(let index):
-            slots[index] = Slot(key: key, object: object)
+            assert(Key(of: object) == key, "an object is registered under its own ID's key")
+            slots[index] = Slot(value: key.value, object: object)
             count += 1
             return object
         }
@@ -174,7 +188,7 @@ struct ObjectRegistry {
         let mask = slots.count - 1
         var index = home(of: key)
         while slots[index].object != nil {
-            if slots[index].key == key { return .found(index) }
+            if slots[index].holds(key) { return .found(index) }
             index = (index + 1) & mask
         }
         return .free(index)
