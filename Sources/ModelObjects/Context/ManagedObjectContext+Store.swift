@@ -173,7 +173,7 @@ extension ManagedObjectContext {
     /// Gives `object` the saved values of `stored`, read at `stamp` (its cached row, if it had one,
     /// is older). The values move into the object, without the retain and release a copy of them
     /// costs, and the row is left without them.
-    func fill(_ object: ManagedObject, taking stored: inout StoredObject, at stamp: ReadStamp) {
+    func fill(_ object: ManagedObject, taking stored: inout StoredObject, at stamp: ReadStamp?) {
         var attributes = AttributeValues(nils: 0)
         var toOnes: [ObjectKey?] = []
         swap(&attributes, &stored.attributes)
@@ -199,7 +199,7 @@ extension ManagedObjectContext {
                 return
             }
         }
-        let stamp = persistentStoreCoordinator.map(readStamp) ?? ReadStamp()
+        let stamp = persistentStoreCoordinator.map(readStamp)
         let stored: StoredObject? = if let parent {
             parent.onQueue { parent.currentRow(of: object.objectID) }
         } else {

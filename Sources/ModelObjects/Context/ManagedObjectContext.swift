@@ -97,8 +97,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Objects the app refreshed (`refresh(_:mergeChanges:)`, `refreshAllObjects()`) since the
     /// last objects-did-change, announced under `NSRefreshedObjectsKey`.
     var refreshedSinceNotice: [ManagedObject] = []
-    /// The number of the last save begun, which tells `willSave`'s rounds of one save from another's.
-    var saveNumber: UInt32 = 0
     /// The class whose objects ``entity(for:)`` last found the entity of, and the entity, until
     /// the coordinator changes: `init(context:)` in a loop then asks the coordinator's locked
     /// table once.
@@ -358,7 +356,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     func markUpdated(_ object: ManagedObject) {
-        object.lifecycle.changes &+= 1
+        object.lifecycle[.changedSinceWillSave] = true
         guard !object.deleted else { return }
         if !object.awaitsNotice {
             object.awaitsNotice = true
@@ -509,8 +507,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Whether values read at `stamp` may stand for the store's: no save through the coordinator
     /// since, and younger than ``stalenessInterval``.
-    func isFresh(_ stamp: ReadStamp) -> Bool {
-        guard let coordinator = persistentStoreCoordinator, stamp.saves == coordinator.saveCount.load(ordering: .relaxed) else { return false }
+    func isFresh(_ stamp: ReadStamp?) -> Bool {
+        guard let stamp, let coordinator = persistentStoreCoordinator, stamp.saves == coordinator.saveCount.load(ordering: .relaxed) else { return false }
         if stalenessInterval < 0 { return true }
         let age = DispatchTime.now().uptimeNanoseconds &- stamp.time
         return Double(age) < stalenessInterval * 1e9

@@ -3,11 +3,18 @@ import ModelStore
 
 /// When an object's saved values were read: the coordinator's save count then (a save through
 /// the coordinator may have changed any row) and the time, for the context's staleness interval.
-struct ReadStamp {
-    /// The coordinator's ``PersistentStoreCoordinator/saveCount`` at the read; -1 for never read.
-    var saves = -1
+/// A class, shared by the objects a fetch or a save reads at once: an object holds one word
+/// for it, not two.
+final class ReadStamp: Sendable {
+    /// The coordinator's ``PersistentStoreCoordinator/saveCount`` at the read.
+    let saves: Int
     /// The read's time, in nanoseconds of uptime.
-    var time: UInt64 = 0
+    let time: UInt64
+
+    init(saves: Int, time: UInt64) {
+        self.saves = saves
+        self.time = time
+    }
 }
 
 /// The saved values of an object turned into a fault, as Core Data's row cache keeps a row's
@@ -17,9 +24,9 @@ final class CachedRow {
     let attributes: AttributeValues
     let toOnes: [ObjectKey?]
     let version: Int64
-    let stamp: ReadStamp
+    let stamp: ReadStamp?
 
-    init(attributes: AttributeValues, toOnes: [ObjectKey?], version: Int64, stamp: ReadStamp) {
+    init(attributes: AttributeValues, toOnes: [ObjectKey?], version: Int64, stamp: ReadStamp?) {
         self.attributes = attributes
         self.toOnes = toOnes
         self.version = version

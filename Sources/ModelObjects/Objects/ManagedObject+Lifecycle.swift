@@ -2,19 +2,10 @@ import Foundation
 
 extension ManagedObject {
     /// The hooks a context has called on an object, for those Core Data calls once, whether one
-    /// runs now with change tracking suspended, and the object's state flags.
-    /// The counts come first; the six flags share one byte after them, which leaves room for the
-    /// object's last two flags in the same eight bytes (six separate booleans ended the object
-    /// eight bytes past a malloc size class: 16 bytes more for every object).
+    /// runs now with change tracking suspended, and the object's state flags, a bit each in one
+    /// byte, which leaves room for the object's last two flags in the same eight bytes.
     struct Lifecycle {
-        /// How many times the object was changed (``ManagedObjectContext/markUpdated(_:)``), and
-        /// that count when `willSave` was last called in the save numbered `willSaveSaveNumber`.
-        /// Only compared for equality, so 32 bits, wrapping, are enough: a false match needs 2³²
-        /// changes or saves exactly, and the object is four bytes a count smaller.
-        var changes: UInt32 = 0
-        var willSaveChanges: UInt32 = 0
-        var willSaveSaveNumber: UInt32 = 0
-        /// The flags, a bit each.
+        /// The flags.
         private var flags: Flags = []
 
         /// The life cycle's flags and the object's.
@@ -31,6 +22,11 @@ extension ManagedObject {
             static let deleted = Flags(rawValue: 1 << 4)
             /// ``ManagedObject/awaitsNotice``.
             static let awaitsNotice = Flags(rawValue: 1 << 5)
+            /// Set when `willSave` is called in the save running now; cleared when it ends.
+            static let willSaveCalled = Flags(rawValue: 1 << 6)
+            /// Set by every change (``ManagedObjectContext/markUpdated(_:)``), cleared when
+            /// `willSave` is called: an object changed since is due another `willSave`.
+            static let changedSinceWillSave = Flags(rawValue: 1 << 7)
         }
 
         /// Whether `flag` is set.
@@ -99,16 +95,21 @@ extension ManagedObjectContext {
     /// changed or joined the changes since (applying delete rules between rounds), until a round
     /// changes nothing; throws 134060 when objects still change after ``willSaveRounds`` rounds.
     func callWillSave() throws {
-        saveNumber &+= 1
-        let number = saveNumber
+        // Every object `willSave` was called on in this save, whose mark is cleared when it ends,
+        // however it ends (an object may have left the lists since).
+        var called = [ManagedObject]()
+        defer { for object in called { object.lifecycle[.willSaveCalled] = false } }
         for _ in 0..<Self.willSaveRounds {
             let due = [insertedList.objects, updatedList.objects, deletedList.objects].joined().filter { object in
-                object.lifecycle.willSaveSaveNumber != number || object.lifecycle.willSaveChanges != object.lifecycle.changes
+                !object.lifecycle[.willSaveCalled] || object.lifecycle[.changedSinceWillSave]
             }
             guard !due.isEmpty else { return }
             for object in due {
-                object.lifecycle.willSaveSaveNumber = number
-                object.lifecycle.willSaveChanges = object.lifecycle.changes
+                if !object.lifecycle[.willSaveCalled] {
+                    object.lifecycle[.willSaveCalled] = true
+                    called.append(object)
+                }
+                object.lifecycle[.changedSinceWillSave] = false
                 object.willSave()
             }
             applyDeleteRules()

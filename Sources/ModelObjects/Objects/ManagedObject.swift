@@ -22,8 +22,8 @@ open class ManagedObject: NSObject {
 
     /// The row's `Z_OPT` when read; 0 for a new object.
     @exclusivity(unchecked) var version: Int64 = 0
-    /// When, and after which of the coordinator's saves, the saved values were read.
-    @exclusivity(unchecked) var readStamp = ReadStamp()
+    /// When, and after which of the coordinator's saves, the saved values were read; nil until they are.
+    @exclusivity(unchecked) var readStamp: ReadStamp?
     /// The saved attribute values in the order of the entity's row slots; nil while a fault.
     /// Unchecked for exclusivity, as are the object's other stored state (its ID, version, flags,
     /// to-ones, unsaved changes, extras and observation): each is only assigned whole or read (a
@@ -451,7 +451,7 @@ open class ManagedObject: NSObject {
         observingChange(of: key, at: index) {
             let count = entity.slotKinds.count
             addToPending { set(&$0, count) }
-            if contextKnows { lifecycle.changes &+= 1 } else { context?.markUpdated(self) }
+            if contextKnows { lifecycle[.changedSinceWillSave] = true } else { context?.markUpdated(self) }
         }
     }
 

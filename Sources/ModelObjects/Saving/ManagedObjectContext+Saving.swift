@@ -464,7 +464,7 @@ extension ManagedObjectContext {
         }
         registered.reserve(inserted.count)
         // What the save wrote is what the coordinator has now (Core Data's row cache takes it).
-        let stamp = persistentStoreCoordinator.map(readStamp) ?? ReadStamp()
+        let stamp = persistentStoreCoordinator.map(readStamp)
         // New objects that took over a row of an object the app holds here: that one stays the
         // context's object for the row.
         var displaced = [(object: ManagedObject, kept: ManagedObject)]()
