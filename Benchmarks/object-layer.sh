@@ -9,7 +9,8 @@
 #   count(for:) / SELECT COUNT(*) on 200,000 rows
 #   fetch 100,000 books (strings, a date, an optional to-one, a to-many fault) / GRDB records
 # Then, in plain processes (object-layer-bench, no malloc interposer): the fetch, insert and update
-# alternated with GRDB in one process (best and median of the rounds), heap bytes per object, the
+# alternated with GRDB in one process (best and median of the rounds), count(for:) alternated with
+# SELECT COUNT(*) (101 rounds), heap bytes per object, the
 # query plan, batch faulting's peak memory, history, merge, child saves.
 # Usage: Benchmarks/object-layer.sh [--quick]   (--quick: the package-benchmark suite only, 3 iterations)
 set -euo pipefail
@@ -37,6 +38,7 @@ run() { "$bench" "$model" "$out" "$@"; }
 peak() { /usr/bin/time -f "%M" -o "$out/peak" "$bench" "$model" "$out" "$@" >/dev/null; echo "$(($(cat "$out/peak") / 1024)) MB"; }
 run seed 200000 >/dev/null
 run fetch 200000
+run count 101
 mkdir -p "$out/insert"
 "$bench" "$model" "$out/insert" insert-vs-grdb 50000
 run memory 200000

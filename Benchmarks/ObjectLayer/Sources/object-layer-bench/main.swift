@@ -10,6 +10,7 @@ import ModelStack
 //   fetch: a cross-check without the malloc interposer: GRDB init(row:) and a fresh context, alternated
 //   insert-vs-grdb: N objects inserted and saved, against prepared INSERTs, alternated on an emptied store
 //   update-vs-grdb: N objects fetched, changed and saved, against hand UPDATEs checking Z_OPT, alternated
+//   count: count(for:) against SELECT COUNT(*) on the store seed made, alternated, N rounds
 //   objects: N objects fetched into a fresh context five times, every attribute read (a workload to profile)
 //   shelf: the Library-shaped store's books (N ignored): GRDB init(row:) and a fresh context, alternated (a workload to profile)
 //   memory: heap bytes held per fetched object, against per GRDB record
@@ -23,11 +24,11 @@ import ModelStack
 //   updates: N objects fetched, one typed setter each, and saved, five rounds (a workload to profile)
 //   results: a fetched results controller of N objects: the time from processPendingChanges (which
 //     posts the objects-did-change of one object moved elsewhere in the order) to controllerDidChangeContent, median of 31
-// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|insert-vs-grdb|update-vs-grdb|objects|shelf|inserts|updates|memory|plan|batches|history|merge|child|results N
+// Usage: object-layer-bench MODEL.xcdatamodeld STORE-FOLDER seed|fetch|insert-vs-grdb|update-vs-grdb|count|objects|shelf|inserts|updates|memory|plan|batches|history|merge|child|results N
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, let count = Int(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|insert-vs-grdb|update-vs-grdb|objects|shelf|inserts|updates|memory|plan|batches|history|merge|child|results N\n".utf8))
+    FileHandle.standardError.write(Data("usage: object-layer-bench MODEL FOLDER seed|fetch|insert-vs-grdb|update-vs-grdb|count|objects|shelf|inserts|updates|memory|plan|batches|history|merge|child|results N\n".utf8))
     exit(64)
 }
 let (modelPath, folder, mode) = (arguments[1], arguments[2], arguments[3])
@@ -51,10 +52,11 @@ func fiveRounds(in container: PersistentContainer, _ round: (ManagedObjectContex
 
 /// `rounds` rounds of `record` (GRDB) and `object` (on the queue of a fresh background context of
 /// `container`), alternated so that neither side runs in a quieter stretch, `prepare` run untimed
-/// before each; prints each side's best and median seconds and the ratios of the best and of the
+/// before each; prints each side's best and median times and the ratios of the best and of the
 /// medians after `label`. On a noisy machine the best is the steadier figure: noise only adds.
 func alternated(
-    _ label: String, in container: PersistentContainer, rounds: Int = 7, baseline: String = "GRDB init(row:)", prepare: () throws -> Void = {},
+    _ label: String, in container: PersistentContainer, rounds: Int = 7, baseline: String = "GRDB init(row:)", side: String = "fresh context (typed)",
+    prepare: () throws -> Void = {},
     record: () throws -> Void, object: (ManagedObjectContext) throws -> Void
 ) throws {
     var (recordTimes, objectTimes) = ([Double](), [Double]())
@@ -67,9 +69,13 @@ func alternated(
     }
     let (record, object) = (recordTimes.sorted(), objectTimes.sorted())
     let (best, median) = (object[0] / record[0], object[rounds / 2] / record[rounds / 2])
+    // Seconds to three places, or milliseconds for what takes less than ten of them.
+    func time(_ seconds: Double) -> String {
+        seconds < 0.01 ? String(format: "%.3f ms", seconds * 1e3) : String(format: "%.3f s", seconds)
+    }
     print(
-        "\(label): \(baseline) min \(String(format: "%.3f", record[0])) median \(String(format: "%.3f", record[rounds / 2])) s, "
-            + "fresh context (typed) min \(String(format: "%.3f", object[0])) median \(String(format: "%.3f", object[rounds / 2])) s, "
+        "\(label): \(baseline) min \(time(record[0])) median \(time(record[rounds / 2])), "
+            + "\(side) min \(time(object[0])) median \(time(object[rounds / 2])), "
             + "ratio of the best \(String(format: "%.2f", best)), of medians \(String(format: "%.2f", median))", terminator: "")
 }
 
@@ -154,6 +160,19 @@ case "update-vs-grdb":
         try BenchStores.updateItems(in: context, count: count)
     }
     print()
+case "count":
+    // count(for:) against SELECT COUNT(*), alternated in one process: a fraction of a
+    // millisecond each, which package-benchmark's separate processes measure with the store's
+    // state after the benchmarks before (its WAL) as much as the count itself.
+    let container = try await container(at: storePath)
+    let database = try BenchStores.database(of: container)
+    var sink = 0
+    try alternated("count", in: container, rounds: count, baseline: "SELECT COUNT(*)", side: "count(for:)") {
+        sink &+= try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM ZITEM") ?? 0 }
+    } object: { context in
+        sink &+= try context.count(for: FetchRequest<ManagedObject>(entityName: "Item"))
+    }
+    print(" (\(sink % 7))")
 case "objects":
     let container = try await container(at: storePath)
     var sink: Int64 = 0
