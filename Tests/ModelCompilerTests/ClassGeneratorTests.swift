@@ -77,6 +77,25 @@ struct ClassGeneratorTests {
         #expect(try !Self.text("Book+CoreDataProperties.swift").contains("Identifiable"))
     }
 
+    /// A class on ManagedObject itself, whose whole body is generated, declares it: no override can
+    /// be in it. A subclass of another entity's class declares nothing (that class's overrides,
+    /// were it written by hand, are its too), nor does Xcode's text for the `coreData` API.
+    @Test func aRootClassDeclaresItsBodyGenerated() throws {
+        #expect(try Self.text("Product+CoreDataClass.swift").hasSuffix("""
+            public class Product: ManagedObject {
+
+            }
+
+            extension Product: GeneratedClassDefinition {
+                public static var generatedClass: ManagedObject.Type { Product.self }
+            }
+
+            """))
+        #expect(try !Self.text("Book+CoreDataClass.swift").contains("GeneratedClassDefinition"))
+        #expect(try !Self.text("Product+CoreDataProperties.swift").contains("GeneratedClassDefinition"))
+        #expect(try !CoreDataGeneratedClassTests.text("Product+CoreDataClass.swift").contains("GeneratedClassDefinition"))
+    }
+
     @Test func attributesHaveXcodesSwiftTypes() throws {
         let text = try Self.text("Product+CoreDataProperties.swift")
         let declared = text.split(separator: "\n").filter { $0.hasPrefix("    public var ") }.map { $0.dropFirst(15).dropLast(2) }

@@ -68,8 +68,21 @@ public struct ClassGenerator: Sendable {
         return File(name: name, contents: header + body)
     }
 
+    /// Xcode's class file. With the `modelc` API, a class on `ManagedObject` itself also declares
+    /// that its whole body is generated (`GeneratedClassDefinition`), so that a save knows no
+    /// override of it is in the way; a subclass of another entity's class may inherit overrides
+    /// from a class written by hand, and declares nothing.
     private func classSource(_ generated: GeneratedClass) -> String {
-        "public class \(generated.className): \(api.name(generated.superclassName)) {\n\n}\n"
+        let name = generated.className
+        let declaration = "public class \(name): \(api.name(generated.superclassName)) {\n\n}\n"
+        guard api == .modelc, generated.superclassName == GeneratedClass.baseClassName else { return declaration }
+        return declaration + """
+
+            extension \(name): GeneratedClassDefinition {
+                public static var generatedClass: ManagedObject.Type { \(name).self }
+            }
+
+            """
     }
 
     private func propertiesSource(_ generated: GeneratedClass) -> String {

@@ -11,10 +11,18 @@ import ModelSchema
 enum ObjectValidator {
     /// Every error of a save's objects: each object's own validation method's, a 1560 it throws
     /// spread into the errors it lists, so that the save reports them all in one 1560.
+    /// An object whose class overrides nothing (``GeneratedClassDefinition``) is checked as its
+    /// `validateForInsert` or `validateForUpdate` would check it, skipping the attributes no
+    /// rule constrains.
     static func errors(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> [NSError] {
         var errors = [NSError]()
-        for object in inserted { collect(into: &errors) { try object.validateForInsert() } }
-        for object in updated { collect(into: &errors) { try object.validateForUpdate() } }
+        var defaults = DefaultValidation()
+        for object in inserted {
+            if defaults.isKept(by: object) { errors += propertyErrors(of: object, ruledOnly: true) } else { collect(into: &errors) { try object.validateForInsert() } }
+        }
+        for object in updated {
+            if defaults.isKept(by: object) { errors += propertyErrors(of: object, ruledOnly: true) } else { collect(into: &errors) { try object.validateForUpdate() } }
+        }
         for object in deleted { collect(into: &errors) { try object.validateForDelete() } }
         return errors
     }
@@ -35,11 +43,17 @@ enum ObjectValidator {
         }
     }
 
-    /// The errors of `object`'s properties, each checked through its `validateValue(_:forKey:)`.
-    static func propertyErrors(of object: ManagedObject) -> [NSError] {
+    /// The errors of `object`'s properties, each checked through its `validateValue(_:forKey:)`;
+    /// with `ruledOnly`, for an object whose `validateValue(_:forKey:)` is `ManagedObject`'s, the
+    /// attributes no rule constrains are passed unread (a fault left so is fired by the save's
+    /// write, as their reads would have fired it).
+    static func propertyErrors(of object: ManagedObject, ruledOnly: Bool = false) -> [NSError] {
         var errors = [NSError]()
+        let attributes = object.entity.validatedAttributes
+        let properties = object.entity.properties
         // A stored attribute's value is read by its slot, found once with the entity.
-        for (name, index, slot) in object.entity.validatedAttributes {
+        for (name, index, slot) in attributes {
+            if ruledOnly, !properties.isRuled(at: index) { continue }
             var value = slot >= 0 ? object.attributeValue(slot) : object.value(ofPropertyAt: index, key: name)
             collect(into: &errors) { try object.validateValue(&value, forKey: name) }
         }

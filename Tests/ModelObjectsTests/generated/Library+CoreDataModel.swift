@@ -14,6 +14,10 @@ public class Author: ManagedObject {
 
 }
 
+extension Author: GeneratedClassDefinition {
+    public static var generatedClass: ManagedObject.Type { Author.self }
+}
+
 extension Author {
 
     @nonobjc public class func fetchRequest() -> FetchRequest<Author> {
@@ -159,6 +163,10 @@ public class Publication: ManagedObject {
 
 }
 
+extension Publication: GeneratedClassDefinition {
+    public static var generatedClass: ManagedObject.Type { Publication.self }
+}
+
 extension Publication {
 
     @nonobjc public class func fetchRequest() -> FetchRequest<Publication> {
@@ -259,6 +267,10 @@ public class Review: ManagedObject {
 
 }
 
+extension Review: GeneratedClassDefinition {
+    public static var generatedClass: ManagedObject.Type { Review.self }
+}
+
 extension Review {
 
     @nonobjc public class func fetchRequest() -> FetchRequest<Review> {
@@ -297,6 +309,10 @@ extension Review: Identifiable {
 
 public class Topic: ManagedObject {
 
+}
+
+extension Topic: GeneratedClassDefinition {
+    public static var generatedClass: ManagedObject.Type { Topic.self }
 }
 
 extension Topic {
