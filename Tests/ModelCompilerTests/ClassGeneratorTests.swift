@@ -79,7 +79,7 @@ struct ClassGeneratorTests {
 
     /// A class on ManagedObject itself, whose whole body is generated, declares it: no override can
     /// be in it. A subclass of another entity's class declares nothing (that class's overrides,
-    /// were it written by hand, are its too), nor does Xcode's text for the `coreData` API.
+    /// were it written by hand, are its too).
     @Test func aRootClassDeclaresItsBodyGenerated() throws {
         #expect(try Self.text("Product+CoreDataClass.swift").hasSuffix("""
             public class Product: ManagedObject {
@@ -93,7 +93,6 @@ struct ClassGeneratorTests {
             """))
         #expect(try !Self.text("Book+CoreDataClass.swift").contains("GeneratedClassDefinition"))
         #expect(try !Self.text("Product+CoreDataProperties.swift").contains("GeneratedClassDefinition"))
-        #expect(try !CoreDataGeneratedClassTests.text("Product+CoreDataClass.swift").contains("GeneratedClassDefinition"))
     }
 
     @Test func attributesHaveXcodesSwiftTypes() throws {

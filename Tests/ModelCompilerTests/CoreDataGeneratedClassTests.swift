@@ -18,7 +18,14 @@ struct CoreDataGeneratedClassTests {
     @Test func theClassFileSubclassesNSManagedObject() throws {
         let text = try Self.text("Product+CoreDataClass.swift")
         #expect(text.contains("\nimport Foundation\nimport CoreData\n"))
-        #expect(text.hasSuffix("\npublic class Product: NSManagedObject {\n\n}\n"))
+        // Xcode's class, then the declaration that its whole body is generated.
+        #expect(text.contains("\npublic class Product: NSManagedObject {\n\n}\n"))
+        #expect(text.hasSuffix("""
+            extension Product: GeneratedClassDefinition {
+                public static var generatedClass: NSManagedObject.Type { Product.self }
+            }
+
+            """))
     }
 
     @Test func propertiesAreXcodesLinesWithManaged() throws {

@@ -8,7 +8,8 @@ import ModelSchema
 /// to-many, `Identifiable`). With the `modelc` API, computed properties over
 /// `managedValue(for:as:)` and `setValue(_:for:)` stand where Xcode writes `@NSManaged`, and `ManagedObject` for
 /// `NSManagedObject`; with the `coreData` API, Xcode's text less its `@objc(…)` lines, with
-/// `@Managed` properties and `@ManagedAccessor` to-many accessors.
+/// `@Managed` properties and `@ManagedAccessor` to-many accessors. With either, a root class's
+/// file ends with its `GeneratedClassDefinition` declaration, which Xcode has no need of.
 public struct ClassGenerator: Sendable {
     /// A generated Swift file: its name and text.
     public struct File: Sendable, Hashable {
@@ -68,18 +69,19 @@ public struct ClassGenerator: Sendable {
         return File(name: name, contents: header + body)
     }
 
-    /// Xcode's class file. With the `modelc` API, a class on `ManagedObject` itself also declares
+    /// Xcode's class file, and after it, for a class on the base class itself, the declaration
     /// that its whole body is generated (`GeneratedClassDefinition`), so that a save knows no
     /// override of it is in the way; a subclass of another entity's class may inherit overrides
     /// from a class written by hand, and declares nothing.
     private func classSource(_ generated: GeneratedClass) -> String {
         let name = generated.className
+        let base = api.name(GeneratedClass.baseClassName)
         let declaration = "public class \(name): \(api.name(generated.superclassName)) {\n\n}\n"
-        guard api == .modelc, generated.superclassName == GeneratedClass.baseClassName else { return declaration }
+        guard generated.superclassName == GeneratedClass.baseClassName else { return declaration }
         return declaration + """
 
             extension \(name): GeneratedClassDefinition {
-                public static var generatedClass: ManagedObject.Type { \(name).self }
+                public static var generatedClass: \(base).Type { \(name).self }
             }
 
             """

@@ -14,6 +14,10 @@ public class Author: NSManagedObject {
 
 }
 
+extension Author: GeneratedClassDefinition {
+    public static var generatedClass: NSManagedObject.Type { Author.self }
+}
+
 extension Author {
 
     @nonobjc public class func fetchRequest() -> NSFetchRequest<Author> {
@@ -95,6 +99,10 @@ public class Publication: NSManagedObject {
 
 }
 
+extension Publication: GeneratedClassDefinition {
+    public static var generatedClass: NSManagedObject.Type { Publication.self }
+}
+
 extension Publication {
 
     @nonobjc public class func fetchRequest() -> NSFetchRequest<Publication> {
@@ -146,6 +154,10 @@ public class Review: NSManagedObject {
 
 }
 
+extension Review: GeneratedClassDefinition {
+    public static var generatedClass: NSManagedObject.Type { Review.self }
+}
+
 extension Review {
 
     @nonobjc public class func fetchRequest() -> NSFetchRequest<Review> {
@@ -166,6 +178,10 @@ extension Review: Identifiable {
 
 public class Topic: NSManagedObject {
 
+}
+
+extension Topic: GeneratedClassDefinition {
+    public static var generatedClass: NSManagedObject.Type { Topic.self }
 }
 
 extension Topic {
