@@ -9,22 +9,3 @@ public protocol GeneratedClassDefinition: ManagedObject {
     /// The generated class itself: an object of a subclass of it is not of a generated class.
     static var generatedClass: ManagedObject.Type { get }
 }
-
-extension ObjectValidator {
-    /// Whether objects of a class validate as ``ManagedObject`` itself does (no override can be
-    /// in the way), remembered for the class last asked about: a save's objects come in runs
-    /// of one class.
-    struct DefaultValidation {
-        private var type: ObjectIdentifier?
-        private var keeps = false
-
-        /// Whether `object`'s class is `ManagedObject` or a generated class definition.
-        mutating func isKept(by object: ManagedObject) -> Bool {
-            let objectType = Swift.type(of: object)
-            guard ObjectIdentifier(objectType) != type else { return keeps }
-            type = ObjectIdentifier(objectType)
-            keeps = objectType == ManagedObject.self || (objectType as? any GeneratedClassDefinition.Type)?.generatedClass == objectType
-            return keeps
-        }
-    }
-}

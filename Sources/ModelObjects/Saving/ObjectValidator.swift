@@ -17,14 +17,34 @@ enum ObjectValidator {
     static func errors(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> [NSError] {
         var errors = [NSError]()
         var defaults = DefaultValidation()
-        for object in inserted {
-            if defaults.isKept(by: object) { errors += propertyErrors(of: object, ruledOnly: true) } else { collect(into: &errors) { try object.validateForInsert() } }
+        // Inserted and updated objects alike: the shortcut, or their own `validate` method.
+        func check(_ objects: [ManagedObject], _ validate: (ManagedObject) throws -> Void) {
+            for object in objects {
+                if defaults.isKept(by: object) { errors += propertyErrors(of: object, ruledOnly: true) } else { collect(into: &errors) { try validate(object) } }
+            }
         }
-        for object in updated {
-            if defaults.isKept(by: object) { errors += propertyErrors(of: object, ruledOnly: true) } else { collect(into: &errors) { try object.validateForUpdate() } }
-        }
+        check(inserted) { try $0.validateForInsert() }
+        check(updated) { try $0.validateForUpdate() }
         for object in deleted { collect(into: &errors) { try object.validateForDelete() } }
         return errors
+    }
+
+    /// Whether objects of a class validate as ``ManagedObject`` itself does (no override can be
+    /// in the way), remembered for the class last asked about: a save's objects come in runs
+    /// of one class.
+    struct DefaultValidation {
+        private var type: ObjectIdentifier?
+        private var keeps = false
+
+        /// Whether `object`'s class is `ManagedObject` or a generated class definition
+        /// (``GeneratedClassDefinition``).
+        mutating func isKept(by object: ManagedObject) -> Bool {
+            let objectType = Swift.type(of: object)
+            guard ObjectIdentifier(objectType) != type else { return keeps }
+            type = ObjectIdentifier(objectType)
+            keeps = objectType == ManagedObject.self || (objectType as? any GeneratedClassDefinition.Type)?.generatedClass == objectType
+            return keeps
+        }
     }
 
     /// Adds to `errors` what `body` throws: nothing when it passes, the error it throws, or those
