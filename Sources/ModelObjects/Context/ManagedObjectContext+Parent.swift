@@ -68,15 +68,16 @@ extension ManagedObjectContext {
         return object.readingPending { pending in
             // A new object's values, every slot set: its row as they are.
             if object.committed == nil, !entity.hasTransformableSlots, let all = pending.allAttributes { return all }
-            var attributes = object.committed ?? AttributeValues(nils: 0)
-            // A save's new saved values: taken out of the object, so that they change in place, not in a copy.
-            if settling { object.committed = nil }
+            // A save's new saved values: taken out of the object, so that they change in place, not
+            // in a copy (and without the retain and release of one).
+            var attributes = (settling ? object.committed.take() : object.committed) ?? AttributeValues(nils: 0)
             if attributes.count < shape.attributes.count { attributes = AttributeValues(nils: shape.attributes.count) }
             let transformable = entity.hasTransformableSlots
+            let changed = pending.attributes
             pending.changedAttributes.forEach { index in
                 // A value is copied as it is kept, a number as its bits, not through an `Any`.
-                guard transformable, entity.slotKinds[index].type == .transformable else { return attributes.copySlot(index, from: pending.attributes) }
-                attributes[index] = pending.attributes[index].map { AttributeValueTransformer.data(for: $0, of: entity.slotAttributes[index]) }
+                guard transformable, entity.slotKinds[index].type == .transformable else { return attributes.copySlot(index, from: changed) }
+                attributes[index] = changed[index].map { AttributeValueTransformer.data(for: $0, of: entity.slotAttributes[index]) }
             }
             return attributes
         }

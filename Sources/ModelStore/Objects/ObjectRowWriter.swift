@@ -96,20 +96,33 @@ package final class ObjectRowWriter {
         // One statement per entity, set of columns and kind of version test; its column list is
         // built only for the first row that needs it. The columns go in slot order, so that one
         // set of columns, in whatever order it was given, always makes the same statement.
-        var attributes = attributes
-        if !zip(attributes, attributes.dropFirst()).allSatisfy({ $0.slot < $1.slot }) { attributes.sort { $0.slot < $1.slot } }
-        var toOnes = toOnes
-        if !zip(toOnes, toOnes.dropFirst()).allSatisfy({ $0.slot < $1.slot }) { toOnes.sort { $0.slot < $1.slot } }
-        let key = keys.primaryKey(key)
-        let external = shape.hasExternalAttributes ? attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column } : []
-        return try files.replacing(external, in: shape.table, key: key, db) {
-            if attributes.allSatisfy({ $0.slot < 64 }) && toOnes.allSatisfy({ $0.slot < 64 }) {
-                let signature = UpdateSignature<UInt64>(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes)
-                return try writeUpdate(updates, signature, shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
-            }
-            let signature = UpdateSignature<SlotSet>(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes)
-            return try writeUpdate(wideUpdates, signature, shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
+        // Lists in order, the usual case, are used as they are, not copied.
+        guard zip(attributes, attributes.dropFirst()).allSatisfy({ $0.slot < $1.slot }), zip(toOnes, toOnes.dropFirst()).allSatisfy({ $0.slot < $1.slot }) else {
+            return try update(
+                shape, key: key, version: version, attributes: attributes.sorted { $0.slot < $1.slot }, toOnes: toOnes.sorted { $0.slot < $1.slot })
         }
+        let key = keys.primaryKey(key)
+        // Called straight when no column is stored outside: a closure would capture, so retain and
+        // release, every argument of every row.
+        guard shape.hasExternalAttributes else { return try writeUpdate(shape, key: key, version: version, attributes: attributes, toOnes: toOnes) }
+        let external = attributes.filter { shape.attributes[$0.slot].isExternal }.map { shape.attributes[$0.slot].column }
+        return try files.replacing(external, in: shape.table, key: key, db) {
+            try writeUpdate(shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
+        }
+    }
+
+    /// Writes an update through the statement of its set of columns: found by a signature of
+    /// one word while every slot is below 64, by a wider one beyond.
+    private func writeUpdate(
+        _ shape: EntityRowShape, key: Int64, version: Int64, attributes: [(slot: Int, value: DatabaseValue)],
+        toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]
+    ) throws -> Bool {
+        if attributes.allSatisfy({ $0.slot < 64 }) && toOnes.allSatisfy({ $0.slot < 64 }) {
+            let signature = UpdateSignature<UInt64>(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes)
+            return try writeUpdate(updates, signature, shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
+        }
+        let signature = UpdateSignature<SlotSet>(number: shape.number, versionless: version == 0, attributes: attributes, toOnes: toOnes)
+        return try writeUpdate(wideUpdates, signature, shape, key: key, version: version, attributes: attributes, toOnes: toOnes)
     }
 
     /// Writes an update through the statement `statements` keeps for `signature` (the columns it

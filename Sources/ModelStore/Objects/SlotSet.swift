@@ -24,7 +24,8 @@ package struct SlotSet: Hashable {
     /// Calls `body` with each slot in the set, in order, skipping empty words a bit at a time.
     package func forEach(_ body: (Int) throws -> Void) rethrows {
         try Self.forEachBit(of: first, from: 0, body)
-        for (index, word) in (rest ?? []).enumerated() { try Self.forEachBit(of: word, from: 64 * (index + 1), body) }
+        guard let rest else { return }
+        for (index, word) in rest.enumerated() { try Self.forEachBit(of: word, from: 64 * (index + 1), body) }
     }
 
     private static func forEachBit(of word: UInt64, from base: Int, _ body: (Int) throws -> Void) rethrows {
