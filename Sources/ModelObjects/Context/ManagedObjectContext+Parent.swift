@@ -63,20 +63,26 @@ extension ManagedObjectContext {
     /// The attribute values of `object` with its unsaved changes, as its row would hold them;
     /// `settling`, the object's saved values are used up making them (the caller sets them back).
     func currentAttributes(of object: ManagedObject, settling: Bool = false) -> AttributeValues {
-        let entity = object.entity
-        let shape = entity.shape
+        // What the values need of the entity, read before the closure: a class the closure
+        // captured would be retained and released for every object a save settles.
+        let transformable = object.entity.hasTransformableSlots
+        let count = object.entity.shape.attributes.count
         return object.readingPending { pending in
             // A new object's values, every slot set: its row as they are.
-            if object.committed == nil, !entity.hasTransformableSlots, let all = pending.allAttributes { return all }
+            if object.committed == nil, !transformable, let all = pending.allAttributes { return all }
             // A save's new saved values: taken out of the object, so that they change in place, not
             // in a copy (and without the retain and release of one).
             var attributes = (settling ? object.committed.take() : object.committed) ?? AttributeValues(nils: 0)
-            if attributes.count < shape.attributes.count { attributes = AttributeValues(nils: shape.attributes.count) }
-            let transformable = entity.hasTransformableSlots
+            if attributes.count < count { attributes = AttributeValues(nils: count) }
             let changed = pending.attributes
-            pending.changedAttributes.forEach { index in
+            guard transformable else {
                 // A value is copied as it is kept, a number as its bits, not through an `Any`.
-                guard transformable, entity.slotKinds[index].type == .transformable else { return attributes.copySlot(index, from: changed) }
+                pending.changedAttributes.forEach { attributes.copySlot($0, from: changed) }
+                return attributes
+            }
+            let entity = object.entity
+            pending.changedAttributes.forEach { index in
+                guard entity.slotKinds[index].type == .transformable else { return attributes.copySlot(index, from: changed) }
                 attributes[index] = changed[index].map { AttributeValueTransformer.data(for: $0, of: entity.slotAttributes[index]) }
             }
             return attributes

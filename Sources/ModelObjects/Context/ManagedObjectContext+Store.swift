@@ -74,7 +74,7 @@ extension ManagedObjectContext {
     /// A registered fault of `entity`'s class (`type`, when the caller knows it already) for `id`;
     /// `absentKey`, when given, is its registry key, where a lookup just found nothing.
     func makeObject(
-        _ entity: EntityDescription, id: ManagedObjectID, of type: ManagedObject.Type? = nil, absentKey: ObjectRegistry.Key? = nil
+        _ entity: EntityDescription, id: consuming ManagedObjectID, of type: ManagedObject.Type? = nil, absentKey: ObjectRegistry.Key? = nil
     ) -> ManagedObject {
         let type = type ?? persistentStoreCoordinator?.classes.objectClass(for: entity) ?? ManagedObject.self
         let object = type.init(entity: entity, insertInto: nil)

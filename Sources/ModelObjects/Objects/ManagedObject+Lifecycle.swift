@@ -100,18 +100,22 @@ extension ManagedObjectContext {
         var called = [ManagedObject]()
         defer { for object in called { object.lifecycle[.willSaveCalled] = false } }
         for _ in 0..<Self.willSaveRounds {
-            let due = [insertedList.objects, updatedList.objects, deletedList.objects].joined().filter { object in
-                !object.lifecycle[.willSaveCalled] || object.lifecycle[.changedSinceWillSave]
-            }
-            guard !due.isEmpty else { return }
-            for object in due {
-                if !object.lifecycle[.willSaveCalled] {
-                    object.lifecycle[.willSaveCalled] = true
-                    called.append(object)
+            // The lists as the round starts, each walked as it is (objects `willSave` adds wait
+            // for the next round): a list of the objects due, made first, retained and released
+            // every object saved.
+            var any = false
+            for objects in [insertedList.objects, updatedList.objects, deletedList.objects] {
+                for object in objects where !object.lifecycle[.willSaveCalled] || object.lifecycle[.changedSinceWillSave] {
+                    any = true
+                    if !object.lifecycle[.willSaveCalled] {
+                        object.lifecycle[.willSaveCalled] = true
+                        called.append(object)
+                    }
+                    object.lifecycle[.changedSinceWillSave] = false
+                    object.willSave()
                 }
-                object.lifecycle[.changedSinceWillSave] = false
-                object.willSave()
             }
+            guard any else { return }
             applyDeleteRules()
         }
         throw ContextError.make(
@@ -124,7 +128,9 @@ extension ManagedObjectContext {
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], historyToken: HistoryToken? = nil,
         announced: (inserted: Set<ManagedObject>?, updated: Set<ManagedObject>?) = (nil, nil)
     ) {
-        for object in [inserted, updated, deleted].joined() { object.didSave() }
+        for object in inserted { object.didSave() }
+        for object in updated { object.didSave() }
+        for object in deleted { object.didSave() }
         postDidSave(inserted: inserted, updated: updated, deleted: deleted, historyToken: historyToken, announced: announced)
     }
 }

@@ -106,7 +106,7 @@ open class ManagedObject: NSObject {
         self.init(entity: context.entity(for: Self.self), insertInto: context)
     }
 
-    func attach(to context: ManagedObjectContext, id: ManagedObjectID) {
+    func attach(to context: ManagedObjectContext, id: consuming ManagedObjectID) {
         managedObjectContext = context
         objectID = id
     }

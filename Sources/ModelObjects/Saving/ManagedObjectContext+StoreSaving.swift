@@ -56,18 +56,23 @@ extension ManagedObjectContext {
     /// Only the other object's context is read for an object of another context: its state
     /// belongs to that context's queue.
     func checkRelationshipsStayInContext(_ inserted: [ManagedObject], _ updated: [ManagedObject]) throws {
-        for object in [inserted, updated].joined() {
-            for other in relatedObjects(of: object) where other.managedObjectContext !== self {
-                if other.managedObjectContext == nil, other.deleted {
-                    let name = relationshipName(of: object, holding: other)
-                    throw ContextError.validation(
-                        NSManagedObjectValidationError, "Dangling reference to an invalid object: '\(name)' of \(object.entity.name) \(object.objectID) holds \(other.entity.name) \(other.objectID), which was deleted",
-                        object: object, key: name, value: other)
-                }
-                throw ContextError.make(
-                    133010, "\(object.entity.name) \(object.objectID) is related to \(other.entity.name) \(other.objectID), which is in another context or in none",
-                    [NSAffectedObjectsErrorKey: [object, other]])
+        // Each list walked as it is: a joined sequence of the two handed out each object
+        // retained, and released, for every object saved.
+        for object in inserted { try checkRelatedObjectsStayInContext(object) }
+        for object in updated { try checkRelatedObjectsStayInContext(object) }
+    }
+
+    private func checkRelatedObjectsStayInContext(_ object: ManagedObject) throws {
+        for other in relatedObjects(of: object) where other.managedObjectContext !== self {
+            if other.managedObjectContext == nil, other.deleted {
+                let name = relationshipName(of: object, holding: other)
+                throw ContextError.validation(
+                    NSManagedObjectValidationError, "Dangling reference to an invalid object: '\(name)' of \(object.entity.name) \(object.objectID) holds \(other.entity.name) \(other.objectID), which was deleted",
+                    object: object, key: name, value: other)
             }
+            throw ContextError.make(
+                133010, "\(object.entity.name) \(object.objectID) is related to \(other.entity.name) \(other.objectID), which is in another context or in none",
+                [NSAffectedObjectsErrorKey: [object, other]])
         }
     }
 
