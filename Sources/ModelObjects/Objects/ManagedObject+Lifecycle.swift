@@ -100,9 +100,9 @@ extension ManagedObjectContext {
         var called = [ManagedObject]()
         defer { for object in called { object.lifecycle[.willSaveCalled] = false } }
         for _ in 0..<Self.willSaveRounds {
-            // The lists as the round starts, each walked as it is (objects `willSave` adds wait
-            // for the next round): a list of the objects due, made first, retained and released
-            // every object saved.
+            // Each list walked as the round starts (objects `willSave` adds wait for the next
+            // round), not gathered first into a list of the objects due: that list retained and
+            // released every object saved.
             var any = false
             for objects in [insertedList.objects, updatedList.objects, deletedList.objects] {
                 for object in objects where !object.lifecycle[.willSaveCalled] || object.lifecycle[.changedSinceWillSave] {
