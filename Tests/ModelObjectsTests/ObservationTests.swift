@@ -51,6 +51,32 @@ struct ObservationTests {
         }
     }
 
+    /// A generated accessor's read registers the property by the key path its key holds; a change
+    /// made by name (`setValue(_:forKey:)`, `willChangeValue(forKey:)`, a refresh) announces it by
+    /// the entity's: the two must be one key path, or the observer would never hear.
+    @Test func aTypedReadIsToldOfChangesMadeByName() async throws {
+        let container = try await Support.container(in: nil)
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            let author = Author(context: context)
+            author.name = "Ursula"
+            let changes = Changes()
+            func track() { _ = withObservationTracking { author.name } onChange: { changes.note() } }
+            track()
+            author.setValue("Ursula K.", forKey: "name")
+            #expect(changes.seen == 1)
+            track()
+            author.email = "u@x"
+            #expect(changes.seen == 1)
+            author.willChangeValue(forKey: "name")
+            author.didChangeValue(forKey: "name")
+            #expect(changes.seen == 2)
+            track()
+            author.name = "Le Guin"
+            #expect(changes.seen == 3)
+        }
+    }
+
     @Test func aRelationshipsInverseNotifiesItsObservers() async throws {
         let container = try await Support.container(in: nil)
         let context = container.newBackgroundContext()

@@ -48,10 +48,10 @@ extension ManagedObject {
         guard slot >= 0 else {
             let toOne = entity.properties.toOneSlot(at: index)
             guard toOne >= 0 else { return .value(value(at: index, key: key.name)) }
-            observeAccess(at: index)
+            observeAccess(key.keyPath)
             return .object(toOneValue(toOne))
         }
-        observeAccess(at: index)
+        observeAccess(key.keyPath)
         return attributeRead(slot)
     }
 
