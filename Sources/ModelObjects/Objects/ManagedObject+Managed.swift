@@ -96,8 +96,8 @@ extension ManagedObject {
         let slot = entity.properties.attributeSlot(at: index)
         if slot >= 0 {
             let type = entity.slotKinds[slot].type
-            if let scalar = value.scalar(as: type) { return setAttribute(scalar, slot: slot, key: key.name, index: index) }
-            if case .string = value, type == .string { return setAttribute(value, slot: slot, key: key.name, index: index) }
+            if let scalar = value.scalar(as: type) { return setAttribute(scalar, slot: slot, key: key.name, index: index, keyPath: key.keyPath) }
+            if case .string = value, type == .string { return setAttribute(value, slot: slot, key: key.name, index: index, keyPath: key.keyPath) }
         }
         setValue(value.value, of: entity.properties.property(at: index), key: key.name)
     }

@@ -48,11 +48,18 @@ extension ManagedObject: Observable {
     }
 
     /// Runs `change` of the property `key`, announced to observers before and after; `index`, its
-    /// place in the entity's table when the caller knows it, spares looking its name up.
-    func observingChange<Result>(of key: String, at index: Int? = nil, _ change: () -> Result) -> Result {
-        guard observation != nil, let keyPath = index.map(entity.properties.keyPath(at:)) ?? entity.properties.keyPath(of: key) else { return change() }
-        observeWillChange(keyPath)
-        defer { observeDidChange(keyPath) }
+    /// place in the entity's table when the caller knows it, spares looking its name up, and
+    /// `keyPath`, its key path when the caller holds it (a generated accessor's key), spares
+    /// retaining one loaded from the table.
+    func observingChange<Result>(
+        of key: String, at index: Int? = nil, keyPath given: ObservedKeyPath? = nil, _ change: () -> Result
+    ) -> Result {
+        // The registrar's box taken once for both announcements.
+        guard let box = observation,
+            let keyPath = given ?? index.map(entity.properties.keyPath(at:)) ?? entity.properties.keyPath(of: key)
+        else { return change() }
+        box.willSet(self, keyPath)
+        defer { box.didSet(self, keyPath) }
         return change()
     }
 

@@ -423,21 +423,23 @@ open class ManagedObject: NSObject {
     /// type: a change of the object, announced, undoable, saved by the next save; while the
     /// object awakes from a fetch, a saved value instead. Derived attributes keep their value.
     /// `index` is the property's place in the entity's table, when the caller has it.
-    func setAttribute(_ value: AccessorValue, slot: Int, key: String, index: Int? = nil) {
-        changeAttribute(slot: slot, key: key, index: index, saved: { value.value }) { $0.setAttribute(value, slot: slot, of: $1) }
+    func setAttribute(_ value: AccessorValue, slot: Int, key: String, index: Int? = nil, keyPath: ObservedKeyPath? = nil) {
+        changeAttribute(slot: slot, key: key, index: index, keyPath: keyPath, saved: { value.value }) { $0.setAttribute(value, slot: slot, of: $1) }
     }
 
     /// ``setAttribute(_:slot:key:index:)`` for a number, boolean or date of the attribute's own
     /// type, a typed setter's value: kept as its bits, with no ``AccessorValue`` made and
     /// destroyed around it (an enum with an `Any` among its cases, copied through memory).
-    func setAttribute(_ scalar: AttributeValues.Scalar, slot: Int, key: String, index: Int) {
-        changeAttribute(slot: slot, key: key, index: index, saved: { scalar.value }) { $0.setAttribute(scalar, slot: slot, of: $1) }
+    func setAttribute(_ scalar: AttributeValues.Scalar, slot: Int, key: String, index: Int, keyPath: ObservedKeyPath? = nil) {
+        changeAttribute(slot: slot, key: key, index: index, keyPath: keyPath, saved: { scalar.value }) { $0.setAttribute(scalar, slot: slot, of: $1) }
     }
 
     /// The steps every change of a stored attribute takes, `set` storing the value into the
     /// unsaved values (given the entity's number of slots), `saved` giving it as a saved value.
     @inline(__always)
-    private func changeAttribute(slot: Int, key: String, index: Int?, saved: () -> Any?, _ set: (inout PendingValues, Int) -> Void) {
+    private func changeAttribute(
+        slot: Int, key: String, index: Int?, keyPath: ObservedKeyPath?, saved: () -> Any?, _ set: (inout PendingValues, Int) -> Void
+    ) {
         guard !deleted else { return }
         let kind = entity.slotKinds[slot]
         guard !kind.isDerived else { return }
@@ -448,7 +450,7 @@ open class ManagedObject: NSObject {
         let contextKnows = inserted && awaitsNotice && ManagedObjectContext.undoingContexts.load(ordering: .relaxed) == 0
         let context = contextKnows ? nil : managedObjectContext
         if let context, context.undoManager != nil { context.registerValueUndo(self, key: key) }
-        observingChange(of: key, at: index) {
+        observingChange(of: key, at: index, keyPath: keyPath) {
             let count = entity.slotKinds.count
             addToPending { set(&$0, count) }
             if contextKnows { lifecycle[.changedSinceWillSave] = true } else { context?.markUpdated(self) }
