@@ -422,12 +422,13 @@ open class ManagedObject: NSObject {
     /// Sets the stored attribute in `slot`, named `key`, to `value`, already of the attribute's
     /// type: a change of the object, announced, undoable, saved by the next save; while the
     /// object awakes from a fetch, a saved value instead. Derived attributes keep their value.
-    /// `index` is the property's place in the entity's table, when the caller has it.
+    /// `index` is the property's place in the entity's table, and `keyPath` the key path
+    /// Observation tracks it by, when the caller has them (a generated accessor's key holds both).
     func setAttribute(_ value: AccessorValue, slot: Int, key: String, index: Int? = nil, keyPath: ObservedKeyPath? = nil) {
         changeAttribute(slot: slot, key: key, index: index, keyPath: keyPath, saved: { value.value }) { $0.setAttribute(value, slot: slot, of: $1) }
     }
 
-    /// ``setAttribute(_:slot:key:index:)`` for a number, boolean or date of the attribute's own
+    /// ``setAttribute(_:slot:key:index:keyPath:)`` for a number, boolean or date of the attribute's own
     /// type, a typed setter's value: kept as its bits, with no ``AccessorValue`` made and
     /// destroyed around it (an enum with an `Any` among its cases, copied through memory).
     func setAttribute(_ scalar: AttributeValues.Scalar, slot: Int, key: String, index: Int, keyPath: ObservedKeyPath? = nil) {
