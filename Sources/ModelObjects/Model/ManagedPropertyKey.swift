@@ -8,8 +8,8 @@ import Synchronization
 public final class ManagedPropertyKey: Sendable {
     /// The property's name in the model.
     public let name: String
-    /// The key path Observation tracks the property by, equal to its entity's
-    /// (``PropertyTable/keyPath(at:)``): held here, a read passes it without retaining it.
+    /// The key path Observation tracks the property by, made as its entity's table makes it
+    /// (`ManagedObject.observedKeyPath(of:)`): held here, a read passes it without retaining it.
     let keyPath: ManagedObject.ObservedKeyPath
     /// The serial of the entity last looked up in (``EntityDescription/serial``) in the high
     /// 40 bits, and the property's index in its table plus one in the low 24; 0 before the first.
@@ -22,7 +22,7 @@ public final class ManagedPropertyKey: Sendable {
     /// up on first use.
     public init(_ name: String) {
         self.name = name
-        keyPath = \ManagedObject.[observed: name]
+        keyPath = ManagedObject.observedKeyPath(of: name)
     }
 
     /// Where the property is in `entity`'s table, nil when the entity has no such property.

@@ -29,7 +29,7 @@ final class PropertyTable: Sendable {
         let pairs = Array(properties)
         names = pairs.map(\.key)
         self.properties = pairs.map(\.value)
-        keyPaths = names.map { \ManagedObject.[observed: $0] }
+        keyPaths = names.map(ManagedObject.observedKeyPath(of:))
         attributeSlots = pairs.map { pair in
             if case .attribute(_, let slot) = pair.value { return slot }
             return -1

@@ -18,6 +18,10 @@ extension ManagedObject: Observable {
     /// The value of property `name`: the subscript whose key paths name properties for Observation.
     subscript(observed name: String) -> Any? { value(forKey: name) }
 
+    /// The key path Observation tracks property `name` by: the one way the entity's table and a
+    /// generated accessor's key both make it, so that theirs are equal.
+    static func observedKeyPath(of name: String) -> ObservedKeyPath { \ManagedObject.[observed: name] }
+
     /// Registers a read of the property of `keyPath` with the observer tracking reads, if any.
     func observeAccess(_ keyPath: ObservedKeyPath) {
         observationBox().access(self, keyPath)
