@@ -425,14 +425,46 @@ struct FetchedResultsControllerTests {
             new.setValue("Fay", forKey: "name")
         }
         context.performAndWait {
-            // Eve keeps her index path: an update; Fay's changes.
-            #expect(recorder.event() == ["Eve update 0.1>0.1", "Fay move 0.0>0.2"])
+            // Eve keeps her index path but passes Dan, whom Fay's move brings forward: a move.
+            #expect(recorder.event() == ["Eve move 0.1>0.1", "Fay move 0.0>0.2"])
             #expect(Self.names(controller.fetchedObjects) == ["Dan", "Eve", "Fay"])
             context.delete(new)
         }
         context.performAndWait {
             #expect(recorder.event() == ["Fay delete 0.2>-"])
             #expect(Self.names(controller.fetchedObjects) == ["Dan", "Eve"])
+        }
+    }
+
+    /// A change of a sort key is a move even where the object keeps its index path, as Core Data
+    /// reports it since iOS 9 (the move "with same indexes" that DTModelStorage and CoreDataStack
+    /// learnt to handle). Only a move is right for a table: here Cid keeps index 1 while Ann's
+    /// deletion carries Dan ahead of him, and as an update his row would stay before Dan's.
+    @Test func aSortKeyChangeIsAMoveWhereTheIndexPathStays() async throws {
+        let container = try await Support.container(in: nil)
+        try Self.saveAuthors([("Ann", "a"), ("Cid", "c"), ("Dan", "d")], in: container)
+        let context = container.newBackgroundContext()
+        let recorder = Recorder(), differences = DifferenceRecorder()
+        let (controller, other, before) = try context.performAndWait {
+            let other = try Self.controller(context, delegate: differences)
+            return (try Self.controller(context, delegate: recorder), other, other.fetchedObjects!.map(\.objectID))
+        }
+        context.performAndWait {
+            let (ann, cid) = (controller.object(at: IndexPath(item: 0, section: 0)), controller.object(at: IndexPath(item: 1, section: 0)))
+            context.delete(ann)
+            cid.setValue("Eve", forKey: "name")
+        }
+        context.performAndWait {
+            #expect(recorder.event() == ["Ann delete 0.0>-", "Eve move 0.1>0.1"])
+            #expect(Self.names(controller.fetchedObjects) == ["Dan", "Eve"])
+            // The difference form says the same: applied to the IDs before, it gives those after.
+            #expect(differences.differences.count == 1)
+            #expect(differences.differences.first.flatMap(before.applying) == other.fetchedObjects!.map(\.objectID))
+            // Alone, a rename that passes nobody is a move to the same index path too.
+            controller.object(at: IndexPath(item: 1, section: 0)).setValue("Fay", forKey: "name")
+        }
+        context.performAndWait {
+            #expect(recorder.event() == ["Fay move 0.1>0.1"])
         }
     }
 

@@ -5,8 +5,9 @@ public enum FetchedResultsChangeType: UInt, Sendable {
     case insert = 1
     /// The object or section was deleted.
     case delete = 2
-    /// The object moved to another place.
+    /// A value the results are sorted or sectioned by changed: the object may have moved, and is
+    /// reported so even when its new index path equals its old one.
     case move = 3
-    /// The object's values changed in place.
+    /// The object's other values changed; it kept its place among the objects around it.
     case update = 4
 }

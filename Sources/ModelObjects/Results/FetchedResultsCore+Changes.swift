@@ -164,8 +164,10 @@ extension FetchedResultsCore: ContextChangeHandler {
             case .delete(let object):
                 outcome.objects.append((object, old[ObjectIdentifier(object)], .delete, nil))
             case .reposition(let object, _):
-                let (before, after) = (old[ObjectIdentifier(object)], indexPath(forObject: object))
-                outcome.objects.append((object, before, before == after ? .update : .move, after))
+                // A move even where the two index paths are equal, as Core Data reports it: other
+                // objects leaving or arriving in the same event may have carried the object past its
+                // neighbours, so only a move keeps a table that applies the event in step.
+                outcome.objects.append((object, old[ObjectIdentifier(object)], .move, indexPath(forObject: object)))
             case .update(let object):
                 outcome.objects.append((object, old[ObjectIdentifier(object)], .update, indexPath(forObject: object)))
             }
