@@ -488,12 +488,16 @@ struct FetchedResultsControllerTests {
         for _ in 0..<2400 { authors.append((name(&generator), letters.randomElement(using: &generator)!)) }
         try Self.saveAuthors(authors, in: container)
         let context = container.newBackgroundContext()
-        let recorder = Recorder()
+        let recorder = Recorder(), differences = DifferenceRecorder()
         try context.performAndWait {
             let controller = try Self.controller(context, sections: true, delegate: recorder)
+            // Beside it, a controller without sections whose delegate takes differences.
+            let flat = try Self.controller(context, delegate: differences)
             let request = controller.fetchRequest
             for _ in 0..<25 {
                 var before = (controller.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) }
+                let flatBefore = flat.fetchedObjects?.map(\.objectID) ?? []
+                differences.differences = []
                 let objects = controller.fetchedObjects ?? []
                 for _ in 0..<Int.random(in: 1...6, using: &generator) {
                     let object = objects.randomElement(using: &generator)!
@@ -520,6 +524,11 @@ struct FetchedResultsControllerTests {
                 before = Self.apply(recorder.rawEvents, to: before)
                 let after = (controller.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) }
                 #expect(before == after, "the callbacks do not turn the old sections into the new")
+                // The difference, applied to the IDs before, gives those after, in a new fetch's order.
+                #expect(differences.differences.count <= 1 && differences.others == 0)
+                let flatAfter = flat.fetchedObjects?.map(\.objectID) ?? []
+                #expect(differences.differences.reduce(flatBefore) { $0.applying($1) ?? [] } == flatAfter)
+                #expect(Self.names(flat.fetchedObjects) == Self.names(fresh).sorted())
             }
         }
     }
