@@ -333,9 +333,11 @@ extension ManagedObjectContext {
         version: Int64, skippingAttributes: Set<Int> = [], skippingToOnes: Set<Int> = [], everything: Bool = false
     ) throws -> Bool {
         let shape = object.entity.shape
-        // The row's new values, gathered from the unsaved values lent in place.
-        let (attributes, toOnes) = try object.readingPending { pending in
-            var attributes = [(slot: Int, value: DatabaseValue)]()
+        // The row's new values, gathered from the unsaved values lent in place, in the list the
+        // writer keeps from row to row.
+        var attributes = writer.takeSpareAttributes()
+        defer { writer.keepSpareAttributes(&attributes) }
+        let toOnes = try object.readingPending { pending in
             if everything {
                 // The saved values read once, not copied out of the object for each slot.
                 let committed = object.committed
@@ -360,7 +362,7 @@ extension ManagedObjectContext {
                 let target = changed.map { $0.flatMap(key) } ?? (index < object.committedToOnes.count ? object.committedToOnes[index] : nil)
                 toOnes.append((index, target, orders[slot.name]))
             }
-            return (attributes, toOnes)
+            return toOnes
         }
         return try writer.update(shape, key: own.key, version: version, attributes: attributes, toOnes: toOnes)
     }

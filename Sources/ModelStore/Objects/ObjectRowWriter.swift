@@ -26,6 +26,8 @@ package final class ObjectRowWriter {
     /// The array the last row's values were gathered in, emptied and filled again for the next
     /// row (taken out while in use), so that a save of many rows does not allocate one per row.
     private var spareValues: [DatabaseValue] = []
+    /// The same for the changed attributes a caller gathers for ``update(_:key:version:attributes:toOnes:)``.
+    private var spareAttributes: [(slot: Int, value: DatabaseValue)] = []
 
     package init(db: Database, rows: ObjectRowLayout, keys: KeySpace = .first) {
         self.db = db
@@ -206,6 +208,21 @@ package final class ObjectRowWriter {
     /// row). Asked of SQLite directly: GRDB's `changesCount` checks its queue first
     /// (`DispatchQueue.getSpecific`), an eighth of the time of an update's step for each row.
     private var changedOneRow: Bool { sqlite3_changes(db.sqliteConnection) == 1 }
+
+    /// An empty list for an update's changed attributes, the last row's storage reused (the
+    /// writer's own let go meanwhile, so that the caller's grows in place): give it back with
+    /// ``keepSpareAttributes(_:)`` once the update is written.
+    package func takeSpareAttributes() -> [(slot: Int, value: DatabaseValue)] {
+        let attributes = spareAttributes
+        spareAttributes = []
+        return attributes
+    }
+
+    /// Keeps `attributes`, emptied (a large value is not held on to), as the next row's list.
+    package func keepSpareAttributes(_ attributes: inout [(slot: Int, value: DatabaseValue)]) {
+        attributes.removeAll(keepingCapacity: true)
+        spareAttributes = attributes
+    }
 
     /// The spare array of values (``spareValues``), empty, with room for `capacity`; the writer's
     /// own is let go meanwhile, so that the caller's is the only reference and grows in place.
