@@ -25,9 +25,10 @@ extension ManagedObjectContext {
         // announces the same objects, when the save writes them all as they are.
         let announced = (inserted: insertedList.announcedSet, updated: updatedList.announcedSet)
         let orders = orderValues()
-        let updated = changed + orders.keys.compactMap { identifier in
-            orders[identifier]?.object
-        }.filter { !$0.inserted && !$0.deleted && !updatedList.contains($0) }
+        // Members whose order alone changed join the updated objects; without any, the list is
+        // used as it is (joining an empty list copied it, retaining every object).
+        let reordered = orders.values.lazy.map(\.object).filter { !$0.inserted && !$0.deleted && !self.updatedList.contains($0) }
+        let updated = reordered.isEmpty ? changed : changed + reordered
         // A fault changed only through relationships (an inverse kept in step, a to-many set)
         // has not read its row: its version and saved to-ones are needed to update it.
         for object in updated where object.isFault { fulfill(object) }
@@ -419,19 +420,23 @@ extension ManagedObjectContext {
     /// to-one: 1024 apart from 2048, as Core Data numbers a list it writes (wire's stores).
     private func orderValues() -> [ObjectIdentifier: (object: ManagedObject, values: [String: Int64])] {
         var result = [ObjectIdentifier: (object: ManagedObject, values: [String: Int64])]()
-        for owner in [insertedList.objects, updatedList.objects].joined() where !owner.changedToManys.isEmpty {
-            for name in owner.changedToManys {
-                guard case .toMany(let relationship)? = owner.entity.properties[name], relationship.isOrdered,
-                    let inverse = inverse(of: relationship, in: owner), !inverse.isToMany
-                else { continue }
-                for (index, member) in (owner.toManys[name]?.objects ?? []).enumerated() {
-                    var entry = result[ObjectIdentifier(member)] ?? (member, [:])
-                    entry.values[inverse.name] = Int64(index + 2) * 1024
-                    result[ObjectIdentifier(member)] = entry
-                }
+        for owner in insertedList.objects where !owner.changedToManys.isEmpty { addOrderValues(of: owner, to: &result) }
+        for owner in updatedList.objects where !owner.changedToManys.isEmpty { addOrderValues(of: owner, to: &result) }
+        return result
+    }
+
+    /// Adds the order values of the members of `owner`'s changed ordered to-manys to `result`.
+    private func addOrderValues(of owner: ManagedObject, to result: inout [ObjectIdentifier: (object: ManagedObject, values: [String: Int64])]) {
+        for name in owner.changedToManys {
+            guard case .toMany(let relationship)? = owner.entity.properties[name], relationship.isOrdered,
+                let inverse = inverse(of: relationship, in: owner), !inverse.isToMany
+            else { continue }
+            for (index, member) in (owner.toManys[name]?.objects ?? []).enumerated() {
+                var entry = result[ObjectIdentifier(member)] ?? (member, [:])
+                entry.values[inverse.name] = Int64(index + 2) * 1024
+                result[ObjectIdentifier(member)] = entry
             }
         }
-        return result
     }
 
     /// The conflict of `object`, whose row is `current` now (nil when gone).
