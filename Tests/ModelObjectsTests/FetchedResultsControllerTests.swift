@@ -488,14 +488,23 @@ struct FetchedResultsControllerTests {
         for _ in 0..<2400 { authors.append((name(&generator), letters.randomElement(using: &generator)!)) }
         try Self.saveAuthors(authors, in: container)
         let context = container.newBackgroundContext()
-        let recorder = Recorder(), differences = DifferenceRecorder()
+        let recorder = Recorder(), differences = DifferenceRecorder(), filteredRecorder = Recorder()
         try context.performAndWait {
             let controller = try Self.controller(context, sections: true, delegate: recorder)
-            // Beside it, a controller without sections whose delegate takes differences.
+            // Beside it, a controller without sections whose delegate takes differences, and one
+            // whose predicate objects enter and leave as their emails change.
             let flat = try Self.controller(context, delegate: differences)
+            let filteredRequest = FetchRequest<ManagedObject>(entityName: "Author")
+            filteredRequest.predicate = FetchPredicate(format: "email BEGINSWITH %@ OR email == %@", "a", "cx")
+            filteredRequest.sortDescriptors = [FetchSortDescriptor(key: "email"), FetchSortDescriptor(key: "name")]
+            let filtered = FetchedResultsController(fetchRequest: filteredRequest, managedObjectContext: context, sectionNameKeyPath: "email", cacheName: nil)
+            filtered.delegate = filteredRecorder
+            try filtered.performFetch()
             let request = controller.fetchRequest
             for _ in 0..<25 {
                 var before = (controller.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) }
+                var filteredBefore = (filtered.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) }
+                filteredRecorder.events = []
                 let flatBefore = flat.fetchedObjects?.map(\.objectID) ?? []
                 differences.differences = []
                 let objects = controller.fetchedObjects ?? []
@@ -529,6 +538,11 @@ struct FetchedResultsControllerTests {
                 let flatAfter = flat.fetchedObjects?.map(\.objectID) ?? []
                 #expect(differences.differences.reduce(flatBefore) { $0.applying($1) ?? [] } == flatAfter)
                 #expect(Self.names(flat.fetchedObjects) == Self.names(fresh).sorted())
+                // The filtered controller: its results are a new fetch's, and its callbacks turn
+                // its old sections into the new.
+                #expect(Self.names(filtered.fetchedObjects) == Self.names(try context.fetch(filteredRequest)))
+                filteredBefore = Self.apply(filteredRecorder.rawEvents, to: filteredBefore)
+                #expect(filteredBefore == (filtered.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) })
             }
         }
     }
