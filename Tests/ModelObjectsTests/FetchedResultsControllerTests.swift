@@ -95,11 +95,13 @@ struct FetchedResultsControllerTests {
         return author
     }
 
-    /// A fetched controller of the authors in `context`, by name, or in sections by email.
-    static func controller(_ context: ManagedObjectContext, sections: Bool = false, delegate: (any FetchedResultsControllerDelegate)?) throws
-        -> FetchedResultsController<ManagedObject>
-    {
+    /// A fetched controller of the authors in `context` that `predicate` accepts, by name, or in
+    /// sections by email.
+    static func controller(
+        _ context: ManagedObjectContext, sections: Bool = false, predicate: FetchPredicate? = nil, delegate: (any FetchedResultsControllerDelegate)?
+    ) throws -> FetchedResultsController<ManagedObject> {
         let request = FetchRequest<ManagedObject>(entityName: "Author")
+        request.predicate = predicate
         request.sortDescriptors = (sections ? [FetchSortDescriptor(key: "email")] : []) + [FetchSortDescriptor(key: "name")]
         let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context,
                                                   sectionNameKeyPath: sections ? "email" : nil, cacheName: "ignored")
@@ -118,6 +120,11 @@ struct FetchedResultsControllerTests {
         switch change {
         case .insert(let offset, let id, _), .remove(let offset, let id, _): Step(offset: offset, id: id)
         }
+    }
+
+    /// The objects of each of `controller`'s sections, by identity.
+    static func identities(_ controller: FetchedResultsController<ManagedObject>) -> [[ObjectIdentifier]] {
+        (controller.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) }
     }
 
     static func names(_ objects: [ManagedObject]?) -> [String] { (objects ?? []).map { $0.value(forKey: "name") as? String ?? "?" } }
@@ -494,16 +501,12 @@ struct FetchedResultsControllerTests {
             // Beside it, a controller without sections whose delegate takes differences, and one
             // whose predicate objects enter and leave as their emails change.
             let flat = try Self.controller(context, delegate: differences)
-            let filteredRequest = FetchRequest<ManagedObject>(entityName: "Author")
-            filteredRequest.predicate = FetchPredicate(format: "email BEGINSWITH %@ OR email == %@", "a", "cx")
-            filteredRequest.sortDescriptors = [FetchSortDescriptor(key: "email"), FetchSortDescriptor(key: "name")]
-            let filtered = FetchedResultsController(fetchRequest: filteredRequest, managedObjectContext: context, sectionNameKeyPath: "email", cacheName: nil)
-            filtered.delegate = filteredRecorder
-            try filtered.performFetch()
+            let filtered = try Self.controller(
+                context, sections: true, predicate: FetchPredicate(format: "email BEGINSWITH %@ OR email == %@", "a", "cx"), delegate: filteredRecorder)
             let request = controller.fetchRequest
             for _ in 0..<25 {
-                var before = (controller.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) }
-                var filteredBefore = (filtered.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) }
+                var before = Self.identities(controller)
+                var filteredBefore = Self.identities(filtered)
                 filteredRecorder.events = []
                 let flatBefore = flat.fetchedObjects?.map(\.objectID) ?? []
                 differences.differences = []
@@ -531,8 +534,7 @@ struct FetchedResultsControllerTests {
                 }
                 // The callbacks, applied as a table applies them, turn the old sections into the new.
                 before = Self.apply(recorder.rawEvents, to: before)
-                let after = (controller.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) }
-                #expect(before == after, "the callbacks do not turn the old sections into the new")
+                #expect(before == Self.identities(controller), "the callbacks do not turn the old sections into the new")
                 // The difference, applied to the IDs before, gives those after, in a new fetch's order.
                 #expect(differences.differences.count <= 1 && differences.others == 0)
                 let flatAfter = flat.fetchedObjects?.map(\.objectID) ?? []
@@ -540,9 +542,9 @@ struct FetchedResultsControllerTests {
                 #expect(Self.names(flat.fetchedObjects) == Self.names(fresh).sorted())
                 // The filtered controller: its results are a new fetch's, and its callbacks turn
                 // its old sections into the new.
-                #expect(Self.names(filtered.fetchedObjects) == Self.names(try context.fetch(filteredRequest)))
+                #expect(Self.names(filtered.fetchedObjects) == Self.names(try context.fetch(filtered.fetchRequest)))
                 filteredBefore = Self.apply(filteredRecorder.rawEvents, to: filteredBefore)
-                #expect(filteredBefore == (filtered.sections ?? []).map { ($0.objects as? [ManagedObject] ?? []).map(ObjectIdentifier.init) })
+                #expect(filteredBefore == Self.identities(filtered))
             }
         }
     }

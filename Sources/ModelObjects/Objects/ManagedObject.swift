@@ -621,6 +621,7 @@ extension Set {
     /// most half full meets few entries, and a set of objects compares each entry it meets
     /// through `isEqual`, which reads that object from memory. A notification's sets of tens of
     /// thousands of objects or IDs cost a few reads per element instead of several.
+    ///
     /// The elements go in by `update(with:)`, which hands nothing back for a new element, where
     /// `insert` hands back each one, retained and released.
     init(halfFull elements: some Collection<Element>) {

@@ -9,7 +9,9 @@ extension FetchedResultsCore: ContextChangeHandler {
     private enum Change {
         case insert(ManagedObject, [EvaluatedValue])
         case delete(ManagedObject)
-        case reposition(ManagedObject, [EvaluatedValue])
+        /// A value the results are sorted or sectioned by changed: always reported as a move.
+        case move(ManagedObject, [EvaluatedValue])
+        /// Other values changed: the object keeps its place.
         case update(ManagedObject)
     }
 
@@ -85,7 +87,7 @@ extension FetchedResultsCore: ContextChangeHandler {
                 if placement.values == values && placement.section.name == sectionName(values) {
                     changes.append(.update(object))
                 } else {
-                    changes.append(.reposition(object, values))
+                    changes.append(.move(object, values))
                 }
             case (nil, nil): continue
             }
@@ -108,7 +110,7 @@ extension FetchedResultsCore: ContextChangeHandler {
         var oldSections = [ObjectIdentifier: Int]()
         for change in changes {
             switch change {
-            case .delete(let object), .reposition(let object, _), .update(let object):
+            case .delete(let object), .move(let object, _), .update(let object):
                 guard let path = indexPath(forObject: object), let placement = placements[ObjectIdentifier(object)] else { continue }
                 old[ObjectIdentifier(object)] = path
                 oldSections[ObjectIdentifier(placement.section)] = path.section
@@ -118,7 +120,7 @@ extension FetchedResultsCore: ContextChangeHandler {
         var touched = [ResultsSection<ManagedObject>]()
         for change in changes {
             switch change {
-            case .delete(let object), .reposition(let object, _):
+            case .delete(let object), .move(let object, _):
                 guard let placement = placements.removeValue(forKey: ObjectIdentifier(object)),
                     let item = itemIndex(of: object, values: placement.values, in: placement.section)
                 else { continue }
@@ -131,7 +133,7 @@ extension FetchedResultsCore: ContextChangeHandler {
         var created = [ResultsSection<ManagedObject>]()
         for change in changes {
             switch change {
-            case .insert(let object, let values), .reposition(let object, let values):
+            case .insert(let object, let values), .move(let object, let values):
                 let name = sectionName(values)
                 let slot = sectionSlot(name: name, key: values[0])
                 let section: ResultsSection<ManagedObject>
@@ -163,7 +165,7 @@ extension FetchedResultsCore: ContextChangeHandler {
                 outcome.objects.append((object, nil, .insert, indexPath(forObject: object)))
             case .delete(let object):
                 outcome.objects.append((object, old[ObjectIdentifier(object)], .delete, nil))
-            case .reposition(let object, _):
+            case .move(let object, _):
                 // A move even where the two index paths are equal, as Core Data reports it: other
                 // objects leaving or arriving in the same event may have carried the object past its
                 // neighbours, so only a move keeps a table that applies the event in step.

@@ -27,7 +27,7 @@ extension ManagedObjectContext {
         let orders = orderValues()
         // Members whose order alone changed join the updated objects; without any, the list is
         // used as it is (joining an empty list copied it, retaining every object).
-        let reordered = orders.values.lazy.map(\.object).filter { !$0.inserted && !$0.deleted && !self.updatedList.contains($0) }
+        let reordered = orders.values.map(\.object).filter { !$0.inserted && !$0.deleted && !updatedList.contains($0) }
         let updated = reordered.isEmpty ? changed : changed + reordered
         // A fault changed only through relationships (an inverse kept in step, a to-many set)
         // has not read its row: its version and saved to-ones are needed to update it.

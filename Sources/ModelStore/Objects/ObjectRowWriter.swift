@@ -213,30 +213,38 @@ package final class ObjectRowWriter {
     /// writer's own let go meanwhile, so that the caller's grows in place): give it back with
     /// ``keepSpareAttributes(_:)`` once the update is written.
     package func takeSpareAttributes() -> [(slot: Int, value: DatabaseValue)] {
-        let attributes = spareAttributes
-        spareAttributes = []
-        return attributes
+        Self.take(&spareAttributes)
     }
 
-    /// Keeps `attributes`, emptied (a large value is not held on to), as the next row's list.
+    /// Keeps `attributes`, emptied, as the next row's list.
     package func keepSpareAttributes(_ attributes: inout [(slot: Int, value: DatabaseValue)]) {
-        attributes.removeAll(keepingCapacity: true)
-        spareAttributes = attributes
+        Self.keep(&attributes, as: &spareAttributes)
     }
 
     /// The spare array of values (``spareValues``), empty, with room for `capacity`; the writer's
     /// own is let go meanwhile, so that the caller's is the only reference and grows in place.
     private func takeSpareValues(capacity: Int) -> [DatabaseValue] {
-        var values = spareValues
-        spareValues = []
+        var values = Self.take(&spareValues)
         values.reserveCapacity(capacity)
         return values
     }
 
     /// Keeps `values`, emptied (a large value is not held on to), as the next row's array.
     private func keepSpareValues(_ values: inout [DatabaseValue]) {
-        values.removeAll(keepingCapacity: true)
-        spareValues = values
+        Self.keep(&values, as: &spareValues)
+    }
+
+    /// The spare array `spare`, let go by the writer so that the caller's is its only reference.
+    private static func take<Element>(_ spare: inout [Element]) -> [Element] {
+        let taken = spare
+        spare = []
+        return taken
+    }
+
+    /// Keeps `array`, emptied (a large value is not held on to), as `spare` for the next row.
+    private static func keep<Element>(_ array: inout [Element], as spare: inout [Element]) {
+        array.removeAll(keepingCapacity: true)
+        spare = array
     }
 
     private func append(_ slot: EntityRowShape.ToOneSlot, _ target: ObjectKey?, _ order: Int64?, _ columns: inout [String]?, _ values: inout [DatabaseValue]) {
