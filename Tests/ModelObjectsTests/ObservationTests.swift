@@ -154,6 +154,61 @@ struct ObservationTests {
         }
     }
 
+    // MARK: - Registrars
+
+    /// An object makes its Observation registrar for the first read an observer tracks: objects
+    /// only read untracked, most of a fetch's, carry none. One read untracked first is told of its
+    /// changes once tracked all the same, and two objects never share a registrar (one's change
+    /// would reach the other's observers).
+    @Test func onlyAnObjectAnObserverReadMakesARegistrar() async throws {
+        let container = try await Support.container(in: nil)
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            let (ann, bob) = (Author(context: context), Author(context: context))
+            ann.name = "Ann"
+            bob.name = "Bob"
+            _ = ann.name
+            _ = bob.value(forKey: "name")
+            #expect(ann.observation == nil && bob.observation == nil)
+            let (annChanges, bobChanges) = (Changes(), Changes())
+            _ = withObservationTracking { ann.name } onChange: { annChanges.note() }
+            _ = withObservationTracking { bob.value(forKey: "name") } onChange: { bobChanges.note() }
+            #expect(ann.observation != nil && bob.observation != nil && ann.observation !== bob.observation)
+            bob.name = "Bob B."
+            #expect(annChanges.seen == 0 && bobChanges.seen == 1)
+            ann.setValue("Ann A.", forKey: "name")
+            #expect(annChanges.seen == 1 && bobChanges.seen == 1)
+        }
+    }
+
+    /// Threads reading at once, some tracked and some not, each tell their own observers only:
+    /// a thread's tracked read finds its tracker whatever the others do.
+    @Test func trackedReadsOnManyThreadsAtOnceEachFindTheirObserver() async throws {
+        let container = try await Support.container(in: nil)
+        let missed = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 16) { round in
+            let context = container.newBackgroundContext()
+            context.performAndWait {
+                let authors = (0..<50).map { number in
+                    let author = Author(context: context)
+                    author.name = "\(round).\(number)"
+                    return author
+                }
+                let changes = Changes()
+                for (number, author) in authors.enumerated() {
+                    if number.isMultiple(of: 2) {
+                        _ = withObservationTracking { author.name } onChange: { changes.note() }
+                    } else {
+                        _ = author.name
+                    }
+                }
+                for author in authors { author.name = "changed" }
+                if changes.seen != 25 { missed.withLock { $0 += 1 } }
+            }
+        }
+        #expect(missed.withLock { $0 } == 0)
+    }
+
     // MARK: - Async sequences
 
     @Test func changesYieldAfterAPerformBlockASaveAndAMerge() async throws {

@@ -9,8 +9,9 @@ import Observation
 /// (generated classes, `value(forKey:)` only, a merge or a refresh all name it the same way), so its
 /// key path is one made of its name, `\ManagedObject.[observed: name]`: equal key paths for equal
 /// names, whichever way the property was read or changed. The entity makes them once
-/// (``PropertyTable``). An object makes its registrar when first read, so that objects fetched and
-/// never read carry none, and a change of an object never read announces nothing.
+/// (``PropertyTable``). An object makes its registrar when an observer first reads it
+/// (``ObservationProbe``), so that objects no observer reads carry none, and a change of an object
+/// no observer read announces nothing.
 extension ManagedObject: Observable {
     /// The key path Observation tracks a property by.
     typealias ObservedKeyPath = KeyPath<ManagedObject, Any?> & Sendable
@@ -24,21 +25,25 @@ extension ManagedObject: Observable {
 
     /// Registers a read of the property of `keyPath` with the observer tracking reads, if any.
     func observeAccess(_ keyPath: ObservedKeyPath) {
-        observationBox().access(self, keyPath)
+        observeAccess { keyPath }
     }
 
     /// Registers a read of the property at `index` of the entity's table with the observer
     /// tracking reads, if any.
     func observeAccess(at index: Int) {
-        observationBox().access(self, entity.properties.keyPath(at: index))
+        observeAccess { entity.properties.keyPath(at: index) }
     }
 
-    /// The box of the object's registrar, made on first use.
-    private func observationBox() -> ObservationBox {
-        if let observation { return observation }
-        let box = ObservationBox()
-        observation = box
-        return box
+    /// Registers a read of the property of the key path `keyPath` gives, asked for only when the
+    /// read can be tracked, with the object's registrar, made for a first tracked read.
+    @inline(__always)
+    private func observeAccess(_ keyPath: () -> ObservedKeyPath) {
+        if let observation {
+            observation.access(self, keyPath())
+        } else if let box = ObservationProbe.registrar(forReadOf: self) {
+            observation = box
+            box.access(self, keyPath())
+        }
     }
 
     /// Announces to observers that the property of `keyPath` is about to change.

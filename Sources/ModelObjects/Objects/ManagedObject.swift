@@ -76,7 +76,8 @@ open class ManagedObject: NSObject {
     /// The state only some objects need (transient values, to-manys read, a cached row…), made
     /// on first use (ObjectExtras.swift).
     @exclusivity(unchecked) final var extras: ObjectExtras?
-    /// The object's observers (ManagedObject+Observation.swift); made when the object is first read.
+    /// The object's observers (ManagedObject+Observation.swift); made when an observer first reads
+    /// the object.
     @exclusivity(unchecked) final var observation: ObservationBox?
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
