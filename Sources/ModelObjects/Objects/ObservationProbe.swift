@@ -49,12 +49,13 @@ enum ObservationProbe {
     /// The registrar `object` needs for a read now, nil when no tracker is reading it.
     static func registrar(forReadOf object: ManagedObject) -> ObservationBox? {
         guard let spares = ThreadSpares.shared else { return ObservationBox() }
-        let spare = spares.spare()
         let before = hashes.load(ordering: .relaxed)
-        spare.access(object, keyPath)
+        // Used where the slot holds it, without a retain and a release of its own: the slot
+        // keeps it, and nothing in between can take it out.
+        let spare = spares.spare()
+        spare._withUnsafeGuaranteedRef { $0.access(object, keyPath) }
         guard hashes.load(ordering: .relaxed) != before else { return nil }
-        spares.adopt(spare)
-        return spare
+        return spares.adopt(spare)
     }
 
     /// Whether a tracked `access` hashes the key path it is given on this runtime.
@@ -104,19 +105,17 @@ private struct ThreadSpares: Sendable {
         Unmanaged<ObservationBox>.fromOpaque(raw).release()
     }
 
-    /// The calling thread's spare, made when it has none.
-    func spare() -> ObservationBox {
-        if let raw = pthread_getspecific(key) {
-            return Unmanaged<ObservationBox>.fromOpaque(raw).takeUnretainedValue()
-        }
-        let spare = ObservationBox()
-        pthread_setspecific(key, Unmanaged.passRetained(spare).toOpaque())
+    /// The calling thread's spare, made when it has none, as the slot's reference to it.
+    func spare() -> Unmanaged<ObservationBox> {
+        if let raw = pthread_getspecific(key) { return Unmanaged.fromOpaque(raw) }
+        let spare = Unmanaged.passRetained(ObservationBox())
+        pthread_setspecific(key, spare.toOpaque())
         return spare
     }
 
-    /// Takes `spare`, the calling thread's, from the slot for an object to keep.
-    func adopt(_ spare: ObservationBox) {
+    /// Takes `spare`, the calling thread's, from the slot, for an object to keep.
+    func adopt(_ spare: Unmanaged<ObservationBox>) -> ObservationBox {
         pthread_setspecific(key, nil)
-        Unmanaged.passUnretained(spare).release()
+        return spare.takeRetainedValue()
     }
 }
