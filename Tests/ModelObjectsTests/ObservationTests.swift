@@ -209,6 +209,41 @@ struct ObservationTests {
         #expect(missed.withLock { $0 } == 0)
     }
 
+    /// A thread that reads objects keeps a spare registrar for its probe, let go when the thread
+    /// ends: threads that come and go, each reading tracked and untracked, leave objects that tell
+    /// their observers, and nothing of the threads' behind.
+    @Test func threadsThatEndLetTheirSpareRegistrarGo() async throws {
+        let container = try await Support.container(in: nil)
+        let context = container.newBackgroundContext()
+        let ids = context.performAndWait {
+            (0..<8).map { number in
+                let author = Author(context: context)
+                author.name = "\(number)"
+                return author.objectID
+            }
+        }
+        let changes = Changes()
+        for (number, id) in ids.enumerated() {
+            let ended = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                context.performAndWait {
+                    let author = context.object(with: id) as! Author
+                    _ = author.name
+                    if number.isMultiple(of: 2) {
+                        _ = withObservationTracking { author.name } onChange: { changes.note() }
+                    }
+                }
+                ended.signal()
+            }
+            thread.start()
+            ended.wait()
+        }
+        context.performAndWait {
+            for id in ids { (context.object(with: id) as! Author).name = "changed" }
+        }
+        #expect(changes.seen == 4)
+    }
+
     // MARK: - Async sequences
 
     @Test func changesYieldAfterAPerformBlockASaveAndAMerge() async throws {
