@@ -48,6 +48,7 @@ enum ObservationProbe {
 
     /// The registrar `object` needs for a read now, nil when no tracker is reading it.
     static func registrar(forReadOf object: ManagedObject) -> ObservationBox? {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Android) || canImport(Darwin)
         guard let spares = ThreadSpares.shared else { return ObservationBox() }
         let before = hashes.load(ordering: .relaxed)
         // Used where the slot holds it, without a retain and a release of its own: the slot
@@ -56,6 +57,9 @@ enum ObservationProbe {
         spare._withUnsafeGuaranteedRef { $0.access(object, keyPath) }
         guard hashes.load(ordering: .relaxed) != before else { return nil }
         return spares.adopt(spare)
+        #else
+        return ObservationBox()
+        #endif
     }
 
     /// Whether a tracked `access` hashes the key path it is given on this runtime.
@@ -79,14 +83,14 @@ extension ManagedObject {
     subscript(observationProbe token: ObservationProbe.Token) -> Any? { nil }
 }
 
+#if canImport(Glibc) || canImport(Musl) || canImport(Android) || canImport(Darwin)
 /// Each thread's spare registrar, kept in a POSIX thread-specific slot that holds one retain of
 /// it and releases it when the thread ends.
 private struct ThreadSpares: Sendable {
     private let key: pthread_key_t
 
-    /// The slot, nil where there is none or where the probe cannot tell a tracked read.
+    /// The slot, nil when none can be made or when the probe cannot tell a tracked read.
     static let shared: ThreadSpares? = {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Android) || canImport(Darwin)
         var key = pthread_key_t()
         guard pthread_key_create(&key, { release($0) }) == 0 else { return nil }
         guard ObservationProbe.hashesTrackedKeyPaths else {
@@ -94,9 +98,6 @@ private struct ThreadSpares: Sendable {
             return nil
         }
         return ThreadSpares(key: key)
-        #else
-        return nil
-        #endif
     }()
 
     /// Lets go of the spare of a thread that ended.
@@ -119,3 +120,4 @@ private struct ThreadSpares: Sendable {
         return spare.takeRetainedValue()
     }
 }
+#endif
