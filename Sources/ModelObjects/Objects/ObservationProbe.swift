@@ -63,12 +63,18 @@ enum ObservationProbe {
     }
 
     /// Whether a tracked `access` hashes the key path it is given on this runtime.
+    /// Asked twice through one key path, as reads reuse the probe's: were a key path to keep its
+    /// hash once worked out, the second would find no tracker.
     fileprivate static let hashesTrackedKeyPaths: Bool = {
         let registrar = ObservationRegistrar()
         let probed = Probed()
-        let before = hashes.load(ordering: .relaxed)
-        withObservationTracking { registrar.access(probed, keyPath: \Probed.[probe: Token()]) } onChange: {}
-        return hashes.load(ordering: .relaxed) != before
+        let keyPath = \Probed.[probe: Token()]
+        for _ in 0..<2 {
+            let before = hashes.load(ordering: .relaxed)
+            withObservationTracking { registrar.access(probed, keyPath: keyPath) } onChange: {}
+            guard hashes.load(ordering: .relaxed) != before else { return false }
+        }
+        return true
     }()
 
     /// A type read once, through a key path like the probe's, to check how Observation keeps its
