@@ -21,7 +21,10 @@ import Synchronization
 /// counts its hashes, and a read registers it with the thread's spare registrar: when the count
 /// moved, the read was tracked, the tracker now watches the spare, and the spare becomes the
 /// object's registrar (the thread makes another when it next needs one). Untracked, the spare is
-/// left as it was, and the object stays without a registrar until a tracked read.
+/// left as it was, and the object stays without a registrar until a tracked read. The spare is
+/// the thread's own, not one registrar for the process: a tracker's observer stays with every
+/// registrar it watches until the tracker is told of a change, and on a registrar shared by all
+/// it would stay for good.
 ///
 /// The count is the process's: another thread's tracked read at the same moment can make an
 /// untracked one look tracked, and that object then makes a registrar it does not need, as every
@@ -31,7 +34,7 @@ import Synchronization
 /// makes its registrar, as before.
 enum ObservationProbe {
     /// The hashes of ``Token``s so far, in every thread.
-    private static let hashes = Atomic<Int>(0)
+    fileprivate static let hashes = Atomic<Int>(0)
 
     /// The argument of the probe's key path: its hash and equality count their calls.
     struct Token: Hashable, Sendable {
@@ -44,25 +47,18 @@ enum ObservationProbe {
     }
 
     /// The key path a spare registrar is read through.
-    private static let keyPath: ManagedObject.ObservedKeyPath = \ManagedObject.[observationProbe: Token()]
+    fileprivate static let keyPath: ManagedObject.ObservedKeyPath = \ManagedObject.[observationProbe: Token()]
 
     /// The registrar `object` needs for a read now, nil when no tracker is reading it.
     static func registrar(forReadOf object: ManagedObject) -> ObservationBox? {
         #if canImport(Glibc) || canImport(Musl) || canImport(Android) || canImport(Darwin)
         guard let spares = ThreadSpares.shared else { return ObservationBox() }
-        let before = hashes.load(ordering: .relaxed)
-        // Used where the slot holds it, without a retain and a release of its own: the slot
-        // keeps it, and nothing in between can take it out.
-        let spare = spares.spare()
-        spare._withUnsafeGuaranteedRef { $0.access(object, keyPath) }
-        guard hashes.load(ordering: .relaxed) != before else { return nil }
-        return spares.adopt(spare)
+        return spares.spare().pointee.registrar(forReadOf: object)
         #else
         return ObservationBox()
         #endif
     }
 
-    /// Whether a tracked `access` hashes the key path it is given on this runtime.
     /// Asked twice through one key path, as reads reuse the probe's: were a key path to keep its
     /// hash once worked out, the second would find no tracker.
     fileprivate static let hashesTrackedKeyPaths: Bool = {
@@ -89,41 +85,53 @@ extension ManagedObject {
     subscript(observationProbe token: ObservationProbe.Token) -> Any? { nil }
 }
 
+/// A thread's spare registrar, made when first needed and given to the object whose read it
+/// found tracked.
+private struct Spare {
+    private var registrar: ObservationBox?
+
+    /// The spare, taken for `object`, when the read of `object` it registers is tracked; nil
+    /// when it is not. `mutating`, so that the caller lends the spare in place: the read retains
+    /// and releases nothing of its own.
+    mutating func registrar(forReadOf object: ManagedObject) -> ObservationBox? {
+        if registrar == nil { registrar = ObservationBox() }
+        let before = ObservationProbe.hashes.load(ordering: .relaxed)
+        registrar?.access(object, ObservationProbe.keyPath)
+        guard ObservationProbe.hashes.load(ordering: .relaxed) != before else { return nil }
+        defer { registrar = nil }
+        return registrar
+    }
+}
+
 #if canImport(Glibc) || canImport(Musl) || canImport(Android) || canImport(Darwin)
-/// Each thread's spare registrar, kept in a POSIX thread-specific slot that holds one retain of
-/// it and releases it when the thread ends.
+/// Each thread's ``Spare``, in memory of the thread's own that a POSIX thread-specific slot
+/// points to: made on the thread's first probe, used by that thread alone, and deinitialized,
+/// its spare released, when the thread ends. The spare itself is an ordinary strong reference.
 private struct ThreadSpares: Sendable {
     private let key: pthread_key_t
 
     /// The slot, nil when none can be made or when the probe cannot tell a tracked read.
     static let shared: ThreadSpares? = {
+        guard ObservationProbe.hashesTrackedKeyPaths else { return nil }
         var key = pthread_key_t()
-        guard pthread_key_create(&key, { release($0) }) == 0 else { return nil }
-        guard ObservationProbe.hashesTrackedKeyPaths else {
-            pthread_key_delete(key)
-            return nil
-        }
+        guard pthread_key_create(&key, { ended($0) }) == 0 else { return nil }
         return ThreadSpares(key: key)
     }()
 
-    /// Lets go of the spare of a thread that ended.
-    private static func release(_ raw: UnsafeMutableRawPointer?) {
-        guard let raw else { return }
-        Unmanaged<ObservationBox>.fromOpaque(raw).release()
+    /// Lets go of the spare of a thread that ended, and of its memory.
+    private static func ended(_ raw: UnsafeMutableRawPointer?) {
+        guard let spare = raw?.assumingMemoryBound(to: Spare.self) else { return }
+        spare.deinitialize(count: 1)
+        spare.deallocate()
     }
 
-    /// The calling thread's spare, made when it has none, as the slot's reference to it.
-    func spare() -> Unmanaged<ObservationBox> {
-        if let raw = pthread_getspecific(key) { return Unmanaged.fromOpaque(raw) }
-        let spare = Unmanaged.passRetained(ObservationBox())
-        pthread_setspecific(key, spare.toOpaque())
+    /// The calling thread's spare, made when it has none.
+    func spare() -> UnsafeMutablePointer<Spare> {
+        if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: Spare.self) }
+        let spare = UnsafeMutablePointer<Spare>.allocate(capacity: 1)
+        spare.initialize(to: Spare())
+        pthread_setspecific(key, spare)
         return spare
-    }
-
-    /// Takes `spare`, the calling thread's, from the slot, for an object to keep.
-    func adopt(_ spare: Unmanaged<ObservationBox>) -> ObservationBox {
-        pthread_setspecific(key, nil)
-        return spare.takeRetainedValue()
     }
 }
 #endif
