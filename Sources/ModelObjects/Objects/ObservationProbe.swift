@@ -98,8 +98,7 @@ private struct Spare {
         let before = ObservationProbe.hashes.load(ordering: .relaxed)
         registrar?.access(object, ObservationProbe.keyPath)
         guard ObservationProbe.hashes.load(ordering: .relaxed) != before else { return nil }
-        defer { registrar = nil }
-        return registrar
+        return registrar.take()
     }
 }
 
