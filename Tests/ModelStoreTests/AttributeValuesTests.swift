@@ -75,8 +75,8 @@ struct AttributeValuesTests {
     }
 
     @Test func valuesOfEverySizeCountTheirSlots() {
-        // The count is worked out from the storage's size, not stored: every size up to entities
-        // far wider than a model has must give it back, the last slot usable.
+        // Every size up to entities far wider than a table can hold gives its count back, the
+        // last slot usable.
         for count in 0...2_000 {
             var values = AttributeValues(nils: count)
             #expect(values.count == count)
@@ -86,6 +86,38 @@ struct AttributeValuesTests {
             #expect(values[count - 1] as? String == (count == 1 ? nil : "last"))
             #expect(values.scalar(at: 0).map { "\($0.value)" } == "\(count)")
         }
+    }
+
+    @Test(arguments: Array(1...40) + [0xFFFE, 0xFFFF, 0x1_0000])
+    func everySlotKeepsItsOwnKindAndWordBesideTheCount(count: Int) {
+        // The count and the kinds share the first words: setting every slot, each to a kind and
+        // bits of its own, must leave the count and every other slot as they were, at the sizes
+        // where the kinds take one more word, and where the count no longer fits sixteen bits.
+        var values = AttributeValues(nils: count)
+        for slot in 0..<count {
+            switch slot % 3 {
+            case 0: values.set(Int64(-slot), at: slot)
+            case 1: values.set(Double(slot) + 0.5, at: slot)
+            default: values.set(slot.isMultiple(of: 2), at: slot)
+            }
+        }
+        #expect(values.count == count)
+        let copy = values
+        values.set(Int16(7), at: count - 1)
+        var wrong = 0
+        for slot in 0..<count {
+            let expected: String = switch slot % 3 {
+            case 0: "\(Int64(-slot))"
+            case 1: "\(Double(slot) + 0.5)"
+            default: "\(slot.isMultiple(of: 2))"
+            }
+            if copy.scalar(at: slot).map({ "\($0.value)" }) != expected { wrong += 1 }
+            if slot < count - 1, values.scalar(at: slot).map({ "\($0.value)" }) != expected { wrong += 1 }
+        }
+        #expect(wrong == 0)
+        // The copy kept its own words when the original changed.
+        #expect(values[count - 1] as? Int16 == 7)
+        #expect(copy.count == count)
     }
 
     @Test func stringsAndOtherValuesTakeSlotsFromEachOther() {

@@ -11,25 +11,20 @@ import ModelSchema
 /// cast from `Any`. A value keeps its exact Swift type: only an `Int64` is kept as one, an
 /// `NSNumber` or an `Int` is kept as itself, an `NSString` among the other values.
 package struct AttributeValues {
-    /// The type of the value in a slot, four bits each: sixteen kinds to a word, so that a row of
-    /// up to sixteen values takes one word of kinds (a byte each took two for ten integers, and
-    /// their values a malloc size class larger).
+    /// The type of the value in a slot, four bits each (``SlotWords``): a row of up to twelve
+    /// values keeps its kinds and its count in one word.
     private enum Kind: UInt8 {
         case null = 0, int64, int32, int16, bool, double, float, date, other, string
     }
 
-    /// The number of slots, worked out from the words' (a slot's word and a sixteenth of a word
-    /// for its kind) rather than stored: a stored count made every object's values a word larger,
-    /// which took a fetched object of ten integers into malloc's next size. Reads and writes of a
-    /// slot do not need it (``kindWord(_:in:)``).
-    package var count: Int { Self.slotCount(of: words) }
+    /// The number of slots.
+    package var count: Int { words.count }
     /// Whether there are no slots: asked of the values themselves, since Collection's own
     /// `isEmpty`, called from another module, reached the indices through the protocol's witnesses.
     package var isEmpty: Bool { count == 0 }
     /// A word for each slot, its value's bits or, for a string or a value of another type, its
-    /// place in `strings` or `others`; then the kinds, sixteen to a word, counted from the last
-    /// word back.
-    private var words: ContiguousArray<UInt64>
+    /// place in `strings` or `others`, and each slot's kind.
+    private var words: SlotWords
     /// The strings, in the order they were set.
     private var strings: ContiguousArray<String> = []
     /// The values of other types, in the order they were set.
@@ -38,7 +33,7 @@ package struct AttributeValues {
     /// `count` slots, all nil, with room for `strings` strings and `others` values of other
     /// types, so that a row's values are not stored by growing arrays one value at a time.
     package init(nils count: Int, strings: Int = 0, others: Int = 0) {
-        words = ContiguousArray(repeating: 0, count: (count + 15) >> 4 + count)
+        words = SlotWords(count: count)
         if strings > 0 { self.strings.reserveCapacity(strings) }
         if others > 0 { self.others.reserveCapacity(others) }
     }
@@ -79,7 +74,7 @@ package struct AttributeValues {
     /// The value in slot `slot` when it is kept as its bits, without making an `Any` of it; nil
     /// for nil or a value kept as itself.
     package func scalar(at slot: Int) -> Scalar? {
-        let bits = words[slot]
+        let bits = words.bits(slot)
         switch kind(slot) {
         case .null, .other, .string: return nil
         case .int64: return .int64(Int64(bitPattern: bits))
@@ -102,7 +97,7 @@ package struct AttributeValues {
 
     /// The string in slot `slot`, nil for nil or a value of another type.
     package func string(at slot: Int) -> String? {
-        kind(slot) == .string ? strings[Int(words[slot])] : nil
+        kind(slot) == .string ? strings[Int(words.bits(slot))] : nil
     }
 
     /// ``string(at:)`` for values kept in a class's stored property, lent in place as
@@ -114,7 +109,7 @@ package struct AttributeValues {
     /// The value in slot `slot` as an `Any`, made in one pass over its kind (not a scalar first,
     /// then a string): a save's validation makes one of every attribute of every saved object.
     private func value(at slot: Int) -> Any? {
-        let bits = words[slot]
+        let bits = words.bits(slot)
         switch kind(slot) {
         case .null: return nil
         case .int64: return Int64(bitPattern: bits)
@@ -137,34 +132,9 @@ package struct AttributeValues {
 
     private func kind(_ slot: Int) -> Kind { Self.kind(slot, in: words) }
 
-    private mutating func set(_ kind: Kind, _ bits: UInt64, at slot: Int) { Self.set(kind, bits, at: slot, in: &words) }
+    private mutating func set(_ kind: Kind, _ bits: UInt64, at slot: Int) { words.set(kind.rawValue, bits, at: slot) }
 
-    // The words' own steps, static so that a step can change the words and the strings or the
-    // other values at once (``keep(_:in:as:at:words:)``).
-
-    /// The number of slots whose words (one each, and a sixteenth of one for each kind) are `words`.
-    private static func slotCount(of words: ContiguousArray<UInt64>) -> Int { words.count &* 16 / 17 }
-
-    /// Where the kind of slot `slot` is: counted from the last word back, so that finding it
-    /// takes the words' count, which their storage holds, not the slots', which would be worked
-    /// out by a division on every read.
-    private static func kindWord(_ slot: Int, in words: ContiguousArray<UInt64>) -> Int { words.count &- 1 &- slot >> 4 }
-
-    private static func kind(_ slot: Int, in words: ContiguousArray<UInt64>) -> Kind {
-        let nibble = UInt8(truncatingIfNeeded: words[kindWord(slot, in: words)] >> UInt64((slot & 15) << 2)) & 0xF
-        return Kind(rawValue: nibble) ?? .null
-    }
-
-    private static func set(_ kind: Kind, _ bits: UInt64, at slot: Int, in words: inout ContiguousArray<UInt64>) {
-        // A slot's word lies before its kind's exactly when the slot is one of the values'.
-        let kindWord = kindWord(slot, in: words)
-        precondition(slot >= 0 && slot < kindWord, "attribute slot \(slot) of \(slotCount(of: words))")
-        let shift = UInt64((slot & 15) << 2)
-        words.withUnsafeMutableBufferPointer { words in
-            words[kindWord] = words[kindWord] & ~(0xF << shift) | UInt64(kind.rawValue) << shift
-            words[slot] = bits
-        }
-    }
+    private static func kind(_ slot: Int, in words: SlotWords) -> Kind { Kind(rawValue: words.kind(slot)) ?? .null }
 
     /// Sets slot `slot` to `value`, an `Int64`.
     package mutating func set(_ value: Int64, at slot: Int) { set(.int64, UInt64(bitPattern: value), at: slot) }
@@ -203,9 +173,9 @@ package struct AttributeValues {
     package mutating func copySlot(_ slot: Int, from other: AttributeValues) {
         let kind = other.kind(slot)
         switch kind {
-        case .string: set(other.strings[Int(other.words[slot])], at: slot)
-        case .other: Self.keep(other.others[Int(other.words[slot])], in: &others, as: .other, at: slot, words: &words)
-        default: set(kind, other.words[slot], at: slot)
+        case .string: set(other.strings[Int(other.words.bits(slot))], at: slot)
+        case .other: Self.keep(other.others[Int(other.words.bits(slot))], in: &others, as: .other, at: slot, words: &words)
+        default: set(kind, other.words.bits(slot), at: slot)
         }
     }
 
@@ -216,15 +186,15 @@ package struct AttributeValues {
     /// unsaved change) cannot grow the values without bound. Static, taking both arrays in place:
     /// the same step through a key path to either was a tenth slower on a fetch of strings.
     private static func keep<Value>(
-        _ value: Value, in kept: inout ContiguousArray<Value>, as kind: Kind, at slot: Int, words: inout ContiguousArray<UInt64>
+        _ value: Value, in kept: inout ContiguousArray<Value>, as kind: Kind, at slot: Int, words: inout SlotWords
     ) {
         if Self.kind(slot, in: words) == kind {
-            kept[Int(words[slot])] = value
+            kept[Int(words.bits(slot))] = value
             return
         }
-        if kept.count >= slotCount(of: words) { kept = dropUnused(kept, of: kind, words: &words) }
+        if kept.count >= words.count { kept = dropUnused(kept, of: kind, words: &words) }
         kept.append(value)
-        set(kind, UInt64(kept.count - 1), at: slot, in: &words)
+        words.set(kind.rawValue, UInt64(kept.count - 1), at: slot)
     }
 
     /// How many strings and values of other types are kept, counting those a slot no longer
@@ -234,14 +204,14 @@ package struct AttributeValues {
     /// The values of `kept` (the strings or the other values) that a slot of `kind` still
     /// holds, those slots of `words` renumbered to their places in it.
     private static func dropUnused<Value>(
-        _ kept: ContiguousArray<Value>, of kind: Kind, words: inout ContiguousArray<UInt64>
+        _ kept: ContiguousArray<Value>, of kind: Kind, words: inout SlotWords
     ) -> ContiguousArray<Value> {
-        let count = slotCount(of: words)
+        let count = words.count
         var still = ContiguousArray<Value>()
         still.reserveCapacity(count)
         for slot in 0..<count where Self.kind(slot, in: words) == kind {
-            still.append(kept[Int(words[slot])])
-            words[slot] = UInt64(still.count - 1)
+            still.append(kept[Int(words.bits(slot))])
+            words.setBits(UInt64(still.count - 1), at: slot)
         }
         return still
     }
