@@ -1,5 +1,6 @@
 import Foundation
 import ModelStore
+import _ModelTestSupport
 import Testing
 
 /// An object's saved values come back as they were set: each of its own Swift type, with its
@@ -118,6 +119,60 @@ struct AttributeValuesTests {
         // The copy kept its own words when the original changed.
         #expect(values[count - 1] as? Int16 == 7)
         #expect(copy.count == count)
+    }
+
+    @Test func randomChangesGiveWhatAnArrayOfTheSameValuesGives() {
+        // Values of every kind set, cleared and copied at random, into rows of sizes on both
+        // sides of each word of kinds, and copies taken along the way: each read must give what
+        // a plain array given the same changes gives, and a copy what it held when taken.
+        var generator = TestSeed.generator(for: "randomChangesGiveWhatAnArrayOfTheSameValuesGives")
+        func randomValue() -> Any? {
+            switch Int.random(in: 0..<9, using: &generator) {
+            case 0: nil
+            case 1: Int64.random(in: .min ... .max, using: &generator)
+            case 2: Int32.random(in: .min ... .max, using: &generator)
+            case 3: Int16.random(in: .min ... .max, using: &generator)
+            case 4: Bool.random(using: &generator)
+            case 5: Double(bitPattern: UInt64.random(in: 0 ... .max, using: &generator) & ~(0x7FF << 52))
+            case 6: "s\(Int.random(in: 0..<1_000, using: &generator))"
+            case 7: Data([UInt8.random(in: 0 ... 255, using: &generator)])
+            default: Decimal(Int.random(in: -99...99, using: &generator))
+            }
+        }
+        func same(_ kept: Any?, _ expected: Any?) -> Bool {
+            guard let kept, let expected else { return kept == nil && expected == nil }
+            return type(of: kept) == type(of: expected) && String(describing: kept) == String(describing: expected)
+        }
+        var wrong = [String]()
+        for count in [1, 2, 11, 12, 13, 27, 28, 29, 44, 45, 70] {
+            var values = AttributeValues(nils: count)
+            var model = [Any?](repeating: nil, count: count)
+            var snapshots = [(AttributeValues, [Any?])]()
+            for step in 0..<400 {
+                let slot = Int.random(in: 0..<count, using: &generator)
+                switch Int.random(in: 0..<10, using: &generator) {
+                case 0:
+                    snapshots.append((values, model))
+                case 1:
+                    let source = AttributeValues(model.indices.map { _ in randomValue() })
+                    values.copySlot(slot, from: source)
+                    model[slot] = source[slot]
+                default:
+                    let value = randomValue()
+                    values[slot] = value
+                    model[slot] = value
+                }
+                let mismatches = (0..<count).filter { !same(values[$0], model[$0]) }
+                if values.count != count || !mismatches.isEmpty {
+                    wrong.append("\(count) slots, step \(step): count \(values.count), slots \(mismatches)")
+                }
+            }
+            for (index, (copy, held)) in snapshots.enumerated() where !(0..<count).allSatisfy({ same(copy[$0], held[$0]) }) {
+                wrong.append("\(count) slots: copy \(index) changed")
+            }
+            #expect(values.keptValueCount <= 2 * count)
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
 
     @Test func stringsAndOtherValuesTakeSlotsFromEachOther() {
