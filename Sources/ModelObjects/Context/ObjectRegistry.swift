@@ -26,35 +26,19 @@ struct ObjectRegistry {
         let value: Int64
     }
 
-    /// One place of the table: empty while it holds no object. It keeps the object alone, eight
-    /// bytes, and a lookup reads the key from the object it reaches (every object is registered
-    /// under its own ID's key, ``Key/init(of:)``): with the key's row value kept beside it, a
-    /// table of 200,000 objects took 4 MB more, 21 bytes an object, for no gain in speed, as a
-    /// fetch's rows, registered in key order, mostly find their slot free or holding the object
-    /// sought.
-    private struct Slot {
-        var object: ManagedObject?
-
-        static var empty: Slot { Slot(object: nil) }
-
-        /// Whether the slot holds the object registered under `key`.
-        func holds(_ key: Key) -> Bool {
-            guard let object, object.objectID.rowKey == key.value else { return false }
-            return object.entity.shape.number == key.number
-        }
-
-        /// The key of the slot's object.
-        var key: Key { Key(of: object!) }
-    }
-
     /// The size below which the table is not swept.
     static let sweepFloor = 1_024
     /// How many neighbouring keys share a run of neighbouring slots (a power of two).
     private static let runLength = 16
 
     /// The slots: none, or a power of two of them, at most three quarters full, each object in
-    /// the first free slot from its key's home (``home(of:)``) on.
-    private var slots: [Slot] = []
+    /// the first free slot from its key's home (``home(of:)``) on. A slot keeps the object alone,
+    /// eight bytes, and a lookup reads the key from the object it reaches (every object is
+    /// registered under its own ID's key, ``Key/init(of:)``): with the key's row value kept beside
+    /// it, a table of 200,000 objects took 4 MB more, 21 bytes an object, for no gain in speed, as
+    /// a fetch's rows, registered in key order, mostly find their slot free or holding the object
+    /// sought.
+    private var slots: [ManagedObject?] = []
     /// The number of registered objects.
     private(set) var count = 0
     /// The odd multiplier that places runs, drawn for each table.
@@ -70,11 +54,11 @@ struct ObjectRegistry {
     subscript(key: Key) -> ManagedObject? {
         mutating get {
             guard case .found(let index) = find(key) else { return nil }
-            if !retainsObjects, isKnownUniquelyReferenced(&slots[index].object) {
+            if !retainsObjects, isKnownUniquelyReferenced(&slots[index]) {
                 remove(at: index)
                 return nil
             }
-            return slots[index].object
+            return slots[index]
         }
     }
 
@@ -85,9 +69,9 @@ struct ObjectRegistry {
     mutating func add(_ object: ManagedObject) -> ManagedObject {
         let key = Key(of: object)
         if case .found(let index) = find(key) {
-            if slots[index].object === object { return object }
-            if retainsObjects || !isKnownUniquelyReferenced(&slots[index].object) { return slots[index].object! }
-            slots[index].object = object
+            if slots[index] === object { return object }
+            if retainsObjects || !isKnownUniquelyReferenced(&slots[index]) { return slots[index]! }
+            slots[index] = object
             return object
         }
         return insertNew(object, at: key)
@@ -101,10 +85,10 @@ struct ObjectRegistry {
         if (count + 1) * 4 > slots.count * 3 { resize(toHold: count + 1) }
         switch find(key) {
         case .found(let index):
-            return slots[index].object!
+            return slots[index]!
         case .free(let index):
             assert(Key(of: object) == key, "an object is registered under its own ID's key")
-            slots[index] = Slot(object: object)
+            slots[index] = object
             count += 1
             return object
         }
@@ -115,7 +99,7 @@ struct ObjectRegistry {
 
     /// Unregisters `object` under its current ID, if it is the one registered there.
     mutating func remove(_ object: ManagedObject) {
-        if case .found(let index) = find(Key(of: object)), slots[index].object === object { remove(at: index) }
+        if case .found(let index) = find(Key(of: object)), slots[index] === object { remove(at: index) }
     }
 
     /// Makes room for `count` more objects at once, as a fetch knows how many it registers: the
@@ -132,13 +116,13 @@ struct ObjectRegistry {
     }
 
     /// The registered objects.
-    var objects: [ManagedObject] { slots.compactMap(\.object) }
+    var objects: [ManagedObject] { slots.compactMap { $0 } }
 
     /// Calls `body` with each registered object in place, gathering no array of them (a context
     /// going away with 200,000 objects spent a seventh of its teardown making one).
     func forEachObject(_ body: (ManagedObject) -> Void) {
         for index in slots.indices {
-            if let object = slots[index].object { body(object) }
+            if let object = slots[index] { body(object) }
         }
     }
 
@@ -157,9 +141,9 @@ struct ObjectRegistry {
     @discardableResult
     mutating func sweep() -> Int {
         var gone = 0
-        for index in slots.indices where slots[index].object != nil {
-            if isKnownUniquelyReferenced(&slots[index].object) {
-                slots[index].object = nil
+        for index in slots.indices where slots[index] != nil {
+            if isKnownUniquelyReferenced(&slots[index]) {
+                slots[index] = nil
                 gone += 1
             }
         }
@@ -187,8 +171,10 @@ struct ObjectRegistry {
         guard !slots.isEmpty else { return .free(0) }
         let mask = slots.count - 1
         var index = home(of: key)
-        while slots[index].object != nil {
-            if slots[index].holds(key) { return .found(index) }
+        while let object = slots[index] {
+            // The row value first: the entity number is two reads further, and for rows of one
+            // entity, equal values mean the object sought.
+            if object.objectID.rowKey == key.value, object.entity.shape.number == key.number { return .found(index) }
             index = (index + 1) & mask
         }
         return .free(index)
@@ -229,15 +215,15 @@ struct ObjectRegistry {
     /// Empties the slot at `index`, moving later slots of the same runs back into the gap so that
     /// every object stays reachable from its home without a marker left behind.
     private mutating func remove(at index: Int) {
-        slots[index].object = nil
+        slots[index] = nil
         count -= 1
         let mask = slots.count - 1
         var gap = index
         var next = index
         while true {
             next = (next + 1) & mask
-            guard slots[next].object != nil else { return }
-            let home = home(of: slots[next].key)
+            guard let object = slots[next] else { return }
+            let home = home(of: Key(of: object))
             // The object may move back into the gap unless its home lies after the gap, up to it.
             let staysPut = gap <= next ? (gap < home && home <= next) : (gap < home || home <= next)
             if !staysPut {
@@ -252,12 +238,13 @@ struct ObjectRegistry {
     private mutating func resize(toHold needed: Int) {
         var size = Self.runLength
         while needed * 4 > size * 3 { size *= 2 }
-        var old = [Slot](repeating: .empty, count: size)
+        var old = [ManagedObject?](repeating: nil, count: size)
         swap(&old, &slots)
         let mask = size - 1
-        for index in old.indices where old[index].object != nil {
-            var place = home(of: old[index].key)
-            while slots[place].object != nil { place = (place + 1) & mask }
+        for index in old.indices {
+            guard let object = old[index] else { continue }
+            var place = home(of: Key(of: object))
+            while slots[place] != nil { place = (place + 1) & mask }
             swap(&slots[place], &old[index])
         }
     }

@@ -74,8 +74,8 @@ package struct AttributeValues {
     /// The value in slot `slot` when it is kept as its bits, without making an `Any` of it; nil
     /// for nil or a value kept as itself.
     package func scalar(at slot: Int) -> Scalar? {
-        let bits = words.bits(slot)
-        switch kind(slot) {
+        let (kind, bits) = contents(of: slot)
+        switch kind {
         case .null, .other, .string: return nil
         case .int64: return .int64(Int64(bitPattern: bits))
         case .int32: return .int32(Int32(truncatingIfNeeded: Int64(bitPattern: bits)))
@@ -97,7 +97,8 @@ package struct AttributeValues {
 
     /// The string in slot `slot`, nil for nil or a value of another type.
     package func string(at slot: Int) -> String? {
-        kind(slot) == .string ? strings[Int(words.bits(slot))] : nil
+        let (kind, bits) = contents(of: slot)
+        return kind == .string ? strings[Int(bits)] : nil
     }
 
     /// ``string(at:)`` for values kept in a class's stored property, lent in place as
@@ -109,8 +110,8 @@ package struct AttributeValues {
     /// The value in slot `slot` as an `Any`, made in one pass over its kind (not a scalar first,
     /// then a string): a save's validation makes one of every attribute of every saved object.
     private func value(at slot: Int) -> Any? {
-        let bits = words.bits(slot)
-        switch kind(slot) {
+        let (kind, bits) = contents(of: slot)
+        switch kind {
         case .null: return nil
         case .int64: return Int64(bitPattern: bits)
         case .int32: return Int32(truncatingIfNeeded: Int64(bitPattern: bits))
@@ -130,11 +131,14 @@ package struct AttributeValues {
         value(at: slot)
     }
 
-    private func kind(_ slot: Int) -> Kind { Self.kind(slot, in: words) }
+    private func contents(of slot: Int) -> (kind: Kind, bits: UInt64) { Self.contents(of: slot, in: words) }
 
     private mutating func set(_ kind: Kind, _ bits: UInt64, at slot: Int) { words.set(kind.rawValue, bits, at: slot) }
 
-    private static func kind(_ slot: Int, in words: SlotWords) -> Kind { Kind(rawValue: words.kind(slot)) ?? .null }
+    private static func contents(of slot: Int, in words: SlotWords) -> (kind: Kind, bits: UInt64) {
+        let (kind, bits) = words.contents(of: slot)
+        return (Kind(rawValue: kind) ?? .null, bits)
+    }
 
     /// Sets slot `slot` to `value`, an `Int64`.
     package mutating func set(_ value: Int64, at slot: Int) { set(.int64, UInt64(bitPattern: value), at: slot) }
@@ -171,11 +175,11 @@ package struct AttributeValues {
     /// number's bits with their kind, a string or another value as itself, without the `Any`
     /// and the type tests of ``subscript(_:)`` (a save folds each object's changes in so).
     package mutating func copySlot(_ slot: Int, from other: AttributeValues) {
-        let kind = other.kind(slot)
+        let (kind, bits) = other.contents(of: slot)
         switch kind {
-        case .string: set(other.strings[Int(other.words.bits(slot))], at: slot)
-        case .other: Self.keep(other.others[Int(other.words.bits(slot))], in: &others, as: .other, at: slot, words: &words)
-        default: set(kind, other.words.bits(slot), at: slot)
+        case .string: set(other.strings[Int(bits)], at: slot)
+        case .other: Self.keep(other.others[Int(bits)], in: &others, as: .other, at: slot, words: &words)
+        default: set(kind, bits, at: slot)
         }
     }
 
@@ -188,8 +192,9 @@ package struct AttributeValues {
     private static func keep<Value>(
         _ value: Value, in kept: inout ContiguousArray<Value>, as kind: Kind, at slot: Int, words: inout SlotWords
     ) {
-        if Self.kind(slot, in: words) == kind {
-            kept[Int(words.bits(slot))] = value
+        let current = Self.contents(of: slot, in: words)
+        if current.kind == kind {
+            kept[Int(current.bits)] = value
             return
         }
         if kept.count >= words.count { kept = dropUnused(kept, of: kind, words: &words) }
@@ -209,8 +214,10 @@ package struct AttributeValues {
         let count = words.count
         var still = ContiguousArray<Value>()
         still.reserveCapacity(count)
-        for slot in 0..<count where Self.kind(slot, in: words) == kind {
-            still.append(kept[Int(words.bits(slot))])
+        for slot in 0..<count {
+            let current = Self.contents(of: slot, in: words)
+            guard current.kind == kind else { continue }
+            still.append(kept[Int(current.bits)])
             words.setBits(UInt64(still.count - 1), at: slot)
         }
         return still

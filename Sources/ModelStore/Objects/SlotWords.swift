@@ -60,44 +60,45 @@ struct SlotWords {
         unsafeDowncast(Storage.create(minimumCapacity: wordCount(forSlots: count)) { _ in }, to: Storage.self)
     }
 
-    /// The kind of slot `slot`, four bits.
-    func kind(_ slot: Int) -> UInt8 {
-        withSlot(slot) { words, count, slot in
-            let nibble = Self.firstKindNibble(forSlots: count) &+ slot
-            return UInt8(truncatingIfNeeded: words[nibble >> 4] >> UInt64((nibble & 15) << 2)) & 0xF
+    /// The kind of slot `slot`, four bits, and its word, read together: a read of a value needs
+    /// both, and the count and the bounds are checked once for them.
+    func contents(of slot: Int) -> (kind: UInt8, bits: UInt64) {
+        withSlot(slot) { words, place in
+            (UInt8(truncatingIfNeeded: words[place.kindWord] >> place.kindShift) & 0xF, words[place.valueWord])
         }
-    }
-
-    /// The word of slot `slot`.
-    func bits(_ slot: Int) -> UInt64 {
-        withSlot(slot) { words, count, slot in words[Self.valueWord(forSlots: count) &+ slot] }
     }
 
     /// Sets slot `slot` to `kind` and `bits`.
     mutating func set(_ kind: UInt8, _ bits: UInt64, at slot: Int) {
         makeUnique()
-        withSlot(slot) { words, count, slot in
-            let nibble = Self.firstKindNibble(forSlots: count) &+ slot
-            let shift = UInt64((nibble & 15) << 2)
-            words[nibble >> 4] = words[nibble >> 4] & ~(0xF << shift) | UInt64(kind & 0xF) << shift
-            words[Self.valueWord(forSlots: count) &+ slot] = bits
+        withSlot(slot) { words, place in
+            words[place.kindWord] = words[place.kindWord] & ~(0xF << place.kindShift) | UInt64(kind & 0xF) << place.kindShift
+            words[place.valueWord] = bits
         }
     }
 
     /// Sets the word of slot `slot` to `bits`, its kind left as it is.
     mutating func setBits(_ bits: UInt64, at slot: Int) {
         makeUnique()
-        withSlot(slot) { words, count, slot in words[Self.valueWord(forSlots: count) &+ slot] = bits }
+        withSlot(slot) { words, place in words[place.valueWord] = bits }
     }
 
-    /// Calls `body` with the words, the slot count and `slot`, once `slot` is known to be one of
-    /// the slots: every word `body` reaches from them lies in the allocation.
-    private func withSlot<Result>(_ slot: Int, _ body: (UnsafeMutablePointer<UInt64>, Int, Int) -> Result) -> Result {
+    /// Where a slot's kind and word are among the words.
+    private struct Place {
+        let kindWord: Int
+        let kindShift: UInt64
+        let valueWord: Int
+    }
+
+    /// Calls `body` with the words and the place of `slot`, once `slot` is known to be one of the
+    /// slots: every word `body` reaches from them lies in the allocation.
+    private func withSlot<Result>(_ slot: Int, _ body: (UnsafeMutablePointer<UInt64>, Place) -> Result) -> Result {
         guard let storage else { preconditionFailure("attribute slot \(slot) of 0") }
         return storage.withUnsafeMutablePointerToElements { words in
             let count = Self.count(in: words)
             precondition(UInt(bitPattern: slot) < UInt(count), "attribute slot \(slot) of \(count)")
-            return body(words, count, slot)
+            let nibble = Self.firstKindNibble(forSlots: count) &+ slot
+            return body(words, Place(kindWord: nibble >> 4, kindShift: UInt64((nibble & 15) << 2), valueWord: Self.valueWord(forSlots: count) &+ slot))
         }
     }
 
