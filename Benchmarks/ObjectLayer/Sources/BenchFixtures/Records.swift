@@ -66,6 +66,17 @@ public struct BookRow: FetchableRecord, TableRecord, Sendable {
     public static let select = "SELECT Z_PK, ZISBN, ZTITLE, ZPAGECOUNT, ZPUBLISHEDAT, ZAUTHOR FROM ZBOOK"
 }
 
+/// The same book as a final class: an object per row, as the object layer makes.
+public final class BookObjectRow: FetchableRecord {
+    public let id: Int64, isbn: String, title: String, pageCount: Int32, publishedAt: Date?, authorID: Int64?
+
+    public init(row: Row) {
+        (id, isbn, title, pageCount) = (row[0], row[1], row[2], row[3])
+        publishedAt = (row[4] as Double?).map(Date.init(timeIntervalSinceReferenceDate:))
+        authorID = row[5]
+    }
+}
+
 /// The same book through `Decodable` (Core Data's dates are seconds since 2001, so a `Double`).
 public struct BookDecodable: FetchableRecord, Decodable, Sendable {
     public var Z_PK: Int64, ZISBN: String, ZTITLE: String, ZPAGECOUNT: Int32, ZPUBLISHEDAT: Double?, ZAUTHOR: Int64?
