@@ -73,12 +73,9 @@ open class ManagedObject: NSObject {
     /// fetch read through typed accessors 2 % of its time. It fits in the flags' room: objects
     /// are no larger.
     let checksQueue = ConcurrencyDebug.isEnabled
-    /// The state only some objects need (transient values, to-manys read, a cached row…), made
-    /// on first use (ObjectExtras.swift).
+    /// The state only some objects need (transient values, to-manys read, a cached row, the
+    /// observers…), made on first use (ObjectExtras.swift).
     @exclusivity(unchecked) final var extras: ObjectExtras?
-    /// The object's observers (ManagedObject+Observation.swift); made when an observer first reads
-    /// the object.
-    @exclusivity(unchecked) final var observation: ObservationBox?
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.

@@ -1,5 +1,5 @@
 /// The state an object needs only once it is refreshed, has transient values or relationships
-/// read, or is probed or assigned to a store: kept apart, made on first use, so that the many
+/// read, is observed, probed or assigned to a store: kept apart, made on first use, so that the many
 /// objects a fetch makes and only read carry one empty reference instead of all of it.
 final class ObjectExtras {
     /// The saved values the object had when it last turned into a fault (``ManagedObject/cachedRow``).
@@ -17,6 +17,9 @@ final class ObjectExtras {
     var assignedStore: PersistentStore?
     /// For a probe object reading a key path: the keys asked for.
     var keyProbe: KeyProbe?
+    /// The object's observers (ManagedObject+Observation.swift); made when an observer first
+    /// reads the object.
+    var observation: ObservationBox?
 }
 
 /// The object's rarely used state, read as if it were stored in the object: an object without
@@ -139,6 +142,16 @@ extension ManagedObject {
                 defer { if value != nil { madeExtras().assignedStore = value } }
                 yield &value
             }
+        }
+    }
+
+    /// The object's observers, made when an observer first reads the object: read on every
+    /// read of a value, through the one reference a fetched object carries for all its extras.
+    @inline(__always)
+    var observation: ObservationBox? {
+        get { extras?.observation }
+        set {
+            if let extras { extras.observation = newValue } else if newValue != nil { madeExtras().observation = newValue }
         }
     }
 

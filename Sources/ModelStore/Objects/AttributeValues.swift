@@ -23,19 +23,99 @@ package struct AttributeValues {
     /// `isEmpty`, called from another module, reached the indices through the protocol's witnesses.
     package var isEmpty: Bool { count == 0 }
     /// A word for each slot, its value's bits or, for a string or a value of another type, its
-    /// place in `strings` or `others`, and each slot's kind.
+    /// place among the kept strings or the other values, and each slot's kind.
     private var words: SlotWords
-    /// The strings, in the order they were set.
-    private var strings: ContiguousArray<String> = []
-    /// The values of other types, in the order they were set.
-    private var others: ContiguousArray<Any> = []
+    /// The strings and the values of other types, each in the order they were set.
+    private var kept = Kept.strings([])
+
+    /// The values kept as themselves, behind one reference: the strings alone while there is
+    /// no value of another type, as most rows have (a row of numbers and strings then makes no
+    /// more allocations than its strings' array), and both in a box once there is one. An object
+    /// keeping its values in a stored property is then a word smaller than with two arrays.
+    private enum Kept {
+        case strings(ContiguousArray<String>)
+        case both(Both)
+    }
+
+    /// The strings and the values of other types of a row that has both kinds.
+    private final class Both {
+        var strings: ContiguousArray<String>
+        var others: ContiguousArray<Any>
+
+        init(strings: ContiguousArray<String>, others: ContiguousArray<Any>) {
+            self.strings = strings
+            self.others = others
+        }
+    }
 
     /// `count` slots, all nil, with room for `strings` strings and `others` values of other
     /// types, so that a row's values are not stored by growing arrays one value at a time.
     package init(nils count: Int, strings: Int = 0, others: Int = 0) {
         words = SlotWords(count: count)
-        if strings > 0 { self.strings.reserveCapacity(strings) }
-        if others > 0 { self.others.reserveCapacity(others) }
+        var kept = ContiguousArray<String>()
+        if strings > 0 { kept.reserveCapacity(strings) }
+        if others > 0 {
+            var values = ContiguousArray<Any>()
+            values.reserveCapacity(others)
+            self.kept = .both(Both(strings: kept, others: values))
+        } else if strings > 0 {
+            self.kept = .strings(kept)
+        }
+    }
+
+    /// The kept string at `index`.
+    private func string(kept index: Int) -> String {
+        switch kept {
+        case .strings(let strings): strings[index]
+        case .both(let both): both.strings[index]
+        }
+    }
+
+    /// The kept value of another type at `index`.
+    private func other(kept index: Int) -> Any {
+        switch kept {
+        case .strings: preconditionFailure("a slot names a value of another type where none is kept")
+        case .both(let both): both.others[index]
+        }
+    }
+
+    /// The kept values, taken out of `kept` (left holding no strings) so that changing them in
+    /// place copies nothing and retains nothing.
+    private mutating func takeKept() -> Kept {
+        var taken = Kept.strings([])
+        swap(&kept, &taken)
+        return taken
+    }
+
+    /// `both`, this value's alone: copied when a copy of the values shares it.
+    private static func owned(_ both: consuming Both) -> Both {
+        var both = both
+        if !isKnownUniquelyReferenced(&both) { both = Both(strings: both.strings, others: both.others) }
+        return both
+    }
+
+    /// Sets slot `slot` to `value`, kept among the strings.
+    private mutating func keepString(_ value: String, at slot: Int) {
+        switch takeKept() {
+        case .strings(var strings):
+            Self.keep(value, in: &strings, as: .string, at: slot, words: &words)
+            kept = .strings(strings)
+        case .both(let both):
+            let both = Self.owned(both)
+            Self.keep(value, in: &both.strings, as: .string, at: slot, words: &words)
+            kept = .both(both)
+        }
+    }
+
+    /// Sets slot `slot` to `value`, kept among the values of other types; the strings move into
+    /// a box beside them when there were strings alone.
+    private mutating func keepOther(_ value: Any, at slot: Int) {
+        let both = switch takeKept() {
+        case .strings(let strings): Both(strings: strings, others: [])
+        case .both(let both): Self.owned(both)
+        }
+        Self.keep(value, in: &both.others, as: .other, at: slot, words: &words)
+        kept = .both(both)
     }
 
     /// Whether values of an attribute of `type` are kept as their bits: those of every type but
@@ -98,7 +178,7 @@ package struct AttributeValues {
     /// The string in slot `slot`, nil for nil or a value of another type.
     package func string(at slot: Int) -> String? {
         let (kind, bits) = contents(of: slot)
-        return kind == .string ? strings[Int(bits)] : nil
+        return kind == .string ? string(kept: Int(bits)) : nil
     }
 
     /// ``string(at:)`` for values kept in a class's stored property, lent in place as
@@ -120,8 +200,8 @@ package struct AttributeValues {
         case .double: return Double(bitPattern: bits)
         case .float: return Float(bitPattern: UInt32(truncatingIfNeeded: bits))
         case .date: return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
-        case .string: return strings[Int(bits)]
-        case .other: return others[Int(bits)]
+        case .string: return string(kept: Int(bits))
+        case .other: return other(kept: Int(bits))
         }
     }
 
@@ -156,7 +236,7 @@ package struct AttributeValues {
     package mutating func set(_ value: Date, at slot: Int) { set(.date, value.timeIntervalSinceReferenceDate.bitPattern, at: slot) }
 
     /// Sets slot `slot` to `value`, a `String`, without asking its type as ``subscript(_:)`` must.
-    package mutating func set(_ value: String, at slot: Int) { Self.keep(value, in: &strings, as: .string, at: slot, words: &words) }
+    package mutating func set(_ value: String, at slot: Int) { keepString(value, at: slot) }
 
     /// Sets slot `slot` to `value`, kept as its bits.
     package mutating func set(_ value: Scalar, at slot: Int) {
@@ -177,14 +257,14 @@ package struct AttributeValues {
     package mutating func copySlot(_ slot: Int, from other: AttributeValues) {
         let (kind, bits) = other.contents(of: slot)
         switch kind {
-        case .string: set(other.strings[Int(bits)], at: slot)
-        case .other: Self.keep(other.others[Int(bits)], in: &others, as: .other, at: slot, words: &words)
+        case .string: keepString(other.string(kept: Int(bits)), at: slot)
+        case .other: keepOther(other.other(kept: Int(bits)), at: slot)
         default: set(kind, bits, at: slot)
         }
     }
 
     /// Sets slot `slot` of `words` to `value`, a string or a value of another type, kept in
-    /// `kept` (``strings`` or ``others``) as a slot of `kind`: in the place of the slot's earlier
+    /// `kept` (the strings or the other values) as a slot of `kind`: in the place of the slot's earlier
     /// value of that kind, if it had one. Values left behind by slots set since to another kind
     /// are dropped once they outnumber the slots, so that setting one slot again and again (an
     /// unsaved change) cannot grow the values without bound. Static, taking both arrays in place:
@@ -204,7 +284,12 @@ package struct AttributeValues {
 
     /// How many strings and values of other types are kept, counting those a slot no longer
     /// holds: never more than twice ``count``, however often slots are set.
-    package var keptValueCount: Int { strings.count + others.count }
+    package var keptValueCount: Int {
+        switch kept {
+        case .strings(let strings): strings.count
+        case .both(let both): both.strings.count + both.others.count
+        }
+    }
 
     /// The values of `kept` (the strings or the other values) that a slot of `kind` still
     /// holds, those slots of `words` renumbered to their places in it.
@@ -250,7 +335,7 @@ extension AttributeValues: RandomAccessCollection, MutableCollection {
             } else if let date = Self.exactly(value, Date.self) {
                 set(date, at: slot)
             } else {
-                Self.keep(value, in: &others, as: .other, at: slot, words: &words)
+                keepOther(value, at: slot)
             }
         }
     }
