@@ -88,6 +88,35 @@ func container(at path: String, history: Bool = false) async throws -> Persisten
     return container
 }
 
+/// Prints the heap bytes held per row read by `sql` into `Struct` records and into `Final`
+/// records, and per object `fetch` returns from a fresh context of `container`: malloc's in-use
+/// bytes before and after each, all three kept alive until measured. Each side reads once first,
+/// unmeasured, so that neither pays for the page cache its connection fills on a first read
+/// (about 2 MB, bounded, not per object).
+func heldBytes<Struct: FetchableRecord, Final: FetchableRecord, Object>(
+    _ name: String, in container: PersistentContainer, sql: String, _: Struct.Type, _: Final.Type,
+    fetch: (ManagedObjectContext) throws -> [Object]
+) throws {
+    let database = try BenchStores.database(of: container)
+    func heap() -> Int { Int(cheap_bytes_in_use()) }
+    _ = try database.read { try Final.fetchAll($0, sql: sql).count }
+    let warmup = container.newBackgroundContext()
+    _ = try fetch(warmup).count
+    warmup.performAndWait { warmup.reset() }
+    var before = heap()
+    let rows = try database.read { try Struct.fetchAll($0, sql: sql) }
+    let rowBytes = Double(heap() - before) / Double(rows.count)
+    before = heap()
+    let finals = try database.read { try Final.fetchAll($0, sql: sql) }
+    let finalBytes = Double(heap() - before) / Double(finals.count)
+    let context = container.newBackgroundContext()
+    before = heap()
+    let objects = try fetch(context)
+    let objectBytes = Double(heap() - before) / Double(objects.count)
+    print("memory per \(name), \(objects.count) held: GRDB init(row:) struct \(Int(rowBytes)) B, final class \(Int(finalBytes)) B, registered object \(Int(objectBytes)) B, ratio to the final class \(String(format: "%.1f", objectBytes / finalBytes))")
+    withExtendedLifetime((rows, finals, objects, context)) {}
+}
+
 let keys = (0..<10).map { "a\($0)" }
 let storePath = "\(folder)/Bench.sqlite"
 
@@ -203,38 +232,17 @@ case "shelf":
     print(" (\(sink % 7))")
 case "memory":
     // Bytes the heap holds per fetched object, against per GRDB record (a struct in an array, a
-    // final class), measured as malloc's in-use bytes before and after, the results kept alive.
-    let container = try await container(at: storePath)
-    let database = try BenchStores.database(of: container)
-    func heap() -> Int { Int(cheap_bytes_in_use()) }
-    // Both sides read the table once, unmeasured, so that neither pays for the page cache its
-    // connection fills on a first read (about 2 MB at this size, bounded, not per object).
-    _ = try database.read { try ItemObjectRow.fetchAll($0, sql: ItemRow.select).count }
-    let warmup = container.newBackgroundContext()
-    _ = try warmup.performAndWait { try warmup.fetch(Item.fetchRequest()).count }
-    warmup.performAndWait { warmup.reset() }
-    var before = heap()
-    let rows = try database.read { try ItemRow.fetchAll($0, sql: ItemRow.select) }
-    let rowBytes = Double(heap() - before) / Double(rows.count)
-    before = heap()
-    let objectRows = try database.read { try ItemObjectRow.fetchAll($0, sql: ItemRow.select) }
-    let objectRowBytes = Double(heap() - before) / Double(objectRows.count)
-    let context = container.newBackgroundContext()
-    before = heap()
-    let items = try context.performAndWait {
-        let items = try context.fetch(Item.fetchRequest())
-        for item in items { _ = item.a9 }
-        return items
+    // final class): the ten-integer item, then the Library-shaped book with the shelf fetch's
+    // fields read (the author's presence through the to-one, which holds the author's fault,
+    // shared by the author's books, as Core Data's does) against records holding the author's key.
+    try heldBytes("object", in: try await container(at: storePath), sql: ItemRow.select, ItemRow.self, ItemObjectRow.self) { context in
+        try context.performAndWait {
+            let items = try context.fetch(Item.fetchRequest())
+            for item in items { _ = item.a9 }
+            return items
+        }
     }
-    let itemBytes = Double(heap() - before) / Double(items.count)
-    print("memory per object, \(items.count) held: GRDB init(row:) struct \(Int(rowBytes)) B, final class \(Int(objectRowBytes)) B, registered object \(Int(itemBytes)) B, ratio to the final class \(String(format: "%.1f", itemBytes / objectRowBytes))")
-    withExtendedLifetime((rows, objectRows, items, context)) {}
-    // The Library-shaped books, the shelf fetch's fields read (the author's presence through the
-    // to-one, which holds the author's fault, shared by the author's books, as Core Data's does),
-    // against the book record as a struct and a final class holding the author's key.
-    let shelf = try await BenchStores.shelf()
-    let shelfDatabase = try BenchStores.database(of: shelf)
-    func readBooks(_ context: ManagedObjectContext) throws -> [Book] {
+    try heldBytes("book", in: try await BenchStores.shelf(), sql: BookRow.select, BookRow.self, BookObjectRow.self) { context in
         try context.performAndWait {
             let books = try context.fetch(Book.fetchRequest())
             var sink = 0
@@ -245,22 +253,6 @@ case "memory":
             return books
         }
     }
-    _ = try shelfDatabase.read { try BookObjectRow.fetchAll($0, sql: BookRow.select).count }
-    let shelfWarmup = shelf.newBackgroundContext()
-    _ = try readBooks(shelfWarmup).count
-    shelfWarmup.performAndWait { shelfWarmup.reset() }
-    before = heap()
-    let bookRows = try shelfDatabase.read { try BookRow.fetchAll($0, sql: BookRow.select) }
-    let bookRowBytes = Double(heap() - before) / Double(bookRows.count)
-    before = heap()
-    let bookObjectRows = try shelfDatabase.read { try BookObjectRow.fetchAll($0, sql: BookRow.select) }
-    let bookObjectRowBytes = Double(heap() - before) / Double(bookObjectRows.count)
-    let shelfContext = shelf.newBackgroundContext()
-    before = heap()
-    let books = try readBooks(shelfContext)
-    let bookBytes = Double(heap() - before) / Double(books.count)
-    print("memory per book, \(books.count) held: GRDB init(row:) struct \(Int(bookRowBytes)) B, final class \(Int(bookObjectRowBytes)) B, registered object \(Int(bookBytes)) B, ratio to the final class \(String(format: "%.1f", bookBytes / bookObjectRowBytes))")
-    withExtendedLifetime((bookRows, bookObjectRows, books, shelfContext)) {}
 case "plan":
     // The statement the object layer runs for a fetch of Item with `a0 == 42` (every column of
     // the entity's table as t0, the predicate on its column, the order by Z_PK: the shape
