@@ -89,7 +89,7 @@ struct AttributeValuesTests {
         }
     }
 
-    @Test(arguments: Array(1...40) + [0xFFFE, 0xFFFF, 0x1_0000])
+    @Test(arguments: Array(1...40) + [0x7FFE, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF, 0x1_0000])
     func everySlotKeepsItsOwnKindAndWordBesideTheCount(count: Int) {
         // The count and the kinds share the first words: setting every slot, each to a kind and
         // bits of its own, must leave the count and every other slot as they were, at the sizes
@@ -234,5 +234,73 @@ struct AttributeValuesTests {
         for _ in 0..<50 { for slot in source.indices { into.copySlot(slot, from: from) } }
         #expect(into.keptValueCount <= 2 * into.count)
         #expect(into[7] as? String == "text")
+    }
+
+    /// Keys a to-one may hold: any entity number and any key, a new object's negative one too.
+    static let sampleKeys: [ObjectKey?] = [
+        ObjectKey(number: 3, key: 42), nil, ObjectKey(number: Int(Int64.min), key: -1), ObjectKey(number: -1, key: Int64.max),
+        ObjectKey(number: 0, key: 0),
+    ]
+
+    @Test(arguments: [
+        (0, 1), (1, 0), (4, 1), (10, 1), (10, 3), (12, 2), (13, 1), (3, 127), (3, 128), (0x7FFC, 1), (0x7FFD, 1), (0x7FFE, 1), (0x8000, 2),
+    ])
+    func toOnesSitAfterTheAttributesAndLeaveThemAsTheyWere(attributes count: Int, toOnes: Int) {
+        // The to-ones' keys take the last slots, their number beside the count, in as few bits as
+        // fit: each size puts the kinds where another form of the count ends.
+        var values = AttributeValues(nils: count, toOnes: toOnes, strings: 1, others: 1)
+        for slot in 0..<count {
+            switch slot % 3 {
+            case 0: values.set(Int64(slot), at: slot)
+            case 1: values[slot] = "s\(slot)"
+            default: values[slot] = Data([UInt8(slot & 0xFF)])
+            }
+        }
+        for index in 0..<toOnes { values.setToOne(Self.sampleKeys[index % Self.sampleKeys.count], at: index) }
+        let copy = values
+        if toOnes > 0 { values.setToOne(ObjectKey(number: 9, key: 9), at: toOnes - 1) }
+        #expect(values.count == count)
+        #expect(values.toOneCount == toOnes)
+        #expect(values.toOne(at: toOnes) == nil)
+        #expect(values.toOne(at: -1) == nil)
+        var wrong = 0
+        for slot in 0..<count {
+            let expected: String = switch slot % 3 {
+            case 0: "\(slot)"
+            case 1: "s\(slot)"
+            default: "\(Data([UInt8(slot & 0xFF)]))"
+            }
+            if values[slot].map({ "\($0)" }) != expected || copy[slot].map({ "\($0)" }) != expected { wrong += 1 }
+        }
+        for index in 0..<toOnes {
+            let expected = Self.sampleKeys[index % Self.sampleKeys.count]
+            if copy.toOne(at: index) != expected { wrong += 1 }
+            if values.toOne(at: index) != (index == toOnes - 1 ? ObjectKey(number: 9, key: 9) : expected) { wrong += 1 }
+        }
+        #expect(wrong == 0)
+        #expect(copy.toOnes.count == toOnes)
+    }
+
+    @Test func anotherNumberOfToOnesKeepsTheAttributesAndTheirStrings() {
+        // A new object's values, made without to-ones, take them when it is saved; a row read
+        // before a model change may keep another number. The attributes stay as they were, a copy
+        // taken before keeps what it had.
+        var values: AttributeValues = [Int64(1), "two", Data([3]), nil, 5.5]
+        let before = values
+        values.setToOnes([ObjectKey(number: 2, key: 7), nil, ObjectKey(number: 4, key: -3)])
+        #expect(values.toOnes == [ObjectKey(number: 2, key: 7), nil, ObjectKey(number: 4, key: -3)])
+        values.setToOnes([nil])
+        #expect(values.toOnes == [nil])
+        values[1] = "changed"
+        values.setToOnes([])
+        #expect(values.toOneCount == 0)
+        #expect(values.count == 5)
+        #expect(values[0] as? Int64 == 1)
+        #expect(values[1] as? String == "changed")
+        #expect(values[2] as? Data == Data([3]))
+        #expect(values[3] == nil)
+        #expect(values[4] as? Double == 5.5)
+        #expect(before[1] as? String == "two")
+        #expect(before.toOneCount == 0)
     }
 }

@@ -93,7 +93,8 @@ extension ManagedObjectContext {
     func currentToOnes(of object: ManagedObject, key: (ManagedObject) -> ObjectKey?) -> [ObjectKey?] {
         let count = object.entity.shape.toOnes.count
         if count == 0 { return [] }
-        var toOnes = object.committedToOnes.count == count ? object.committedToOnes : Array(repeating: nil, count: count)
+        var toOnes = object.committedToOnes
+        if toOnes.count != count { toOnes = Array(repeating: nil, count: count) }
         object.readingPending { pending in
             for index in 0..<count {
                 guard let target = pending.toOne(index) else { continue }

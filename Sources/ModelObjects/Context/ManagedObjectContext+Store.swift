@@ -175,11 +175,8 @@ extension ManagedObjectContext {
     /// costs, and the row is left without them.
     func fill(_ object: ManagedObject, taking stored: inout StoredObject, at stamp: ReadStamp?) {
         var attributes = AttributeValues(nils: 0)
-        var toOnes: [ObjectKey?] = []
         swap(&attributes, &stored.attributes)
-        swap(&toOnes, &stored.toOnes)
-        object.committed = consume attributes
-        object.committedToOnes = consume toOnes
+        object.replaceSaved(with: consume attributes)
         object.version = stored.version
         object.readStamp = stamp
         object.cachedRow = nil
@@ -192,8 +189,7 @@ extension ManagedObjectContext {
         if let cached = object.cachedRow {
             object.cachedRow = nil
             if parent == nil, isFresh(cached.stamp) {
-                object.committed = cached.attributes
-                object.committedToOnes = cached.toOnes
+                object.replaceSaved(with: cached.attributes)
                 object.version = cached.version
                 object.readStamp = cached.stamp
                 return
@@ -209,8 +205,7 @@ extension ManagedObjectContext {
             fill(object, taking: &stored, at: stamp)
             awakeFromFetch(object)
         } else {
-            object.committed = AttributeValues(nils: object.entity.shape.attributes.count)
-            object.committedToOnes = Array(repeating: nil, count: object.entity.shape.toOnes.count)
+            object.replaceSaved(with: AttributeValues(nils: object.entity.shape.attributes.count, toOnes: object.entity.shape.toOnes.count))
         }
     }
 

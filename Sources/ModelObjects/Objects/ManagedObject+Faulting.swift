@@ -21,14 +21,13 @@ final class ReadStamp: Sendable {
 /// snapshot: a fault fired while they are fresh enough takes them instead of reading the store.
 /// A class, so that an object without one carries a single empty reference.
 final class CachedRow {
+    /// The attribute values, and the to-ones' targets after them.
     let attributes: AttributeValues
-    let toOnes: [ObjectKey?]
     let version: Int64
     let stamp: ReadStamp?
 
-    init(attributes: AttributeValues, toOnes: [ObjectKey?], version: Int64, stamp: ReadStamp?) {
+    init(attributes: AttributeValues, version: Int64, stamp: ReadStamp?) {
         self.attributes = attributes
-        self.toOnes = toOnes
         self.version = version
         self.stamp = stamp
     }
@@ -42,9 +41,8 @@ extension ManagedObject {
     /// Makes the object a fault; `keepingRow`, its saved values stay as its cached row.
     func turnIntoFault(keepingRow: Bool) {
         willTurnIntoFault()
-        cachedRow = keepingRow ? committed.map { CachedRow(attributes: $0, toOnes: committedToOnes, version: version, stamp: readStamp) } : nil
-        committed = nil
-        committedToOnes = []
+        cachedRow = keepingRow ? committed.map { CachedRow(attributes: $0, version: version, stamp: readStamp) } : nil
+        replaceSaved(with: nil)
         transients = [:]
         toManys = [:]
         committedToManys = [:]

@@ -24,23 +24,33 @@ open class ManagedObject: NSObject {
     @exclusivity(unchecked) var version: Int64 = 0
     /// When, and after which of the coordinator's saves, the saved values were read; nil until they are.
     @exclusivity(unchecked) var readStamp: ReadStamp?
-    /// The saved attribute values in the order of the entity's row slots; nil while a fault.
-    /// Unchecked for exclusivity, as are the object's other stored state (its ID, version, flags,
-    /// to-ones, unsaved changes, extras and observation): each is only assigned whole or read (a
-    /// read in place calls nothing that could reach the object again, and an assignment stores
-    /// the new value before the old one goes), so no two accesses overlap, and the runtime's
-    /// checks on them cost a fetch of 200,000 objects read through typed accessors a tenth of its
-    /// time.
+    /// The saved attribute values in the order of the entity's row slots, and the saved to-ones'
+    /// targets after them (``committedToOnes``); nil while a fault. Set through
+    /// ``replaceSaved(with:)`` where the to-ones may change. Unchecked for exclusivity, as are the
+    /// object's other stored state (its ID, version, flags, held to-ones, unsaved changes and
+    /// extras): each is only assigned whole or read (a read in place calls nothing that could
+    /// reach the object again, and an assignment stores the new value before the old one goes), so
+    /// no two accesses overlap, and the runtime's checks on them cost a fetch of 200,000 objects
+    /// read through typed accessors a tenth of its time.
     @exclusivity(unchecked) final var committed: AttributeValues?
-    /// The saved to-ones' targets, in the order of the entity's to-one slots. New ones let go of
-    /// the objects held for the old.
-    @exclusivity(unchecked) var committedToOnes: [ObjectKey?] = [] {
-        didSet { if !heldToOnes.isEmpty { heldToOnes = .none } }
-    }
     /// The objects the saved to-ones were read as: an object holds its related objects, as Core
     /// Data's do, so that reading a to-one again finds the same object instead of a new fault
     /// each time, until the object is refreshed or its context goes.
     @exclusivity(unchecked) var heldToOnes = HeldToOnes.none
+
+    /// The saved to-ones' targets, in the order of the entity's to-one slots: kept in the saved
+    /// values' words, with no allocation of their own; none while a fault.
+    var committedToOnes: [ObjectKey?] { committed?.toOnes ?? [] }
+
+    /// The saved to-one in `slot`'s target; nil for none, or while a fault.
+    func committedToOne(_ slot: Int) -> ObjectKey? { committed?.toOneInPlace(at: slot) }
+
+    /// Sets the saved values, their to-ones with them: new to-ones let go of the objects held
+    /// for the old.
+    func replaceSaved(with values: consuming AttributeValues?) {
+        committed = values
+        if !heldToOnes.isEmpty { heldToOnes = .none }
+    }
     /// The unsaved changes, boxed on the first change and let go once none is left: most objects
     /// of a fetch are only read, and carry one empty reference instead of them. A box is there
     /// exactly while ``pending`` is not empty.
@@ -221,7 +231,7 @@ open class ManagedObject: NSObject {
             case .attribute(let attribute, let slot)?:
                 result[key] = committed?[slot].flatMap { AttributeValueTransformer.object(from: $0, for: attribute) } ?? NSNull()
             case .toOne(_, let slot?)?:
-                result[key] = committedToOnes[slot].flatMap { managedObjectContext?.registeredOrFault($0) } ?? NSNull()
+                result[key] = committedToOne(slot).flatMap { managedObjectContext?.registeredOrFault($0) } ?? NSNull()
             case .toMany(let relationship)?:
                 result[key] = NSSet(array: committedToManys[relationship.name] ?? managedObjectContext?.contents(of: relationship, in: self).objects ?? [])
             default:
@@ -342,7 +352,7 @@ open class ManagedObject: NSObject {
         case .none where slot == 0, .first where slot == 0:
             heldToOnes = .first(target)
         case .none, .first:
-            var all = [ManagedObject?](repeating: nil, count: committedToOnes.count)
+            var all = [ManagedObject?](repeating: nil, count: committed?.toOneCount ?? 0)
             if case .first(let first) = heldToOnes { all[0] = first }
             all[slot] = target
             heldToOnes = .all(all)
@@ -378,7 +388,7 @@ open class ManagedObject: NSObject {
         if let changed = pendingChanges?.values.toOne(slot) { return changed }
         guard let context = managedObjectContext else { return nil }
         context.fulfill(self)
-        guard slot < committedToOnes.count, let key = committedToOnes[slot], let target = context.registeredOrFault(key) else { return nil }
+        guard let key = committed?.toOneInPlace(at: slot), let target = context.registeredOrFault(key) else { return nil }
         hold(target, toOne: slot)
         return target
     }

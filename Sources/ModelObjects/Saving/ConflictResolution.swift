@@ -31,9 +31,8 @@ enum ConflictResolution {
             let attributes = Set(current.attributes.indices.filter { slot in
                 slot < committed.count && Self.differ(current.attributes[slot], committed[slot])
             })
-            let toOnes = Set(current.toOnes.indices.filter { slot in
-                slot < object.committedToOnes.count && current.toOnes[slot] != object.committedToOnes[slot]
-            })
+            let (stored, saved) = (current.toOnes, object.committedToOnes)
+            let toOnes = Set(stored.indices.filter { slot in slot < saved.count && stored[slot] != saved[slot] })
             self = .write(current: current, skippingAttributes: attributes, skippingToOnes: toOnes, everything: false)
         case .mergeByPropertyObjectTrumpMergePolicyType:
             self = .write(current: current, skippingAttributes: [], skippingToOnes: [], everything: false)

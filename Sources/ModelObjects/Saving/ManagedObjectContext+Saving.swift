@@ -360,7 +360,7 @@ extension ManagedObjectContext {
             for (index, slot) in shape.toOnes.enumerated() where !skippingToOnes.contains(index) {
                 let changed = pending.toOne(index)
                 guard changed != nil || orders[slot.name] != nil || everything else { continue }
-                let target = changed.map { $0.flatMap(key) } ?? (index < object.committedToOnes.count ? object.committedToOnes[index] : nil)
+                let target = changed.map { $0.flatMap(key) } ?? object.committedToOne(index)
                 toOnes.append((index, target, orders[slot.name]))
             }
             return toOnes
@@ -562,8 +562,7 @@ extension ManagedObjectContext {
             return true
         case .write(let current, let attributes, let toOnes, let everything)?:
             if !everything, !object.deleted {
-                object.committed = current.attributes
-                object.committedToOnes = current.toOnes
+                object.replaceSaved(with: current.attributes)
                 for slot in attributes { object.pending.discardAttribute(slot) }
                 for slot in toOnes { object.pending.discardToOne(slot) }
             }
@@ -571,8 +570,7 @@ extension ManagedObjectContext {
             return true
         case .takeStore(let current)?:
             discardChanges(of: object)
-            object.committed = current.attributes
-            object.committedToOnes = current.toOnes
+            object.replaceSaved(with: current.attributes)
             object.version = current.version
             return false
         case .gone?:
@@ -584,8 +582,11 @@ extension ManagedObjectContext {
 
     /// Folds an object's saved changes into its saved state.
     func settle(_ object: ManagedObject, keys: inout SaveKeys) {
-        object.committed = currentAttributes(of: object, settling: true)
-        object.committedToOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
+        // The to-ones first: the attributes are taken out of the object to be made.
+        let toOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
+        var values = currentAttributes(of: object, settling: true)
+        values.setToOnes(toOnes)
+        object.replaceSaved(with: values)
         object.discardPendingValues()
         for name in object.changedToManys { object.committedToManys[name] = object.toManys[name]?.objects ?? [] }
         object.changedToManys = []

@@ -17,8 +17,12 @@ package struct AttributeValues {
         case null = 0, int64, int32, int16, bool, double, float, date, other, string
     }
 
-    /// The number of slots.
-    package var count: Int { words.count }
+    /// The number of attribute slots.
+    package var count: Int { words.counts.head }
+    /// The number of saved to-ones whose targets' keys the values keep after the attributes (two
+    /// slots each, the row key and the entity number, both nil for no target): a fetched row's
+    /// to-ones cost no allocation of their own.
+    package var toOneCount: Int { words.counts.tail >> 1 }
     /// Whether there are no slots: asked of the values themselves, since Collection's own
     /// `isEmpty`, called from another module, reached the indices through the protocol's witnesses.
     package var isEmpty: Bool { count == 0 }
@@ -48,10 +52,11 @@ package struct AttributeValues {
         }
     }
 
-    /// `count` slots, all nil, with room for `strings` strings and `others` values of other
-    /// types, so that a row's values are not stored by growing arrays one value at a time.
-    package init(nils count: Int, strings: Int = 0, others: Int = 0) {
-        words = SlotWords(count: count)
+    /// `count` slots and `toOnes` to-ones, all nil, with room for `strings` strings and `others`
+    /// values of other types, so that a row's values are not stored by growing arrays one value
+    /// at a time.
+    package init(nils count: Int, toOnes: Int = 0, strings: Int = 0, others: Int = 0) {
+        words = SlotWords(count: count + 2 * toOnes, tail: 2 * toOnes)
         var kept = ContiguousArray<String>()
         if strings > 0 { kept.reserveCapacity(strings) }
         if others > 0 {
@@ -116,6 +121,49 @@ package struct AttributeValues {
         }
         Self.keep(value, in: &both.others, as: .other, at: slot, words: &words)
         kept = .both(both)
+    }
+
+    /// The key of saved to-one `index`'s target; nil for none, or for an index past the values'
+    /// to-ones (a row read before the entity had them).
+    package func toOne(at index: Int) -> ObjectKey? {
+        let (head, tail) = words.counts
+        guard index >= 0, index < tail >> 1 else { return nil }
+        let slot = head + 2 * index
+        let (kind, key) = contents(of: slot)
+        guard kind == .int64 else { return nil }
+        return ObjectKey(number: Int(truncatingIfNeeded: Int64(bitPattern: contents(of: slot + 1).bits)), key: Int64(bitPattern: key))
+    }
+
+    /// ``toOne(at:)`` for values kept in a class's stored property, lent in place as
+    /// ``scalarInPlace(at:)`` lends them.
+    package mutating func toOneInPlace(at index: Int) -> ObjectKey? {
+        toOne(at: index)
+    }
+
+    /// The keys of the saved to-ones' targets, in the order of the entity's to-one slots.
+    package var toOnes: [ObjectKey?] {
+        (0..<toOneCount).map { toOne(at: $0) }
+    }
+
+    /// Sets the key of saved to-one `index`'s target, nil for none.
+    package mutating func setToOne(_ target: ObjectKey?, at index: Int) {
+        let (head, tail) = words.counts
+        precondition(index >= 0 && index < tail >> 1, "to-one \(index) of \(tail >> 1)")
+        let slot = head + 2 * index
+        if let target {
+            set(.int64, UInt64(bitPattern: target.key), at: slot)
+            set(.int64, UInt64(bitPattern: Int64(target.number)), at: slot + 1)
+        } else {
+            set(.null, 0, at: slot)
+            set(.null, 0, at: slot + 1)
+        }
+    }
+
+    /// Sets the saved to-ones to `toOnes`, the values made to keep as many first if they keep
+    /// another number (their attribute slots moved as they are).
+    package mutating func setToOnes(_ toOnes: [ObjectKey?]) {
+        if toOneCount != toOnes.count { words = words.withTail(2 * toOnes.count) }
+        for index in toOnes.indices { setToOne(toOnes[index], at: index) }
     }
 
     /// Whether values of an attribute of `type` are kept as their bits: those of every type but

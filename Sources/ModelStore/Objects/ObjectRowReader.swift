@@ -4,21 +4,31 @@ import GRDBSQLite
 import ModelSchema
 
 /// A row of one object as read from its table: key, entity number, version (`Z_OPT`), attribute
-/// values in the order of its shape's attribute slots and to-one targets in the order of its
-/// to-one slots.
+/// values in the order of its shape's attribute slots, and after them, in the same values, the
+/// to-ones' targets in the order of its to-one slots.
 package struct StoredObject {
     package var key: Int64
     package var number: Int
     package var version: Int64
+    /// The attribute values, and the to-ones' targets after them.
     package var attributes: AttributeValues
-    package var toOnes: [ObjectKey?]
 
-    package init(key: Int64, number: Int, version: Int64, attributes: AttributeValues, toOnes: [ObjectKey?]) {
+    /// The to-ones' targets, in the order of the shape's to-one slots.
+    package var toOnes: [ObjectKey?] { attributes.toOnes }
+
+    /// A row of `attributes`, which keep its to-ones' targets.
+    package init(key: Int64, number: Int, version: Int64, attributes: AttributeValues) {
         self.key = key
         self.number = number
         self.version = version
         self.attributes = attributes
-        self.toOnes = toOnes
+    }
+
+    /// A row of `attributes` and the to-ones' targets `toOnes`, kept in the attributes' values.
+    package init(key: Int64, number: Int, version: Int64, attributes: consuming AttributeValues, toOnes: [ObjectKey?]) {
+        var values = attributes
+        values.setToOnes(toOnes)
+        self.init(key: key, number: number, version: version, attributes: values)
     }
 }
 
@@ -124,7 +134,8 @@ package struct ObjectRowReader {
         guard let number = try integer(row, statement, 1, "Z_ENT", table: "an entity table").map(Int.init), let shape = rows.shape(number: number)
         else { return nil }
         var attributes = AttributeValues(
-            nils: shape.attributes.count, strings: shape.stringAttributes, others: shape.otherAttributesKeptAsThemselves)
+            nils: shape.attributes.count, toOnes: shape.toOnes.count, strings: shape.stringAttributes,
+            others: shape.otherAttributesKeptAsThemselves)
         // Where externally stored values are, found only for a row that has one (a fault's row
         // is read by a reader of its own).
         var external: ExternalBinaryData?
@@ -139,27 +150,21 @@ package struct ObjectRowReader {
                 Self.read(statement, CInt(column), as: slots[index].type, into: &attributes, at: index)
             }
         }
-        var toOnes = [ObjectKey?]()
-        toOnes.reserveCapacity(shape.toOnes.count)
-        // Each slot's fields read in place, as above.
+        // Each slot's fields read in place, as above; a to-one without a target stays nil.
         let toOneSlots = shape.toOnes
         for index in toOneSlots.indices {
             guard let key = try integer(row, statement, toOneSlots[index].index, "the foreign key of \(toOneSlots[index].destination)", table: shape.table)
-            else {
-                toOnes.append(nil)
-                continue
-            }
+            else { continue }
             let stored = try toOneSlots[index].entityIndex.flatMap {
                 try integer(row, statement, $0, "the entity number of \(toOneSlots[index].destination)", table: shape.table)
             }
-            toOnes.append(ObjectKey(number: stored.map(Int.init) ?? toOneSlots[index].destinationNumber, key: keys.key(key)))
+            attributes.setToOne(ObjectKey(number: stored.map(Int.init) ?? toOneSlots[index].destinationNumber, key: keys.key(key)), at: index)
         }
         guard let key = try integer(row, statement, 0, "Z_PK", table: shape.table) else {
             throw CheckedRow(row, table: shape.table, in: db).corrupt("Z_PK", "is NULL")
         }
         return StoredObject(
-            key: keys.key(key), number: number, version: try integer(row, statement, 2, "Z_OPT", table: shape.table) ?? 0, attributes: attributes,
-            toOnes: toOnes)
+            key: keys.key(key), number: number, version: try integer(row, statement, 2, "Z_OPT", table: shape.table) ?? 0, attributes: attributes)
     }
 
     /// The integer in column `index`, nil for NULL: read straight when SQLite holds an integer
