@@ -35,7 +35,7 @@ struct SlotWords {
         let firstKindNibble: Int
 
         /// The word of slot 0's value, the first after the kinds.
-        var valueWord: Int { (count &+ firstKindNibble &+ 15) >> 4 }
+        @inline(__always) var valueWord: Int { (count &+ firstKindNibble &+ 15) >> 4 }
 
         /// The words the slots take: the header's and kinds' words (sixteen nibbles to a word),
         /// then one a slot.
@@ -52,7 +52,8 @@ struct SlotWords {
                 else { 48 }
         }
 
-        /// The header the words begin with.
+        /// The header the words begin with: read on every access to a slot, so made in place.
+        @inline(__always)
         init(in words: UnsafeMutablePointer<UInt64>) {
             let first = words[0] & 0xFFFF
             if first < SlotWords.tailed {
@@ -163,9 +164,16 @@ struct SlotWords {
         }
     }
 
-    /// Copies the words when another value shares them.
+    /// Copies the words when another value shares them: the test made in place on every change,
+    /// the copy, rare, called.
+    @inline(__always)
     private mutating func makeUnique() {
         guard storage != nil, !isKnownUniquelyReferenced(&storage) else { return }
+        copyStorage()
+    }
+
+    @inline(never)
+    private mutating func copyStorage() {
         let old = storage!
         let header = old.withUnsafeMutablePointerToElements { Header(in: $0) }
         let copy = Self.allocate(header)
