@@ -113,7 +113,7 @@ func heldBytes<Struct: FetchableRecord, Final: FetchableRecord, Object>(
     before = heap()
     let objects = try fetch(context)
     let objectBytes = Double(heap() - before) / Double(objects.count)
-    print("memory per \(name), \(objects.count) held: GRDB init(row:) struct \(Int(rowBytes)) B, final class \(Int(finalBytes)) B, registered object \(Int(objectBytes)) B, ratio to the final class \(String(format: "%.1f", objectBytes / finalBytes))")
+    print("memory per \(name), \(objects.count) held: GRDB init(row:) struct \(Int(rowBytes)) B, final class \(Int(finalBytes)) B, registered object \(Int(objectBytes)) B, ratio to the final class \(String(format: "%.2f", objectBytes / finalBytes))")
     withExtendedLifetime((rows, finals, objects, context)) {}
 }
 
