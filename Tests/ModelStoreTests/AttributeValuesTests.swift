@@ -95,25 +95,14 @@ struct AttributeValuesTests {
         // bits of its own, must leave the count and every other slot as they were, at the sizes
         // where the kinds take one more word, and where the count no longer fits sixteen bits.
         var values = AttributeValues(nils: count)
-        for slot in 0..<count {
-            switch slot % 3 {
-            case 0: values.set(Int64(-slot), at: slot)
-            case 1: values.set(Double(slot) + 0.5, at: slot)
-            default: values.set(slot.isMultiple(of: 2), at: slot)
-            }
-        }
+        let expected = Self.fillInTurn(&values, [{ Int64(-$0) }, { Double($0) + 0.5 }, { $0.isMultiple(of: 2) }])
         #expect(values.count == count)
         let copy = values
         values.set(Int16(7), at: count - 1)
         var wrong = 0
         for slot in 0..<count {
-            let expected: String = switch slot % 3 {
-            case 0: "\(Int64(-slot))"
-            case 1: "\(Double(slot) + 0.5)"
-            default: "\(slot.isMultiple(of: 2))"
-            }
-            if copy.scalar(at: slot).map({ "\($0.value)" }) != expected { wrong += 1 }
-            if slot < count - 1, values.scalar(at: slot).map({ "\($0.value)" }) != expected { wrong += 1 }
+            if copy[slot].map({ "\($0)" }) != expected[slot] { wrong += 1 }
+            if slot < count - 1, values[slot].map({ "\($0)" }) != expected[slot] { wrong += 1 }
         }
         #expect(wrong == 0)
         // The copy kept its own words when the original changed.
@@ -236,6 +225,16 @@ struct AttributeValuesTests {
         #expect(into[7] as? String == "text")
     }
 
+    /// Sets each slot of `values` to a value of its own, made by `kinds` in turn from the slot's
+    /// number, and gives the text each reads back as.
+    static func fillInTurn(_ values: inout AttributeValues, _ kinds: [(Int) -> Any]) -> [String] {
+        (0..<values.count).map { slot in
+            let value = kinds[slot % kinds.count](slot)
+            values[slot] = value
+            return "\(value)"
+        }
+    }
+
     /// Keys a to-one may hold: any entity number and any key, a new object's negative one too.
     static let sampleKeys: [ObjectKey?] = [
         ObjectKey(number: 3, key: 42), nil, ObjectKey(number: Int(Int64.min), key: -1), ObjectKey(number: -1, key: Int64.max),
@@ -249,13 +248,7 @@ struct AttributeValuesTests {
         // The to-ones' keys take the last slots, their number beside the count, in as few bits as
         // fit: each size puts the kinds where another form of the count ends.
         var values = AttributeValues(nils: count, toOnes: toOnes, strings: 1, others: 1)
-        for slot in 0..<count {
-            switch slot % 3 {
-            case 0: values.set(Int64(slot), at: slot)
-            case 1: values[slot] = "s\(slot)"
-            default: values[slot] = Data([UInt8(slot & 0xFF)])
-            }
-        }
+        let expected = Self.fillInTurn(&values, [{ Int64($0) }, { "s\($0)" }, { Data([UInt8($0 & 0xFF)]) }])
         for index in 0..<toOnes { values.setToOne(Self.sampleKeys[index % Self.sampleKeys.count], at: index) }
         let copy = values
         if toOnes > 0 { values.setToOne(ObjectKey(number: 9, key: 9), at: toOnes - 1) }
@@ -264,13 +257,8 @@ struct AttributeValuesTests {
         #expect(values.toOne(at: toOnes) == nil)
         #expect(values.toOne(at: -1) == nil)
         var wrong = 0
-        for slot in 0..<count {
-            let expected: String = switch slot % 3 {
-            case 0: "\(slot)"
-            case 1: "s\(slot)"
-            default: "\(Data([UInt8(slot & 0xFF)]))"
-            }
-            if values[slot].map({ "\($0)" }) != expected || copy[slot].map({ "\($0)" }) != expected { wrong += 1 }
+        for slot in 0..<count where values[slot].map({ "\($0)" }) != expected[slot] || copy[slot].map({ "\($0)" }) != expected[slot] {
+            wrong += 1
         }
         for index in 0..<toOnes {
             let expected = Self.sampleKeys[index % Self.sampleKeys.count]
