@@ -57,14 +57,14 @@ package struct AttributeValues {
     /// at a time.
     package init(nils count: Int, toOnes: Int = 0, strings: Int = 0, others: Int = 0) {
         words = SlotWords(count: count + 2 * toOnes, tail: 2 * toOnes)
-        var kept = ContiguousArray<String>()
-        if strings > 0 { kept.reserveCapacity(strings) }
+        var reservedStrings = ContiguousArray<String>()
+        if strings > 0 { reservedStrings.reserveCapacity(strings) }
         if others > 0 {
-            var values = ContiguousArray<Any>()
-            values.reserveCapacity(others)
-            self.kept = .both(Both(strings: kept, others: values))
+            var reservedOthers = ContiguousArray<Any>()
+            reservedOthers.reserveCapacity(others)
+            kept = .both(Both(strings: reservedStrings, others: reservedOthers))
         } else if strings > 0 {
-            self.kept = .strings(kept)
+            kept = .strings(reservedStrings)
         }
     }
 
@@ -325,7 +325,7 @@ package struct AttributeValues {
             kept[Int(current.bits)] = value
             return
         }
-        if kept.count >= words.count { kept = dropUnused(kept, of: kind, words: &words) }
+        if kept.count >= words.counts.head { kept = dropUnused(kept, of: kind, words: &words) }
         kept.append(value)
         words.set(kind.rawValue, UInt64(kept.count - 1), at: slot)
     }
@@ -340,11 +340,12 @@ package struct AttributeValues {
     }
 
     /// The values of `kept` (the strings or the other values) that a slot of `kind` still
-    /// holds, those slots of `words` renumbered to their places in it.
+    /// holds, those slots of `words` renumbered to their places in it: attribute slots alone, as
+    /// the to-ones' slots after them hold keys.
     private static func dropUnused<Value>(
         _ kept: ContiguousArray<Value>, of kind: Kind, words: inout SlotWords
     ) -> ContiguousArray<Value> {
-        let count = words.count
+        let count = words.counts.head
         var still = ContiguousArray<Value>()
         still.reserveCapacity(count)
         for slot in 0..<count {

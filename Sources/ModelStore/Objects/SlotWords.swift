@@ -90,12 +90,6 @@ struct SlotWords {
         }
     }
 
-    /// The number of slots, the tail's among them.
-    var count: Int {
-        guard let storage else { return 0 }
-        return storage.withUnsafeMutablePointerToElements { Header(in: $0).count }
-    }
-
     /// The number of slots before the tail, and in it, read together.
     var counts: (head: Int, tail: Int) {
         guard let storage else { return (0, 0) }
