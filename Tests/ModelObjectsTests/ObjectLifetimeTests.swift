@@ -196,6 +196,54 @@ struct ObjectLifetimeTests {
         }
     }
 
+    /// An object keeps the to-one it holds, its unsaved change, its transient value and the
+    /// to-many it read whichever it gets first: the first three share one word of the object
+    /// until it needs more than one, and then move into its extras, where the last always goes.
+    @Test(arguments: Self.orders(of: ["hold", "change", "transient", "to-many"]))
+    func aHeldToOneAChangeAndATransientAreKeptInAnyOrder(order: [String]) async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Self.container(in: folder.url)
+        let context = container.newBackgroundContext()
+        let model = container.persistentStoreCoordinator.managedObjectModel
+        try context.performAndWait {
+            let loan = ManagedObject(entity: model.entitiesByName["Loan"]!, insertInto: context)
+            loan.setValue(ManagedObject(entity: Self.entity(container), insertInto: context), forKey: "lender")
+            loan.setValue(NSSet(object: ManagedObject(entity: Self.entity(container), insertInto: context)), forKey: "witnesses")
+            try context.save()
+            context.reset()
+
+            let lender = Unheld()
+            let fetched = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "Loan")).first)
+            for step in order {
+                switch step {
+                case "hold": lender.object = fetched.value(forKey: "lender") as? ManagedObject
+                case "change": fetched.setValue("changed", forKey: "note")
+                case "transient": fetched.setValue("marked", forKey: "mark")
+                default: #expect((fetched.value(forKey: "witnesses") as? NSSet)?.count == 1)
+                }
+            }
+            #expect(context.registeredObjects.count == 3, "the loan holds the lender it read")
+            #expect(lender.object != nil)
+            #expect(fetched.value(forKey: "lender") as? ManagedObject === lender.object)
+            #expect(fetched.changedValues()["note"] as? String == "changed")
+            #expect(fetched.isUpdated && fetched.value(forKey: "mark") as? String == "marked")
+
+            try context.save()
+            #expect(fetched.changedValues().isEmpty && !fetched.hasChanges)
+            #expect(fetched.value(forKey: "note") as? String == "changed")
+            #expect(fetched.value(forKey: "mark") as? String == "marked")
+
+            fetched.setValue("again", forKey: "note")
+            context.refresh(fetched, mergeChanges: false)
+            #expect(context.registeredObjects.count == 1)
+            #expect(lender.object == nil, "a refresh lets the held lender go")
+            #expect(!fetched.hasChanges && fetched.value(forKey: "note") as? String == "changed")
+        }
+        let stored = try await container.database!.read { try String.fetchOne($0, sql: "SELECT ZNOTE FROM ZLOAN") }
+        #expect(stored == "changed")
+    }
+
     @Test func idsOfTwoForeignStoresNameTwoObjects() async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
@@ -386,6 +434,16 @@ struct ObjectLifetimeTests {
         }
     }
 
+    /// Every order of `steps`.
+    static func orders(of steps: [String]) -> [[String]] {
+        guard steps.count > 1 else { return [steps] }
+        return steps.indices.flatMap { index in
+            var rest = steps
+            let first = rest.remove(at: index)
+            return orders(of: rest).map { [first] + $0 }
+        }
+    }
+
     /// An object a test watches without holding it.
     final class Unheld { weak var object: ManagedObject? }
 
@@ -405,8 +463,11 @@ struct ObjectLifetimeTests {
                     <attribute name="label" optional="YES" transient="YES" attributeType="String" defaultValueString="new"/>
                 </entity>
                 <entity name="Loan" representedClassName="Loan" syncable="YES" codeGenerationType="class">
+                    <attribute name="mark" optional="YES" transient="YES" attributeType="String"/>
+                    <attribute name="note" optional="YES" attributeType="String"/>
                     <relationship name="borrower" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Counter"/>
                     <relationship name="lender" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Counter"/>
+                    <relationship name="witnesses" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Counter"/>
                 </entity>
             </model>
             """.utf8).write(to: version.appendingPathComponent("contents"))

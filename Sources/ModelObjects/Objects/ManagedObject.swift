@@ -27,16 +27,14 @@ open class ManagedObject: NSObject {
     /// The saved attribute values in the order of the entity's row slots, and the saved to-ones'
     /// targets after them (``committedToOnes``); nil while a fault. Set through
     /// ``replaceSaved(with:)`` where the to-ones may change. Unchecked for exclusivity, as are the
-    /// object's other stored state (its ID, version, flags, held to-ones, unsaved changes and
-    /// extras): each is only assigned whole or read (a read in place calls nothing that could
+    /// object's other stored state (its ID, version, flags, and side state): each is only assigned whole or read (a read in place calls nothing that could
     /// reach the object again, and an assignment stores the new value before the old one goes), so
     /// no two accesses overlap, and the runtime's checks on them cost a fetch of 200,000 objects
     /// read through typed accessors a tenth of its time.
     @exclusivity(unchecked) final var committed: AttributeValues?
-    /// The objects the saved to-ones were read as: an object holds its related objects, as Core
-    /// Data's do, so that reading a to-one again finds the same object instead of a new fault
-    /// each time, until the object is refreshed or its context goes.
-    @exclusivity(unchecked) var heldToOnes = HeldToOnes.none
+    /// The objects held for the saved to-ones, the unsaved changes and the extras, each read as
+    /// a property of its own (ObjectSideState.swift).
+    @exclusivity(unchecked) final var side = ObjectSideState.none
 
     /// The saved to-ones' targets, in the order of the entity's to-one slots: kept in the saved
     /// values' words, with no allocation of their own; none while a fault.
@@ -51,10 +49,6 @@ open class ManagedObject: NSObject {
         committed = values
         if !heldToOnes.isEmpty { heldToOnes = .none }
     }
-    /// The unsaved changes, boxed on the first change and let go once none is left: most objects
-    /// of a fetch are only read, and carry one empty reference instead of them. A box is there
-    /// exactly while ``pending`` is not empty.
-    @exclusivity(unchecked) private final var pendingChanges: PendingChanges?
     /// Which hooks the context has called, for those it calls once, and the object's flags
     /// (``ManagedObject/Lifecycle``).
     @exclusivity(unchecked) var lifecycle = Lifecycle()
@@ -83,9 +77,6 @@ open class ManagedObject: NSObject {
     /// fetch read through typed accessors 2 % of its time. It fits in the flags' room: objects
     /// are no larger.
     let checksQueue = ConcurrencyDebug.isEnabled
-    /// The state only some objects need (transient values, to-manys read, a cached row, the
-    /// observers…), made on first use (ObjectExtras.swift).
-    @exclusivity(unchecked) final var extras: ObjectExtras?
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.

@@ -1,7 +1,13 @@
 /// The state an object needs only once it is refreshed, has transient values or relationships
 /// read, is observed, probed or assigned to a store: kept apart, made on first use, so that the many
-/// objects a fetch makes and only read carry one empty reference instead of all of it.
+/// objects a fetch makes and only read carry one empty reference instead of all of it. It also
+/// keeps the held to-ones and unsaved changes of an object that has more than one of the three
+/// (``ObjectSideState``).
 final class ObjectExtras {
+    /// The objects held for the saved to-ones (``ManagedObject/heldToOnes``).
+    var heldToOnes: HeldToOnes
+    /// The unsaved changes' box (``ManagedObject/pending``).
+    var pendingChanges: PendingChanges?
     /// The saved values the object had when it last turned into a fault (``ManagedObject/cachedRow``).
     var cachedRow: CachedRow?
     /// Whether a save merged into the context deleted the object's row (``ManagedObject/deletedElsewhere``).
@@ -20,6 +26,11 @@ final class ObjectExtras {
     /// The object's observers (ManagedObject+Observation.swift); made when an observer first
     /// reads the object.
     var observation: ObservationBox?
+
+    init(heldToOnes: HeldToOnes = .none, pendingChanges: PendingChanges? = nil) {
+        self.heldToOnes = heldToOnes
+        self.pendingChanges = pendingChanges
+    }
 }
 
 /// The object's rarely used state, read as if it were stored in the object: an object without
@@ -29,14 +40,6 @@ final class ObjectExtras {
 /// setter, since a `_modify` whose value outgrows the caller's fixed buffer allocates its frame
 /// (a fetch's `cachedRow = nil` did, once for every object it made).
 extension ManagedObject {
-    /// The object's extras, made now if it has none.
-    private func madeExtras() -> ObjectExtras {
-        if let extras { return extras }
-        let made = ObjectExtras()
-        extras = made
-        return made
-    }
-
     /// The saved values the object had when it last turned into a fault, to fulfill it again
     /// while they are fresh enough (``ManagedObjectContext/stalenessInterval``).
     var cachedRow: CachedRow? {
