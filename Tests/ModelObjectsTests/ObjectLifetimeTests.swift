@@ -444,6 +444,38 @@ struct ObjectLifetimeTests {
         }
     }
 
+    /// Whatever `Z_OPT` a row holds, even one no count of saves reaches (a row written otherwise),
+    /// its object's update finds the row at that version and leaves it one version further, the
+    /// count wrapping around past the largest; and a conflict names the version read. An object
+    /// keeps small versions in a field of 47 bits and larger ones apart: these sit at both ends.
+    @Test(arguments: [1 << 46 - 1, 1 << 46, -(1 << 46) + 1, -(1 << 46), -1, .max, .min] as [Int64])
+    func everyRowVersionIsWrittenBackExactly(version: Int64) async throws {
+        let folder = try StackFolder()
+        defer { folder.remove() }
+        let container = try await Self.container(in: folder.url)
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            _ = ManagedObject(entity: Self.entity(container), insertInto: writer)
+            try writer.save()
+        }
+        try await container.database!.write { try $0.execute(sql: "UPDATE ZCOUNTER SET Z_OPT = ?", arguments: [version]) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let counter = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "Counter")).first)
+            counter.setValue(Int64(2), forKey: "count")
+            try context.save()
+            counter.setValue(Int64(3), forKey: "count")
+        }
+        let saved = try await container.database!.read { try Int64.fetchOne($0, sql: "SELECT Z_OPT FROM ZCOUNTER") }
+        #expect(saved == version &+ 1)
+
+        try await container.database!.write { try $0.execute(sql: "UPDATE ZCOUNTER SET Z_OPT = ?", arguments: [version]) }
+        let error = context.performAndWait { ContextTestSupport.saveError(context) }
+        #expect(error?.code == 133020)
+        let conflict = (error?.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [MergeConflict])?.first
+        #expect(conflict?.oldVersionNumber == Int(version &+ 1) && conflict?.newVersionNumber == Int(version))
+    }
+
     /// An object a test watches without holding it.
     final class Unheld { weak var object: ManagedObject? }
 

@@ -490,13 +490,13 @@ extension ManagedObjectContext {
                     fill(object, taking: &row, at: stamp)
                     continue
                 }
-                object.version = stored.version + 1
+                object.version = stored.version &+ 1
             }
             settle(object, keys: &keys)
             object.readStamp = stamp
         }
         for object in updated {
-            object.version += 1
+            object.version &+= 1
             settle(object, keys: &keys)
             object.readStamp = stamp
         }

@@ -90,7 +90,8 @@ package final class ObjectRowWriter {
     }
 
     /// Updates the changed attributes and to-ones of an object whose row is at `version`, and sets
-    /// `Z_OPT` to `version + 1`; false when the row is gone or at another version (a conflict).
+    /// `Z_OPT` to `version + 1`, wrapping past the largest; false when the row is gone or at another
+    /// version (a conflict).
     package func update(
         _ shape: EntityRowShape, key: Int64, version: Int64, attributes: [(slot: Int, value: DatabaseValue)],
         toOnes: [(slot: Int, target: ObjectKey?, order: Int64?)]
@@ -143,7 +144,7 @@ package final class ObjectRowWriter {
         for change in toOnes {
             append(shape.toOnes[change.slot], change.target, change.order, &columns, &values)
         }
-        values.append((version + 1).databaseValue)
+        values.append((version &+ 1).databaseValue)
         values.append(key.databaseValue)
         values.append(version.databaseValue)
         try statements.run(signature, prepared: prepared, values, in: db) {
