@@ -3,10 +3,17 @@ import Foundation
 extension ManagedObject {
     /// The hooks a context has called on an object, for those Core Data calls once, whether one
     /// runs now with change tracking suspended, and the object's state flags, a bit each in one
-    /// byte, which leaves room for the object's last two flags in the same eight bytes.
+    /// byte of the object's ``VersionAndFlags``.
     struct Lifecycle {
         /// The flags.
-        private var flags: Flags = []
+        private var flags: Flags
+
+        init(rawValue: UInt8) {
+            flags = Flags(rawValue: rawValue)
+        }
+
+        /// The flags' byte.
+        var rawValue: UInt8 { flags.rawValue }
 
         /// The life cycle's flags and the object's.
         struct Flags: OptionSet {

@@ -20,8 +20,13 @@ open class ManagedObject: NSObject {
     /// reading its values after the first fault does not touch it).
     @exclusivity(unchecked) public private(set) weak var managedObjectContext: ManagedObjectContext?
 
+    /// The row's version and the object's flags (VersionAndFlags.swift).
+    @exclusivity(unchecked) private var versionAndFlags = VersionAndFlags(checksQueue: ConcurrencyDebug.isEnabled)
     /// The row's `Z_OPT` when read; 0 for a new object.
-    @exclusivity(unchecked) var version: Int64 = 0
+    var version: Int64 {
+        get { versionAndFlags.version ?? extras?.wideVersion ?? 0 }
+        set { if !versionAndFlags.setVersion(newValue) { madeExtras().wideVersion = newValue } }
+    }
     /// When, and after which of the coordinator's saves, the saved values were read; nil until they are.
     @exclusivity(unchecked) var readStamp: ReadStamp?
     /// The saved attribute values in the order of the entity's row slots, and the saved to-ones'
@@ -51,7 +56,10 @@ open class ManagedObject: NSObject {
     }
     /// Which hooks the context has called, for those it calls once, and the object's flags
     /// (``ManagedObject/Lifecycle``).
-    @exclusivity(unchecked) var lifecycle = Lifecycle()
+    var lifecycle: Lifecycle {
+        @inline(__always) get { versionAndFlags.lifecycle }
+        set { versionAndFlags.lifecycle = newValue }
+    }
     var inserted: Bool {
         get { lifecycle[.inserted] }
         set { lifecycle[.inserted] = newValue }
@@ -69,14 +77,15 @@ open class ManagedObject: NSObject {
         get { lifecycle[.awaitsNotice] }
         set { lifecycle[.awaitsNotice] = newValue }
     }
-    // The last flags follow the life cycle's, in the room its layout leaves.
     /// Which of its context's change lists the object is in, a bit each (``ChangeList``).
-    @exclusivity(unchecked) var listed: UInt8 = 0
+    var listed: UInt8 {
+        @inline(__always) get { versionAndFlags.listed }
+        set { versionAndFlags.listed = newValue }
+    }
     /// ``ConcurrencyDebug/isEnabled``, read once when the object is made: a read of the object
     /// then checks a stored flag instead of the global's lazy initialization, whose check cost a
-    /// fetch read through typed accessors 2 % of its time. It fits in the flags' room: objects
-    /// are no larger.
-    let checksQueue = ConcurrencyDebug.isEnabled
+    /// fetch read through typed accessors 2 % of its time.
+    var checksQueue: Bool { versionAndFlags.checksQueue }
 
     /// Makes an object of `entity` and inserts it into `context`, as Core Data's designated
     /// initializer does; with no context, the object is inserted later by ``ManagedObjectContext/insert(_:)``.

@@ -26,6 +26,8 @@ final class ObjectExtras {
     /// The object's observers (ManagedObject+Observation.swift); made when an observer first
     /// reads the object.
     var observation: ObservationBox?
+    /// The row's version when it is too large for the object's word (``VersionAndFlags``).
+    var wideVersion: Int64 = 0
 
     init(heldToOnes: HeldToOnes = .none, pendingChanges: PendingChanges? = nil) {
         self.heldToOnes = heldToOnes
