@@ -190,6 +190,16 @@ struct ObjectLifetimeTests {
             #expect(fetched.value(forKey: "lender") as? ManagedObject === lender.object)
             #expect(fetched.value(forKey: "borrower") as? ManagedObject === borrower.object)
             #expect(context.registeredObjects.count == 3)
+
+            // A save that changes one to-one lets go of the object it held, and keeps the other.
+            fetched.setValue(ManagedObject(entity: Self.entity(container), insertInto: context), forKey: "borrower")
+            try context.save()
+            #expect(context.registeredObjects.count == 2, "the loan and its lender: the new borrower was never read")
+            #expect(lender.object != nil && borrower.object == nil)
+            #expect(fetched.value(forKey: "lender") as? ManagedObject === lender.object)
+            borrower.object = fetched.value(forKey: "borrower") as? ManagedObject
+            #expect(borrower.object?.objectID.isTemporaryID == false)
+
             context.refresh(fetched, mergeChanges: false)
             #expect(context.registeredObjects.count == 1)
             #expect(lender.object == nil && borrower.object == nil)
@@ -233,6 +243,8 @@ struct ObjectLifetimeTests {
             #expect(fetched.changedValues().isEmpty && !fetched.hasChanges)
             #expect(fetched.value(forKey: "note") as? String == "changed")
             #expect(fetched.value(forKey: "mark") as? String == "marked")
+            #expect(context.registeredObjects.count == 3, "a save of other values keeps the lender held")
+            #expect(lender.object != nil && fetched.value(forKey: "lender") as? ManagedObject === lender.object)
 
             fetched.setValue("again", forKey: "note")
             context.refresh(fetched, mergeChanges: false)

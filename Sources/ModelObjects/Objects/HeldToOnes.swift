@@ -10,4 +10,17 @@ enum HeldToOnes {
         if case .none = self { return true }
         return false
     }
+
+    /// The objects held for the slots `unchanged` accepts, the others let go.
+    func keeping(_ unchanged: (Int) -> Bool) -> HeldToOnes {
+        switch self {
+        case .none:
+            return .none
+        case .first:
+            return unchanged(0) ? self : .none
+        case .all(let all):
+            let kept = all.indices.map { all[$0] != nil && unchanged($0) ? all[$0] : nil }
+            return kept.contains { $0 != nil } ? .all(kept) : .none
+        }
+    }
 }

@@ -48,11 +48,14 @@ open class ManagedObject: NSObject {
     /// The saved to-one in `slot`'s target; nil for none, or while a fault.
     func committedToOne(_ slot: Int) -> ObjectKey? { committed?.toOneInPlace(at: slot) }
 
-    /// Sets the saved values, their to-ones with them: new to-ones let go of the objects held
-    /// for the old.
+    /// Sets the saved values, their to-ones with them: a to-one whose target changed lets go of
+    /// the object held for the old one, and one that kept its target (as most do through a save
+    /// of other values) keeps holding it. With no saved values to compare, every held object goes.
     func replaceSaved(with values: consuming AttributeValues?) {
+        if !heldToOnes.isEmpty {
+            heldToOnes = heldToOnes.keeping { slot in values?.toOne(at: slot).map { $0 == committedToOne(slot) } ?? false }
+        }
         committed = values
-        if !heldToOnes.isEmpty { heldToOnes = .none }
     }
     /// Which hooks the context has called, for those it calls once, and the object's flags
     /// (``ManagedObject/Lifecycle``).

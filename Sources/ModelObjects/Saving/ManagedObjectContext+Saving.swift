@@ -584,9 +584,12 @@ extension ManagedObjectContext {
     func settle(_ object: ManagedObject, keys: inout SaveKeys) {
         // The to-ones first: the attributes are taken out of the object to be made.
         let toOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
+        // The objects held for to-ones the save kept stay held: compared before the saved values go.
+        let held = object.heldToOnes.keeping { slot in slot < toOnes.count && toOnes[slot] == object.committedToOne(slot) }
         var values = currentAttributes(of: object, settling: true)
         values.setToOnes(toOnes)
         object.replaceSaved(with: values)
+        if !held.isEmpty { object.heldToOnes = held }
         object.discardPendingValues()
         for name in object.changedToManys { object.committedToManys[name] = object.toManys[name]?.objects ?? [] }
         object.changedToManys = []
