@@ -52,9 +52,9 @@ open class ManagedObject: NSObject {
     /// the object held for the old one, and one that kept its target (as most do through a save
     /// of other values) keeps holding it. With no saved values to compare, every held object goes.
     func replaceSaved(with values: consuming AttributeValues?) {
-        if !heldToOnes.isEmpty {
-            heldToOnes = heldToOnes.keeping { slot in values?.toOne(at: slot).map { $0 == committedToOne(slot) } ?? false }
-        }
+        // The values are not captured or copied: a fetch moves each row's values in here, and a
+        // copy would retain their storage, long out of the cache by then, for every row.
+        if !heldToOnes.isEmpty { heldToOnes = heldToOnes.keeping(from: committedToOnes, to: values?.toOnes ?? []) }
         committed = values
     }
     /// Which hooks the context has called, for those it calls once, and the object's flags
@@ -351,6 +351,14 @@ open class ManagedObject: NSObject {
 
     /// Holds `target`, what the saved to-one in `slot` reads as now (see ``heldToOnes``).
     private func hold(_ target: ManagedObject, toOne slot: Int) {
+        // The first slot's object, held alone, in the object's own word: the one switch most
+        // reads of an entity's single to-one make, with no copy of what is held.
+        if slot == 0 {
+            switch side {
+            case .none, .held(.first): return side = .held(.first(target))
+            default: break
+            }
+        }
         switch heldToOnes {
         case .none where slot == 0, .first where slot == 0:
             heldToOnes = .first(target)

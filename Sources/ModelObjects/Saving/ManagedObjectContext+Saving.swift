@@ -585,7 +585,7 @@ extension ManagedObjectContext {
         // The to-ones first: the attributes are taken out of the object to be made.
         let toOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
         // The objects held for to-ones the save kept stay held: compared before the saved values go.
-        let held = object.heldToOnes.keeping { slot in slot < toOnes.count && toOnes[slot] == object.committedToOne(slot) }
+        let held = object.heldToOnes.isEmpty ? .none : object.heldToOnes.keeping(from: object.committedToOnes, to: toOnes)
         var values = currentAttributes(of: object, settling: true)
         values.setToOnes(toOnes)
         object.replaceSaved(with: values)
