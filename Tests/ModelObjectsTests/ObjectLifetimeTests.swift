@@ -171,11 +171,9 @@ struct ObjectLifetimeTests {
     @Test func everyToOneReadIsHeld() async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
-        let container = try await Self.container(in: folder.url)
-        let context = container.newBackgroundContext()
-        let model = container.persistentStoreCoordinator.managedObjectModel
+        let (container, context, loans) = try await Self.loanStore(in: folder.url)
         try context.performAndWait {
-            let loan = ManagedObject(entity: model.entitiesByName["Loan"]!, insertInto: context)
+            let loan = ManagedObject(entity: loans, insertInto: context)
             for key in ["lender", "borrower"] {
                 loan.setValue(ManagedObject(entity: Self.entity(container), insertInto: context), forKey: key)
             }
@@ -213,11 +211,9 @@ struct ObjectLifetimeTests {
     func aHeldToOneAChangeAndATransientAreKeptInAnyOrder(order: [String]) async throws {
         let folder = try StackFolder()
         defer { folder.remove() }
-        let container = try await Self.container(in: folder.url)
-        let context = container.newBackgroundContext()
-        let model = container.persistentStoreCoordinator.managedObjectModel
+        let (container, context, loans) = try await Self.loanStore(in: folder.url)
         try context.performAndWait {
-            let loan = ManagedObject(entity: model.entitiesByName["Loan"]!, insertInto: context)
+            let loan = ManagedObject(entity: loans, insertInto: context)
             loan.setValue(ManagedObject(entity: Self.entity(container), insertInto: context), forKey: "lender")
             loan.setValue(NSSet(object: ManagedObject(entity: Self.entity(container), insertInto: context)), forKey: "witnesses")
             try context.save()
@@ -444,6 +440,13 @@ struct ObjectLifetimeTests {
             #expect(object.value(forKey: "count") as? Int64 == large)
             #expect(object.value(forKey: "label") == nil)
         }
+    }
+
+    /// A fresh store's container, a background context of it, and the entity of loans.
+    static func loanStore(in folder: URL) async throws -> (PersistentContainer, ManagedObjectContext, EntityDescription) {
+        let container = try await container(in: folder)
+        let loans = container.persistentStoreCoordinator.managedObjectModel.entitiesByName["Loan"]!
+        return (container, container.newBackgroundContext(), loans)
     }
 
     /// Every order of `steps`.
