@@ -32,10 +32,11 @@ open class ManagedObject: NSObject {
     /// The saved attribute values in the order of the entity's row slots, and the saved to-ones'
     /// targets after them (``committedToOnes``); nil while a fault. Set through
     /// ``replaceSaved(with:)`` where the to-ones may change. Unchecked for exclusivity, as are the
-    /// object's other stored state (its ID, version, flags, and side state): each is only assigned whole or read (a read in place calls nothing that could
-    /// reach the object again, and an assignment stores the new value before the old one goes), so
-    /// no two accesses overlap, and the runtime's checks on them cost a fetch of 200,000 objects
-    /// read through typed accessors a tenth of its time.
+    /// object's other stored state (its ID, its version and flags, and its side state): each is
+    /// only assigned whole or read (a read in place calls nothing that could reach the object
+    /// again, and an assignment stores the new value before the old one goes), so no two accesses
+    /// overlap, and the runtime's checks on them cost a fetch of 200,000 objects read through
+    /// typed accessors a tenth of its time.
     @exclusivity(unchecked) final var committed: AttributeValues?
     /// The objects held for the saved to-ones, the unsaved changes and the extras, each read as
     /// a property of its own (ObjectSideState.swift).
