@@ -31,7 +31,8 @@ open class ManagedObject: NSObject {
     @exclusivity(unchecked) var readStamp: ReadStamp?
     /// The saved attribute values in the order of the entity's row slots, and the saved to-ones'
     /// targets after them (``committedToOnes``); nil while a fault. Set through
-    /// ``replaceSaved(with:)`` where the to-ones may change. Unchecked for exclusivity, as are the
+    /// ``replaceSaved(with:)``, or after ``keepHeldToOnes(unchangedIn:)``, where the to-ones may
+    /// change. Unchecked for exclusivity, as are the
     /// object's other stored state (its ID, its version and flags, and its side state): each is
     /// only assigned whole or read (a read in place calls nothing that could reach the object
     /// again, and an assignment stores the new value before the old one goes), so no two accesses
@@ -55,8 +56,14 @@ open class ManagedObject: NSObject {
     func replaceSaved(with values: consuming AttributeValues?) {
         // The values are not captured or copied: a fetch moves each row's values in here, and a
         // copy would retain their storage, long out of the cache by then, for every row.
-        if !heldToOnes.isEmpty { heldToOnes = heldToOnes.keeping(from: committedToOnes, to: values?.toOnes ?? []) }
+        if !heldToOnes.isEmpty { keepHeldToOnes(unchangedIn: values?.toOnes ?? []) }
         committed = values
+    }
+
+    /// Lets go of the objects held for saved to-ones whose target `toOnes`, the saved to-ones
+    /// about to replace them, changes, and keeps the others.
+    func keepHeldToOnes(unchangedIn toOnes: [ObjectKey?]) {
+        if !heldToOnes.isEmpty { heldToOnes = heldToOnes.keeping(from: committedToOnes, to: toOnes) }
     }
     /// Which hooks the context has called, for those it calls once, and the object's flags
     /// (``ManagedObject/Lifecycle``).
@@ -352,14 +359,6 @@ open class ManagedObject: NSObject {
 
     /// Holds `target`, what the saved to-one in `slot` reads as now (see ``heldToOnes``).
     private func hold(_ target: ManagedObject, toOne slot: Int) {
-        // The first slot's object, held alone, in the object's own word: the one switch most
-        // reads of an entity's single to-one make, with no copy of what is held.
-        if slot == 0 {
-            switch side {
-            case .none, .held(.first): return side = .held(.first(target))
-            default: break
-            }
-        }
         switch heldToOnes {
         case .none where slot == 0, .first where slot == 0:
             heldToOnes = .first(target)
@@ -400,7 +399,7 @@ open class ManagedObject: NSObject {
         if let changed = pendingChanges?.values.toOne(slot) { return changed }
         guard let context = managedObjectContext else { return nil }
         context.fulfill(self)
-        guard let key = committed?.toOneInPlace(at: slot), let target = context.registeredOrFault(key) else { return nil }
+        guard let key = committedToOne(slot), let target = context.registeredOrFault(key) else { return nil }
         hold(target, toOne: slot)
         return target
     }

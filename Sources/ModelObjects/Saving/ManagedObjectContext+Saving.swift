@@ -585,11 +585,10 @@ extension ManagedObjectContext {
         // The to-ones first: the attributes are taken out of the object to be made.
         let toOnes = currentToOnes(of: object) { keys[ObjectIdentifier($0)] ?? $0.rowKey }
         // The objects held for to-ones the save kept stay held: compared before the saved values go.
-        let held = object.heldToOnes.isEmpty ? .none : object.heldToOnes.keeping(from: object.committedToOnes, to: toOnes)
+        object.keepHeldToOnes(unchangedIn: toOnes)
         var values = currentAttributes(of: object, settling: true)
         values.setToOnes(toOnes)
-        object.replaceSaved(with: values)
-        if !held.isEmpty { object.heldToOnes = held }
+        object.committed = values
         object.discardPendingValues()
         for name in object.changedToManys { object.committedToManys[name] = object.toManys[name]?.objects ?? [] }
         object.changedToManys = []
